@@ -1,0 +1,5 @@
+"""Allow ``python -m bot``: the same entry point as the ``tablekeeper`` script."""
+
+from bot.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The ``tablekeeper`` command line.
+
+Every subcommand lives in its own module under ``bot.cli`` with two functions:
+``add_parser(subparsers)`` registers its arguments and ``run(args) -> int`` does the work.
+The modules are imported lazily by name, so ``tablekeeper roll`` never pays for chromadb or discord.
+Bad input ends with one line on stderr and a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+# Subcommand name -> module under bot.cli. Order is the order shown in --help.
+SUBCOMMANDS: dict[str, str] = {
+    "demo": "bot.cli.demo",
+    "play": "bot.cli.play",
+    "run": "bot.cli.run",
+    "roll": "bot.cli.roll",
+    "check": "bot.cli.check",
+    "recall": "bot.cli.recall",
+    "scenario": "bot.cli.scenario",
+}
+
+
+class CliError(Exception):
+    """A user-facing failure: its message is printed as one line and the exit code is 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the top-level parser with every available subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="tablekeeper",
+        description="A game master bot that never forgets: rules, ledger, checked narration.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug output to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module_name in SUBCOMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # not built yet
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen subcommand; return the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.run(args) or 0)
+    except CliError as exc:
+        print(f"tablekeeper: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tablekeeper: interrupted", file=sys.stderr)
+        return 130

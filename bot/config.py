@@ -1,0 +1,147 @@
+"""Configuration: a TOML file validated into frozen pydantic models.
+
+Secrets never live in the file: it names the environment variables that hold them
+(``discord.token_env``, ``llm.api_key_env``), and :meth:`Settings.secret` reads them when needed.
+Settings are built in ``main()`` by :func:`load_settings`, never at import time.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class ConfigError(Exception):
+    """The configuration file is missing or invalid; the message names the key, the value and what was expected."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DiscordSettings(_Section):
+    """How the bot connects to Discord."""
+
+    token_env: str = "TABLEKEEPER_DISCORD_TOKEN"
+    guild_ids: tuple[int, ...] = ()
+    gm_role: str = "GM"
+    sharded: bool = False
+    shard_count: int | None = Field(default=None, ge=1)
+
+
+class LLMSettings(_Section):
+    """An OpenAI-compatible chat endpoint; ``enabled = false`` uses the offline narrator only."""
+
+    enabled: bool = False
+    base_url: str = "http://127.0.0.1:11434/v1"
+    model: str = "llama3.1"
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_seconds: float = Field(default=30.0, gt=0, le=600)
+    max_retries: int = Field(default=1, ge=0, le=5)
+    context_tokens: int = Field(default=8192, ge=1024)
+    reply_tokens: int = Field(default=900, ge=64)
+    temperature: float = Field(default=0.8, ge=0, le=2)
+    extract_claims: bool = True
+
+
+class StorageSettings(_Section):
+    """Where the ledger lives. An empty ``database_url`` means SQLite under ``data_dir``."""
+
+    database_url: str = ""
+    data_dir: Path = Path("~/.local/share/tablekeeper")
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_backend(cls, value: str) -> str:
+        if value and not value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            raise ValueError("expected sqlite+aiosqlite://... or postgresql+asyncpg://...")
+        return value
+
+    def resolved_data_dir(self) -> Path:
+        """Return ``data_dir`` with ``~`` expanded."""
+        return self.data_dir.expanduser()
+
+    def resolved_database_url(self) -> str:
+        """Return the configured URL, or the default SQLite file under the data folder."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.resolved_data_dir() / 'tablekeeper.db'}"
+
+
+class ChromaSettings(_Section):
+    """Summary index: a local folder (``local``) or a Chroma server (``http``)."""
+
+    mode: Literal["local", "http"] = "local"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+
+
+class EmbeddingSettings(_Section):
+    """``hashing`` is deterministic and offline; ``openai`` calls an OpenAI-compatible embeddings endpoint."""
+
+    provider: Literal["hashing", "openai"] = "hashing"
+    model: str = "text-embedding-3-small"
+    base_url: str = "https://api.openai.com/v1"
+    api_key_env: str = "OPENAI_API_KEY"
+
+
+class RoundSettings(_Section):
+    """Round timing and what absent players do."""
+
+    deadline_minutes: float = Field(default=10.0, gt=0, le=7 * 24 * 60)
+    default_action: str = Field(default="holds position", min_length=1, max_length=200)
+
+
+class Settings(_Section):
+    """All of Tablekeeper's settings."""
+
+    discord: DiscordSettings = DiscordSettings()
+    llm: LLMSettings = LLMSettings()
+    storage: StorageSettings = StorageSettings()
+    chroma: ChromaSettings = ChromaSettings()
+    embeddings: EmbeddingSettings = EmbeddingSettings()
+    rounds: RoundSettings = RoundSettings()
+
+    @staticmethod
+    def secret(env_name: str) -> str | None:
+        """Return the secret held by environment variable ``env_name``, or None when it is unset or empty."""
+        value = os.environ.get(env_name, "").strip()
+        return value or None
+
+
+def _describe(errors: list[dict[str, Any]], source: str) -> str:
+    lines = []
+    for err in errors:
+        key = ".".join(str(part) for part in err["loc"])
+        value = err.get("input")
+        if err["type"] == "extra_forbidden":
+            lines.append(f"{source}: unknown setting {key!r}")
+        else:
+            lines.append(f"{source}: {key} = {value!r}: {err['msg'].removeprefix('Value error, ')}")
+    return "; ".join(lines)
+
+
+def parse_settings(data: dict[str, Any], *, source: str = "config") -> Settings:
+    """Validate a parsed TOML mapping; raise :class:`ConfigError` naming each bad key."""
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc.errors(), source)) from None
+
+
+def load_settings(path: str | Path | None) -> Settings:
+    """Read and validate the TOML file at ``path``; ``None`` gives the defaults (offline, SQLite)."""
+    if path is None:
+        return Settings()
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{file}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file}: not valid TOML: {exc}") from None
+    return parse_settings(data, source=str(file))

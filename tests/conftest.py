@@ -1,0 +1,58 @@
+"""Shared fixtures: a fresh database for each test on SQLite, and on PostgreSQL when one is configured.
+
+Set ``TABLEKEEPER_TEST_DATABASE_URL`` (``.ci/run`` does when ``pg_isready`` answers) to run every test that
+takes ``database_url`` against PostgreSQL too. Each PostgreSQL test gets its own freshly created database,
+dropped afterwards, so tests never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+PG_ENV = "TABLEKEEPER_TEST_DATABASE_URL"
+
+
+def _pg_admin_dsn() -> str | None:
+    url = os.environ.get(PG_ENV, "").strip()
+    if not url:
+        return None
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """An empty database URL: a SQLite file in ``tmp_path``, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}"
+        return
+    dsn = _pg_admin_dsn()
+    if dsn is None:
+        pytest.skip(f"PostgreSQL not configured: set {PG_ENV} to run this test against a server")
+    import asyncpg
+
+    name = f"tk_test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(dsn)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    base, _, _ = os.environ[PG_ENV].rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin = await asyncpg.connect(dsn)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A SQLite database URL in ``tmp_path`` (for tests that need only the embedded backend)."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}"
