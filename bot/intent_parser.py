@@ -1,0 +1,286 @@
+"""Free text to a structured :class:`rules.intents.Intent`.
+
+Two implementations share one interface: :class:`OfflineIntentParser` (plain English, deterministic, always
+available) and the LLM parser in :mod:`bot.narrator.intent_llm` (whitelisted intents only, falls back to
+this one). Both only *propose*: the table validates every intent against the ledger before it counts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.intents import Intent, IntentKind
+
+
+class SceneName(BaseModel):
+    """Something a player may name in the current scene: a creature, an item or a place."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    kind: str  # pc | npc | monster | item | location
+
+
+class ParseScene(BaseModel):
+    """What the parser may refer to: only names that exist in the ledger and are in reach."""
+
+    model_config = ConfigDict(frozen=True)
+
+    actor: str  # the acting character's entity id
+    creatures: tuple[SceneName, ...] = ()  # present creatures (PCs, NPCs, monsters)
+    items_held: tuple[SceneName, ...] = ()  # items the actor holds
+    items_here: tuple[SceneName, ...] = ()  # items lying in the scene or held by others present
+    locations: tuple[SceneName, ...] = ()  # places the actor can move to
+    skills: tuple[str, ...] = ()  # rules skill values
+
+
+class ParseRefusal(BaseModel):
+    """The text could not become a valid intent; ``reason`` is shown to the player."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reason: str = Field(max_length=300)
+
+
+class IntentParser(Protocol):
+    """Turns one player's free text into an intent for the round, or a refusal with a reason."""
+
+    async def parse(self, text: str, scene: ParseScene) -> Intent | ParseRefusal:
+        """Return the proposed intent, or a refusal the player can act on."""
+        ...
+
+
+MAX_ACTION_CHARS = 500
+
+# Verbs that pick the intent kind, checked in this order. Each pattern matches at a word boundary.
+_KIND_PATTERNS: tuple[tuple[IntentKind, re.Pattern[str]], ...] = (
+    (
+        IntentKind.HOLD,
+        re.compile(r"^\s*(?:i\s+)?(?:hold|wait|do nothing|stand (?:still|guard)|hold position|pass)\b"),
+    ),
+    (IntentKind.HELP, re.compile(r"\b(?:help|assist|aid)\b")),
+    (IntentKind.ABILITY, re.compile(r"\b(?:cast|casts|invoke|channel)\b")),
+    (
+        IntentKind.ATTACK,
+        re.compile(
+            r"\b(?:attack|attacks|hit|strike|stab|slash|shoot|fire (?:at|an arrow)|swing|punch|kill"
+            r"|charge|smite|knock\b.*\bout|subdue)\b"
+        ),
+    ),
+    (IntentKind.GIVE, re.compile(r"\b(?:give|hand|pass|offer|pay|toss)\b")),
+    (IntentKind.USE_ITEM, re.compile(r"\b(?:drink|quaff|use|read|apply|light|eat)\b")),
+    (IntentKind.TAKE, re.compile(r"\b(?:take|grab|pick up|snatch|steal|loot|pocket|seize)\b")),
+    (
+        IntentKind.MOVE,
+        re.compile(r"\b(?:go|goes|walk|run|head|move|travel|return|enter|leave for|step into)\b"),
+    ),
+    (
+        IntentKind.TALK,
+        re.compile(r"\b(?:ask|tell|say|says|talk|speak|greet|question|shout|whisper|call to)\b"),
+    ),
+)
+
+# Phrases that name a skill check. Order matters: the first match wins.
+_SKILL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("stealth", re.compile(r"\b(?:sneak|hide|creep|slip past|stealthily|stay hidden)\b")),
+    (
+        "sleight_of_hand",
+        re.compile(r"\b(?:pick (?:the |a )?(?:lock|pocket)|pickpocket|palm|lift (?:his|her|their))\b"),
+    ),
+    ("perception", re.compile(r"\b(?:look around|listen|spot|watch for|keep watch|scan|notice|perceive)\b")),
+    ("investigation", re.compile(r"\b(?:search|investigate|examine|inspect|study|look for)\b")),
+    (
+        "insight",
+        re.compile(
+            r"\b(?:read (?:his|her|their) (?:face|intent)|is (?:he|she|they) lying|sense motive|insight)\b"
+        ),
+    ),
+    ("persuasion", re.compile(r"\b(?:persuade|convince|negotiate|haggle|plead|reason with)\b")),
+    ("deception", re.compile(r"\b(?:lie to|lie about|deceive|bluff|trick|pretend|disguise)\b")),
+    ("intimidation", re.compile(r"\b(?:threaten|intimidate|menace|scare)\b")),
+    ("athletics", re.compile(r"\b(?:climb|jump|swim|shove|grapple|force (?:the|a) door|break down|lift)\b")),
+    ("acrobatics", re.compile(r"\b(?:balance|tumble|flip|dodge past|somersault)\b")),
+    (
+        "medicine",
+        re.compile(r"\b(?:stabili[sz]e|bandage|tend (?:to )?(?:the |his |her )?wounds?|first aid)\b"),
+    ),
+    ("survival", re.compile(r"\b(?:track|forage|follow the trail|navigate)\b")),
+    ("animal_handling", re.compile(r"\b(?:calm the|soothe the|tame|ride the)\b")),
+    ("arcana", re.compile(r"\b(?:identify the (?:spell|magic|rune)|arcane|recall .*magic)\b")),
+    ("history", re.compile(r"\b(?:recall|remember what i know|what do i know about)\b")),
+    ("religion", re.compile(r"\b(?:pray|holy|divine|religion)\b")),
+    ("performance", re.compile(r"\b(?:perform|sing|play a song|dance|recite)\b")),
+    ("nature", re.compile(r"\b(?:identify the (?:plant|beast|animal)|nature)\b")),
+)
+
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twenty": 20,
+    "all": -1,
+}
+_QUANTITY = re.compile(
+    r"\b(\d{1,7}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|all)\s+(?:of\s+)?", re.I
+)
+_SPELL = re.compile(
+    r"\bcasts?\s+(?:a\s+|an\s+|the\s+)?([a-z' -]+?)(?:\s+(?:at|on|upon|to|toward|towards|against)\b|$|[.,;!])"
+)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9' -]+", " ", text.lower()).split())
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _find(text: str, names: tuple[SceneName, ...]) -> tuple[SceneName | None, int]:
+    """Return the name mentioned in ``text`` (longest match wins, ties by earliest), and its position."""
+    best: tuple[int, int, SceneName] | None = None
+    for candidate in names:
+        for label in (candidate.name, *candidate.aliases):
+            label_n = _norm(label)
+            if not label_n:
+                continue
+            for match in re.finditer(rf"(?<![a-z0-9]){re.escape(label_n)}(?![a-z0-9])", text):
+                key = (-len(label_n), match.start())
+                if best is None or key < (best[0], best[1]):
+                    best = (key[0], key[1], candidate)
+    if best is None:
+        return None, -1
+    return best[2], best[1]
+
+
+def _quantity_before(text: str, position: int) -> int:
+    window = text[max(0, position - 16) : position]
+    found = list(_QUANTITY.finditer(window))
+    if not found:
+        return 1
+    word = found[-1].group(1).lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 1)
+
+
+def _present(names: tuple[SceneName, ...]) -> str:
+    shown = ", ".join(name.name for name in names[:8])
+    return shown or "nobody"
+
+
+class OfflineIntentParser:
+    """Plain-English actions to intents, without a model: verbs pick the kind, scene names pick the targets.
+
+    Deterministic and conservative: when the text names no known target or item where one is needed, it
+    refuses with a reason that lists what *is* there, rather than guessing.
+    """
+
+    async def parse(self, text: str, scene: ParseScene) -> Intent | ParseRefusal:
+        """Return the intent the text describes, or a refusal naming what is missing."""
+        return self.parse_now(text, scene)
+
+    def parse_now(self, text: str, scene: ParseScene) -> Intent | ParseRefusal:
+        """Synchronous :meth:`parse` (the offline parser does no I/O)."""
+        raw = text.strip()
+        if not raw:
+            return ParseRefusal(
+                reason="Say what your character does, e.g. 'attack the thug with my longsword'."
+            )
+        if len(raw) > MAX_ACTION_CHARS:
+            return ParseRefusal(reason=f"That action is too long: at most {MAX_ACTION_CHARS} characters.")
+        said = _norm(raw)
+        others = tuple(c for c in scene.creatures if c.id != scene.actor)
+        kind = next((k for k, pattern in _KIND_PATTERNS if pattern.search(said)), None)
+        skill = next((s for s, pattern in _SKILL_PATTERNS if pattern.search(said)), None)
+        # A skill phrase turns talk, movement or a stealthy take into a check ("sneak past the guard").
+        checkable = (None, IntentKind.MOVE, IntentKind.TALK)
+        if skill is not None and (
+            kind in checkable or (kind is IntentKind.TAKE and skill == "sleight_of_hand")
+        ):
+            kind = IntentKind.CHECK
+        target, _ = _find(said, others)
+        base = {"actor": scene.actor, "text": raw}
+
+        if kind is None:
+            if target is not None:
+                kind = IntentKind.TALK
+            else:
+                return ParseRefusal(
+                    reason="I could not tell what you want to do. Try 'attack the thug', 'take the key', "
+                    "'give 5 gold to Mira', 'sneak past the guard' or 'ask Old Wei about the ship'."
+                )
+
+        if kind is IntentKind.HOLD:
+            return Intent(kind=kind, **base)
+        if kind is IntentKind.HELP:
+            if target is None:
+                return ParseRefusal(reason=f"Whom do you help? Present: {_present(others)}.")
+            return Intent(kind=kind, target=target.id, **base)
+        if kind is IntentKind.ABILITY:
+            spell = _SPELL.search(said)
+            if spell is None:
+                return ParseRefusal(reason="Which spell or ability? e.g. 'cast fire bolt at the thug'.")
+            return Intent(
+                kind=kind, ability_name=_slug(spell.group(1)), target=target.id if target else None, **base
+            )
+        if kind is IntentKind.ATTACK:
+            if target is None:
+                return ParseRefusal(reason=f"Whom do you attack? Present: {_present(others)}.")
+            weapon, _ = _find(said, scene.items_held)
+            spare = bool(re.search(r"\b(?:knock\b.*\bout|non-?lethal|spare|subdue)\b", said))
+            return Intent(
+                kind=kind, target=target.id, item=weapon.id if weapon else None, spare=spare, **base
+            )
+        if kind is IntentKind.GIVE:
+            item, position = _find(said, scene.items_held)
+            if item is None:
+                return ParseRefusal(
+                    reason="You do not hold that. Check /ledger inventory for what you carry."
+                )
+            if target is None:
+                return ParseRefusal(reason=f"To whom? Present: {_present(others)}.")
+            quantity = _quantity_before(said, position)
+            return Intent(kind=kind, item=item.id, target=target.id, quantity=max(quantity, 1), **base)
+        if kind is IntentKind.USE_ITEM:
+            item, _ = _find(said, scene.items_held)
+            if item is None:
+                return ParseRefusal(
+                    reason="You do not hold that. Check /ledger inventory for what you carry."
+                )
+            return Intent(kind=kind, item=item.id, target=target.id if target else None, **base)
+        if kind is IntentKind.TAKE:
+            item, position = _find(said, scene.items_here)
+            if item is None:
+                return ParseRefusal(reason="There is no such item within reach here.")
+            quantity = _quantity_before(said, position)
+            return Intent(
+                kind=kind,
+                item=item.id,
+                target=target.id if target else None,
+                quantity=max(quantity, 1),
+                **base,
+            )
+        if kind is IntentKind.MOVE:
+            place, _ = _find(said, scene.locations)
+            if place is None:
+                return ParseRefusal(reason=f"Where to? You can go to: {_present(scene.locations)}.")
+            return Intent(kind=kind, destination=place.id, **base)
+        if kind is IntentKind.CHECK:
+            return Intent(kind=kind, skill=skill, target=target.id if target else None, **base)
+        # TALK
+        if target is None:
+            return ParseRefusal(reason=f"Whom do you speak to? Present: {_present(others)}.")
+        return Intent(kind=kind, target=target.id, skill=skill, **base)
