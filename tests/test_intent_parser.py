@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.intent_parser import MAX_ACTION_CHARS, OfflineIntentParser, ParseRefusal, ParseScene, SceneName
-from rules.intents import Intent, IntentKind
+from rules.intents import Intent
 
 SCENE = ParseScene(
     actor="pc-greyrock",
