@@ -36,7 +36,7 @@ class ParseScene(BaseModel):
     items_held: tuple[SceneName, ...] = ()  # items the actor holds
     items_here: tuple[SceneName, ...] = ()  # items lying in the scene or held by others present
     locations: tuple[SceneName, ...] = ()  # places the actor can move to
-    skills: tuple[str, ...] = ()  # rules skill values
+    attacks: tuple[SceneName, ...] = ()  # the actor's weapon and natural attacks (id = rules attack slug)
 
 
 class ParseRefusal(BaseModel):
@@ -239,7 +239,7 @@ class OfflineIntentParser:
         if kind is IntentKind.ATTACK:
             if target is None:
                 return ParseRefusal(reason=f"Whom do you attack? Present: {_present(others)}.")
-            weapon, _ = _find(said, scene.items_held)
+            weapon, _ = _find(said, scene.items_held + scene.attacks)
             spare = bool(re.search(r"\b(?:knock\b.*\bout|non-?lethal|spare|subdue)\b", said))
             return Intent(
                 kind=kind, target=target.id, item=weapon.id if weapon else None, spare=spare, **base

@@ -1,0 +1,209 @@
+"""The narrator's contract: what a narrator is told about a round, and what it hands back.
+
+A narrator never sees rules internals or the ledger. ``bot`` builds a :class:`NarrationRequest` from the
+round's resolved outcomes and the retrieved scene memory; a narrator returns a :class:`Draft` (public text for
+the channel, private notes per player). The narration pipeline (:mod:`bot.narrator.pipeline`) checks each
+draft and falls back to the deterministic :class:`~bot.narrator.offline.OfflineNarrator` when a draft fails.
+Everything here is frozen data, so a request can be logged, replayed and compared.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Discord allows 2000 characters per message; narration keeps room for a header line.
+MAX_PUBLIC_CHARS = 1800
+#: A DM note is short: one discovery, told to one player.
+MAX_PRIVATE_CHARS = 600
+
+OutcomeKind = Literal[
+    "attack", "ability", "check", "use_item", "give", "take", "move", "talk", "help", "hold"
+]
+OutcomeResult = Literal["hit", "miss", "critical", "fumble", "success", "failure", "done", "refused"]
+CreatureKind = Literal["pc", "npc", "monster"]
+DraftSource = Literal["generated", "regenerated", "fallback"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SceneLocation(_Frozen):
+    """Where the round happens."""
+
+    id: str
+    name: str
+    description: str = ""
+
+
+class SceneCreature(_Frozen):
+    """A creature present in the scene, as it stands after this round (``player_id``: a PC's player)."""
+
+    id: str
+    name: str
+    kind: CreatureKind
+    is_pc: bool = False
+    player_id: int | None = None
+    alive: bool = True
+    down: bool = False  # at 0 HP but not dead (unconscious)
+
+
+class Contest(_Frozen):
+    """An opposed check inside one action: who contested it and who won."""
+
+    contested_by_id: str
+    contested_by_name: str
+    winner_id: str
+    winner_name: str
+    description: str = ""  # e.g. "Athletics 17 vs Athletics 12"
+
+
+class ActionOutcome(_Frozen):
+    """One action as the rules engine resolved it. Outcomes arrive in initiative order.
+
+    ``outcome`` is authoritative: a narrator tells it, never changes it. ``submitted_text`` is the player's
+    own words (data, not instructions). ``refused`` means the action did not happen (see ``refusal_reason``).
+    """
+
+    actor_id: str
+    actor_name: str
+    actor_is_pc: bool = False
+    kind: OutcomeKind
+    outcome: OutcomeResult
+    submitted_text: str = Field(default="", max_length=1000)
+    target_id: str | None = None
+    target_name: str | None = None
+    item_id: str | None = None
+    item_name: str | None = None
+    quantity: int = Field(default=1, ge=1)
+    skill: str | None = None
+    ability_name: str | None = None
+    destination_id: str | None = None
+    destination_name: str | None = None
+    roll_line: str = ""  # e.g. "d20 (14) + 5 = 19 vs AC 15"
+    damage: int = Field(default=0, ge=0)
+    damage_type: str | None = None
+    healing: int = Field(default=0, ge=0)
+    target_down: bool = False
+    target_died: bool = False
+    contest: Contest | None = None
+    refusal_reason: str | None = None
+
+
+class Reveal(_Frozen):
+    """A private discovery (e.g. a successful Insight check) told to one player only, by DM."""
+
+    player_id: int
+    character_name: str
+    text: str
+
+
+class RetrievedRecord(_Frozen):
+    """A ledger record retrieved for the scene, ranked (the decisive record first)."""
+
+    ref: str  # e.g. "favor-0003-01"
+    text: str
+    why: str = ""  # why retrieval picked it, e.g. "NPC present: Old Wei"
+
+
+class SceneSummary(_Frozen):
+    """A compressed summary of an earlier scene or session (an index, not the authority)."""
+
+    id: str
+    text: str
+
+
+class NarrationRequest(_Frozen):
+    """Everything a narrator may use for one round, and nothing else."""
+
+    campaign: str
+    session: int = Field(ge=0)
+    round: int = Field(ge=0)
+    location: SceneLocation
+    creatures: tuple[SceneCreature, ...] = ()
+    outcomes: tuple[ActionOutcome, ...] = ()
+    reveals: tuple[Reveal, ...] = ()
+    records: tuple[RetrievedRecord, ...] = ()  # ranked, best first
+    summaries: tuple[SceneSummary, ...] = ()  # ranked, best first
+    recent: tuple[str, ...] = ()  # the campaign's last narrations, newest last
+    npc_knowledge: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # npc id -> what it witnessed
+    avoid: tuple[str, ...] = ()  # texts not to repeat (earlier drafts on a rewrite)
+    hints: tuple[str, ...] = ()  # conflicts the previous draft had, to fix on a rewrite
+    variety_seed: int = 0
+
+    def revealing_players(self) -> frozenset[int]:
+        """Return the user ids of players who have a private discovery this round."""
+        return frozenset(reveal.player_id for reveal in self.reveals)
+
+
+class Draft(_Frozen):
+    """A narration ready to check: ``public_text`` for the channel, ``private_notes`` as (user id, text)."""
+
+    public_text: str
+    private_notes: tuple[tuple[int, str], ...] = ()
+    source: DraftSource = "generated"
+
+    def full_text(self) -> str:
+        """Return the public text and every private note, for checks that must see all of it."""
+        return "\n".join([self.public_text, *(text for _, text in self.private_notes)])
+
+
+class ConflictNote(_Frozen):
+    """A draft's claim the checker refuted (or a secret it leaked), for a rewrite hint or the GM queue."""
+
+    claim: str
+    refuted_by: str | None = None  # the refuting record id, when there is one
+    message: str  # one line a GM (and the narrator on a rewrite) can act on
+
+
+class NarrationAttempt(_Frozen):
+    """One draft the pipeline tried, so the GM can see why a round fell back."""
+
+    source: DraftSource
+    conflicts: tuple[ConflictNote, ...] = ()
+    repetitive: bool = False
+    error: str | None = None  # the NarrationError message when the narrator failed
+
+
+class NarrationOutcome(_Frozen):
+    """What the pipeline decided to post, and why."""
+
+    draft: Draft
+    source: DraftSource
+    conflicts: tuple[ConflictNote, ...] = ()  # queued for the GM (including any on the posted draft)
+    attempts: tuple[NarrationAttempt, ...] = ()
+    offline: bool = False  # offline mode (no LLM configured): ``source`` is "fallback" but nothing failed
+
+
+class Narrator(Protocol):
+    """Anything that turns a :class:`NarrationRequest` into a :class:`Draft`."""
+
+    async def narrate(self, request: NarrationRequest) -> Draft:
+        """Return a draft for the round; raise :class:`NarrationError` on failure."""
+        ...
+
+
+class NarrationError(Exception):
+    """Root of every narration failure; the pipeline answers any of them with the offline narration."""
+
+
+class BudgetExceeded(NarrationError):
+    """The rules, results and transcript alone do not fit the context budget; no call was made."""
+
+
+class NarratorUnavailable(NarrationError):
+    """The endpoint could not be reached, timed out, or answered with a server error."""
+
+
+class NarratorTimeout(NarratorUnavailable):
+    """The endpoint did not answer within the configured timeout."""
+
+
+class InvalidDraft(NarrationError):
+    """The reply was not a usable draft: invalid JSON, wrong shape, refusal, empty or over-long text."""
+
+
+class DraftTruncated(InvalidDraft):
+    """The model stopped at its token limit (finish_reason "length")."""

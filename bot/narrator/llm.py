@@ -1,0 +1,210 @@
+"""The LLM narrator: any OpenAI-compatible chat endpoint, structured output, every failure a NarrationError.
+
+The model decides only the words (:class:`NarrationReply`: public text and private notes); the results, who
+may get a note and the length limits are ours. A reply that breaks them is an :class:`InvalidDraft`, never a
+post. The openai SDK is imported only when a narrator is built, so ``import bot.narrator.llm`` stays light.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.narrator.base import (
+    MAX_PRIVATE_CHARS,
+    MAX_PUBLIC_CHARS,
+    Draft,
+    DraftTruncated,
+    InvalidDraft,
+    NarrationError,
+    NarrationRequest,
+    NarratorTimeout,
+    NarratorUnavailable,
+)
+from bot.narrator.prompt import PromptPlan, build_prompt
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+    from bot.config import LLMSettings
+
+_log = logging.getLogger(__name__)
+
+#: Local servers (Ollama, vLLM, LM Studio) ignore the key, but the SDK insists on one.
+NO_KEY = "not-needed"
+
+
+class NoteReply(BaseModel):
+    """One private note as the model writes it: the player id as given in the prompt, and the text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player: str = Field(description="the player id exactly as listed under PRIVATE REVEALS")
+    text: str
+
+
+class NarrationReply(BaseModel):
+    """The only thing the model decides: the words. Sent to the endpoint as a strict JSON schema."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    public_text: str
+    private_notes: list[NoteReply]
+
+
+class LLMNarrator:
+    """Narrates through ``client.chat.completions.parse`` with :class:`NarrationReply` as the schema.
+
+    ``max_retries`` is the SDK's bounded retry of connection errors, timeouts and 5xx; invalid replies are not
+    retried here (the pipeline rewrites once, then falls back). Call :meth:`aclose` when done.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 1,
+        context_tokens: int = 8192,
+        reply_tokens: int = 900,
+        temperature: float = 0.8,
+        count_tokens: Callable[[str], int] | None = None,
+    ) -> None:
+        from openai import AsyncOpenAI
+
+        self.model = model
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.context_tokens = context_tokens
+        self.reply_tokens = reply_tokens
+        self.temperature = temperature
+        self._count_tokens = count_tokens
+        self._client: AsyncOpenAI = AsyncOpenAI(
+            base_url=base_url, api_key=api_key or NO_KEY, timeout=timeout, max_retries=max_retries
+        )
+        self.last_plan: PromptPlan | None = None  # the last prompt sent, for the GM's "why" view
+
+    @classmethod
+    def from_settings(cls, settings: LLMSettings, *, api_key: str | None = None) -> LLMNarrator:
+        """Build from ``[llm]`` settings; the key comes from the env var ``api_key_env`` (may be unset)."""
+        from bot.config import Settings
+
+        return cls(
+            base_url=settings.base_url,
+            model=settings.model,
+            api_key=api_key if api_key is not None else Settings.secret(settings.api_key_env),
+            timeout=settings.timeout_seconds,
+            max_retries=settings.max_retries,
+            context_tokens=settings.context_tokens,
+            reply_tokens=settings.reply_tokens,
+            temperature=settings.temperature,
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        await self._client.close()
+
+    async def __aenter__(self) -> LLMNarrator:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def narrate(self, request: NarrationRequest) -> Draft:
+        """Return the model's draft for ``request``.
+
+        Raises :class:`~bot.narrator.base.BudgetExceeded` (no call made), :class:`NarratorTimeout`,
+        :class:`NarratorUnavailable`, :class:`DraftTruncated` or :class:`InvalidDraft`.
+        """
+        plan = build_prompt(
+            request,
+            context_tokens=self.context_tokens,
+            reply_tokens=self.reply_tokens,
+            count_tokens=self._count_tokens,
+        )
+        self.last_plan = plan
+        if plan.dropped:
+            _log.info("narration prompt trimmed to fit: dropped %s", ", ".join(plan.dropped))
+        reply = await self._complete([m.as_dict() for m in plan.messages])
+        return _to_draft(reply, request)
+
+    async def _complete(self, messages: list[dict[str, str]]) -> NarrationReply:
+        import openai
+
+        # The SDK's own timeout covers each attempt; this bounds the whole call, retries included.
+        overall = self.timeout * (self.max_retries + 1) + 1.0
+        try:
+            completion = await asyncio.wait_for(
+                self._client.chat.completions.parse(
+                    model=self.model,
+                    messages=messages,  # type: ignore[arg-type]
+                    response_format=NarrationReply,
+                    max_completion_tokens=self.reply_tokens,
+                    temperature=self.temperature,
+                ),
+                timeout=overall,
+            )
+        except (TimeoutError, openai.APITimeoutError) as exc:
+            raise NarratorTimeout(f"the narrator did not answer within {self.timeout:g} s") from exc
+        except openai.APIConnectionError as exc:
+            raise NarratorUnavailable(f"cannot reach the narrator endpoint: {exc}") from exc
+        except openai.APIStatusError as exc:
+            raise NarratorUnavailable(f"the narrator endpoint answered HTTP {exc.status_code}") from exc
+        except openai.LengthFinishReasonError as exc:
+            raise DraftTruncated("the narration was cut off at the reply token limit") from exc
+        except openai.ContentFilterFinishReasonError as exc:
+            raise InvalidDraft("the endpoint's content filter stopped the narration") from exc
+        except (ValidationError, json.JSONDecodeError) as exc:
+            raise InvalidDraft(f"the narration was not the expected JSON: {_first_line(exc)}") from exc
+        except openai.OpenAIError as exc:
+            raise NarrationError(f"the narrator failed: {_first_line(exc)}") from exc
+        if not completion.choices:
+            raise InvalidDraft("the endpoint returned no choices")
+        message = completion.choices[0].message
+        if message.refusal:
+            raise InvalidDraft(f"the model refused: {_first_line(message.refusal)}")
+        if message.parsed is None:
+            raise InvalidDraft("the endpoint returned no parsed narration")
+        return message.parsed
+
+
+def _first_line(value: Any) -> str:
+    text = str(value).strip()
+    return text.splitlines()[0][:200] if text else "(no detail)"
+
+
+def _to_draft(reply: NarrationReply, request: NarrationRequest) -> Draft:
+    """Apply our limits to the model's words: length, and private notes only for revealing players."""
+    public = reply.public_text.strip()
+    if not public:
+        raise InvalidDraft("the narration's public text is empty")
+    if len(public) > MAX_PUBLIC_CHARS:
+        raise InvalidDraft(f"the narration is {len(public)} characters (limit {MAX_PUBLIC_CHARS})")
+    allowed = request.revealing_players()
+    names = {reveal.character_name.casefold(): reveal.player_id for reveal in request.reveals}
+    notes: list[tuple[int, str]] = []
+    for note in reply.private_notes:
+        player = _player_of(note.player, allowed, names)
+        text = note.text.strip()
+        if player is None or not text:
+            _log.warning("dropped a private note for %r: no reveal for that player this round", note.player)
+            continue
+        if len(text) > MAX_PRIVATE_CHARS:
+            raise InvalidDraft(f"a private note is {len(text)} characters (limit {MAX_PRIVATE_CHARS})")
+        notes.append((player, text))
+    return Draft(public_text=public, private_notes=tuple(notes), source="generated")
+
+
+def _player_of(value: str, allowed: frozenset[int], names: dict[str, int]) -> int | None:
+    """Map the model's ``player`` field (id as given, or the character's name) to a revealing player."""
+    cleaned = value.strip().removeprefix("player").strip().strip("<@!>")
+    if cleaned.isdigit() and int(cleaned) in allowed:
+        return int(cleaned)
+    return names.get(value.strip().casefold())

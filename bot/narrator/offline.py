@@ -1,0 +1,417 @@
+"""The deterministic narrator: the round told straight from the rules engine's outcomes.
+
+It is the only narrator when no LLM is configured, and the fallback whenever an LLM draft fails, so it must
+always be right rather than clever: each outcome in initiative order, a miss told as a miss, damage to the
+named target, the dead fall, a refused action told as not happening. It names only what the request names,
+never puts words in a PC's mouth beyond the player's own submitted text, and weaves in at most one retrieved
+record. Phrasing varies by ``variety_seed`` (its own ``random.Random``, never the global one), so the same
+round always reads the same, and consecutive rounds do not.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+
+from bot.narrator.base import (
+    MAX_PRIVATE_CHARS,
+    MAX_PUBLIC_CHARS,
+    ActionOutcome,
+    Draft,
+    NarrationRequest,
+    RetrievedRecord,
+)
+
+_QUOTE_CHARS = 200
+
+# Phrasings per situation. Placeholders: {actor} {target} {item} {dest} {skill} {ability} {dmg} {qty}.
+# Miss, failure and refusal phrasings must never claim a success: no "hit", "strike", "lands" or damage.
+# A target is never the subject of a sentence (it may be down or dead by now: "the thug takes 5 damage" reads
+# as the thug acting), and down/death use the plain phrases the ledger's checker knows ("drops unconscious").
+_PHRASES: dict[str, tuple[str, ...]] = {
+    "attack.hit": (
+        "{actor} strikes {target}{weapon}, dealing {dmg}.",
+        "{actor}'s attack{weapon} lands on {target} for {dmg}.",
+        "{actor} finds an opening and hits {target}{weapon}: {dmg}.",
+        "{actor} hits {target}{weapon} for {dmg}.",
+    ),
+    "attack.critical": (
+        "A critical hit: {actor} strikes {target}{weapon} for {dmg}.",
+        "{actor} lands a devastating blow on {target}{weapon}, dealing {dmg}.",
+        "{actor}'s attack{weapon} hits {target} perfectly: a critical for {dmg}.",
+    ),
+    "attack.miss": (
+        "{actor} attacks {target}{weapon} but misses.",
+        "{actor}'s attack{weapon} goes wide of {target}.",
+        "{actor} swings at {target}{weapon} and finds only air.",
+        "{actor}'s attack{weapon} misses {target}.",
+    ),
+    "attack.fumble": (
+        "{actor} fumbles the attack on {target}{weapon} and misses badly.",
+        "{actor}'s attack on {target}{weapon} goes badly wrong and misses entirely.",
+    ),
+    "ability.hit": (
+        "{actor}'s {ability} strikes {target}, dealing {dmg}.",
+        "{actor} hits {target} with {ability} for {dmg}.",
+        "{actor}'s {ability} hits {target} for {dmg}.",
+    ),
+    "ability.critical": (
+        "{actor}'s {ability} strikes {target} with full force: a critical for {dmg}.",
+        "A critical hit: {actor}'s {ability} blasts {target} for {dmg}.",
+    ),
+    "ability.miss": (
+        "{actor}'s {ability} misses {target}.",
+        "{actor}'s {ability} goes wide of {target}.",
+        "{actor} uses {ability}, but it misses {target}.",
+    ),
+    "ability.fumble": ("{actor}'s {ability} goes astray and misses {target} completely.",),
+    # A failed save or a graze that still hurts: the result is a failure, but the damage is real.
+    "ability.partial": (
+        "{actor}'s {ability} still deals {dmg} to {target}, though not its full force.",
+        "{actor}'s {ability} does not take full hold of {target}, yet deals {dmg}.",
+    ),
+    "attack.partial": ("{actor}'s attack{weapon} only grazes {target}: {dmg}.",),
+    "ability.success": (
+        "{actor} uses {ability}{on_target}{effect}.",
+        "{actor} calls on {ability}{on_target}{effect}.",
+        "With {ability}, {actor} acts{on_target}{effect}.",
+    ),
+    "ability.failure": (
+        "{actor} uses {ability}{on_target}, but it has no effect.",
+        "{actor}'s {ability}{on_target} fails to take hold.",
+    ),
+    "check.success": (
+        "{actor} succeeds at {skill}{on_target}.",
+        "{actor}'s {skill} attempt{on_target} succeeds.",
+        "{actor} manages it: {skill}{on_target}, a success.",
+    ),
+    "check.failure": (
+        "{actor} tries {skill}{on_target} but fails.",
+        "{actor}'s {skill} attempt{on_target} falls short.",
+        "{actor} attempts {skill}{on_target}, but it does not work out.",
+    ),
+    "use_item.success": (
+        "{actor} uses the {item}{on_target}{effect}.",
+        "{actor} puts the {item} to use{on_target}{effect}.",
+        "{actor} makes use of the {item}{on_target}{effect}.",
+    ),
+    "use_item.failure": (
+        "{actor} tries to use the {item}{on_target}, without effect.",
+        "{actor}'s attempt to use the {item}{on_target} comes to nothing.",
+    ),
+    "give.success": (
+        "{actor} hands {qty}{item} to {target}.",
+        "{actor} gives {qty}{item} to {target}.",
+        "{target} receives {qty}{item} from {actor}.",
+    ),
+    "give.failure": (
+        "{actor} offers {qty}{item} to {target}, but it does not change hands.",
+        "{actor} tries to give {qty}{item} to {target}; it does not change hands.",
+    ),
+    "take.success": (
+        "{actor} takes the {item}{from_target}.",
+        "{actor} picks up the {item}{from_target}.",
+        "The {item} is now in {actor}'s hands{from_target}.",
+    ),
+    "take.failure": (
+        "{actor} reaches for the {item}{from_target} but does not get it.",
+        "{actor} tries to take the {item}{from_target} and fails.",
+    ),
+    "move.success": (
+        "{actor} goes to {dest}.",
+        "{actor} heads for {dest}.",
+        "{actor} makes the way to {dest}.",
+    ),
+    "move.failure": (
+        "{actor} tries to reach {dest} but does not get there.",
+        "{actor} sets out for {dest}, but does not make it this round.",
+    ),
+    "talk.success": (
+        "{actor} turns to {target}{quote}",
+        "{actor} addresses {target}{quote}",
+        "{actor} faces {target}{quote}",
+    ),
+    "talk.failure": (
+        "{actor} turns to {target}{quote} It does not sway {target}.",
+        "{actor} addresses {target}{quote} The words do not win {target} over.",
+    ),
+    "help.success": (
+        "{actor} helps {target}, giving an edge on the next attempt.",
+        "{actor} lends {target} a hand; {target} has advantage on the next try.",
+        "With {actor}'s help, {target} is better placed for what comes next.",
+    ),
+    "help.failure": ("{actor} tries to help {target}, but it makes no difference.",),
+    "hold.success": (
+        "{actor} holds position.",
+        "{actor} waits.",
+        "{actor} stays put for now.",
+        "{actor} bides the moment.",
+    ),
+    "refused": (
+        "{actor} means to {plan}, but it does not happen: {reason}.",
+        "{actor}'s attempt to {plan} does not happen: {reason}.",
+        "{actor} cannot {plan}: {reason}.",
+    ),
+    "died": (
+        "{target} dies.",
+        "{target} is slain.",
+        "{target} collapses, dead.",
+    ),
+    "down": (
+        "{target} drops unconscious.",
+        "{target} falls unconscious.",
+        "{target} is knocked out.",
+    ),
+    "healed": (
+        "{target} regains {healing} hit points.",
+        "{healing} hit points return to {target}.",
+    ),
+    "contest": (
+        "{contester} contests it, and {winner} wins{detail}.",
+        "It comes to a contest with {contester}; {winner} prevails{detail}.",
+    ),
+    "opener": (
+        "At {place}:",
+        "{place}.",
+        "The scene: {place}.",
+    ),
+    "quiet": (
+        "A quiet moment passes at {place}. No one acts.",
+        "At {place}, the round passes without action.",
+    ),
+    "record": (
+        "Not forgotten: {text}",
+        "The ledger remembers: {text}",
+        "An old account still stands: {text}",
+    ),
+    "reveal": (
+        "{name}, you alone notice: {text}",
+        "Only you see it, {name}: {text}",
+        "{name}, a private discovery: {text}",
+    ),
+}
+
+# What a refused action was going to be, for "X means to <plan>, but it does not happen".
+_PLANS: dict[str, str] = {
+    "attack": "attack {target}",
+    "ability": "use {ability}{on_target}",
+    "check": "try {skill}{on_target}",
+    "use_item": "use the {item}",
+    "give": "give {qty}{item} to {target}",
+    "take": "take the {item}{from_target}",
+    "move": "go to {dest}",
+    "talk": "speak to {target}",
+    "help": "help {target}",
+    "hold": "hold position",
+}
+
+# Outcomes that are the same story for a kind: "done" reads as success; "hit" of a check reads as success.
+_SUCCESS_LIKE = {"success", "done", "hit", "critical"}
+_FAILURE_LIKE = {"failure", "miss", "fumble"}
+
+
+def _slug_to_name(value: str) -> str:
+    """Turn an id-like ``fire-bolt`` into ``Fire Bolt``; leave real names alone."""
+    if " " not in value and ("-" in value or "_" in value or value.islower()):
+        return " ".join(part.capitalize() for part in re.split(r"[-_]", value) if part)
+    return value
+
+
+def _sentence(text: str) -> str:
+    """Collapse whitespace, capitalise the first letter ("the goblin falls" opens a sentence), end it."""
+    text = " ".join(text.split())
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    if text.endswith('"') and len(text) > 1 and text[-2] in ".!?":
+        return text
+    if text[-1] not in ".!?:":
+        text += "."
+    return text
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+class OfflineNarrator:
+    """Deterministic narration from the outcomes alone; the fallback that is always consistent.
+
+    ``show_rolls`` appends each roll line in parentheses (useful in console play where no embed shows them).
+    """
+
+    def __init__(self, *, show_rolls: bool = False) -> None:
+        self._show_rolls = show_rolls
+
+    async def narrate(self, request: NarrationRequest) -> Draft:
+        """Return the round's narration; never raises for a well-formed request."""
+        return self.narrate_now(request)
+
+    def narrate_now(self, request: NarrationRequest) -> Draft:
+        """Synchronous :meth:`narrate`, for the CLI and benchmarks."""
+        rng = random.Random(request.variety_seed)
+        names = {creature.id: creature.name for creature in request.creatures}
+        place = request.location.name
+        if not request.outcomes:
+            body = [_sentence(rng.choice(_PHRASES["quiet"]).format(place=place))]
+        else:
+            body = [_sentence(rng.choice(_PHRASES["opener"]).format(place=place))]
+            body.extend(self._tell(outcome, names, rng) for outcome in request.outcomes)
+        record = _relevant_record(request)
+        if record is not None:
+            body.append(_sentence(rng.choice(_PHRASES["record"]).format(text=record.text.strip())))
+        public = _fit(body, MAX_PUBLIC_CHARS)
+        notes = tuple(
+            (
+                reveal.player_id,
+                _clip(
+                    rng.choice(_PHRASES["reveal"]).format(
+                        name=reveal.character_name, text=reveal.text.strip()
+                    ),
+                    MAX_PRIVATE_CHARS,
+                ),
+            )
+            for reveal in request.reveals
+        )
+        return Draft(public_text=public, private_notes=notes, source="fallback")
+
+    def _tell(self, outcome: ActionOutcome, names: dict[str, str], rng: random.Random) -> str:
+        """One outcome as one or more sentences, from its data only."""
+        fields = _fields(outcome, names)
+        if outcome.outcome == "refused":
+            fields["plan"] = _PLANS[outcome.kind].format(**fields)
+            fields["reason"] = (outcome.refusal_reason or "the rules do not allow it").strip().rstrip(".")
+            parts = [rng.choice(_PHRASES["refused"]).format(**fields)]
+        else:
+            template = rng.choice(_PHRASES[_phrase_key(outcome)])
+            parts = [template.format(**fields)]
+            if outcome.contest is not None:
+                contest = outcome.contest
+                detail = f" ({contest.description})" if contest.description else ""
+                parts.append(
+                    rng.choice(_PHRASES["contest"]).format(
+                        contester=contest.contested_by_name, winner=contest.winner_name, detail=detail
+                    )
+                )
+            if outcome.healing and "{effect}" not in template:
+                healed = fields["target"] if outcome.target_id or outcome.target_name else fields["actor"]
+                phrase = rng.choice(_PHRASES["healed"])
+                parts.append(phrase.format(target=healed, healing=outcome.healing))
+            if outcome.target_died:
+                parts.append(rng.choice(_PHRASES["died"]).format(**fields))
+            elif outcome.target_down:
+                parts.append(rng.choice(_PHRASES["down"]).format(**fields))
+        told = " ".join(_sentence(part) for part in parts)
+        if self._show_rolls and outcome.roll_line:
+            told += f" ({outcome.roll_line})"
+        return told
+
+
+def _phrase_key(outcome: ActionOutcome) -> str:
+    """Pick the phrase family: attacks keep hit/miss/critical/fumble; other kinds read as success/failure."""
+    kind, result = outcome.kind, outcome.outcome
+    if kind in ("attack", "ability") and result in _FAILURE_LIKE and outcome.damage:
+        return f"{kind}.partial"
+    if kind == "attack":
+        if result in ("hit", "critical", "miss", "fumble"):
+            return f"attack.{result}"
+        return "attack.hit" if result in _SUCCESS_LIKE else "attack.miss"
+    if kind == "ability" and result in ("hit", "critical", "miss", "fumble"):
+        if result in ("hit", "critical") and not outcome.damage:
+            return "ability.success"
+        return f"ability.{result}"
+    if kind == "hold":
+        return "hold.success"
+    family = "success" if result in _SUCCESS_LIKE else "failure"
+    key = f"{kind}.{family}"
+    return key if key in _PHRASES else f"{kind}.success"
+
+
+def _fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
+    """The placeholders a phrase may use, all taken from the outcome (or the scene's names for its ids)."""
+    target = outcome.target_name or names.get(outcome.target_id or "", "") or "the target"
+    item = outcome.item_name or "item"
+    damage = ""
+    if outcome.damage:
+        damage = f"{outcome.damage} {outcome.damage_type} damage" if outcome.damage_type else ""
+        damage = damage or f"{outcome.damage} damage"
+    has_target = bool(outcome.target_id or outcome.target_name)
+    effect = ""
+    if outcome.healing:
+        who = target if has_target else outcome.actor_name
+        effect = f", and {who} regains {outcome.healing} hit points"
+    elif outcome.damage:
+        effect = f", dealing {damage}" if has_target else ""
+    quote = ""
+    if outcome.kind == "talk" and outcome.submitted_text.strip():
+        quote = f': "{_clip(outcome.submitted_text.strip(), _QUOTE_CHARS)}"'
+    else:
+        quote = "."
+    return {
+        "actor": outcome.actor_name,
+        "target": target,
+        "item": item,
+        "weapon": f" with the {outcome.item_name}" if outcome.kind == "attack" and outcome.item_name else "",
+        "dest": outcome.destination_name or names.get(outcome.destination_id or "", "") or "another place",
+        "skill": _slug_to_name(outcome.skill) if outcome.skill else "the check",
+        "ability": _slug_to_name(outcome.ability_name) if outcome.ability_name else "an ability",
+        "dmg": damage or "no damage",
+        "qty": f"{outcome.quantity} " if outcome.quantity > 1 else "the ",
+        "on_target": f" on {target}" if has_target else "",
+        "from_target": f" from {target}" if has_target else "",
+        "effect": effect,
+        "quote": quote,
+    }
+
+
+def _relevant_record(request: NarrationRequest) -> RetrievedRecord | None:
+    """The best-ranked record that names someone acting or acted upon this round, unless told recently.
+
+    Records arrive ranked (the decisive one first); one is enough to show the world remembers, and weaving
+    more turns narration into a ledger dump.
+    """
+    if not request.outcomes:
+        return None
+    involved: set[str] = set()
+    for outcome in request.outcomes:
+        if outcome.outcome == "refused":
+            continue
+        named = (outcome.actor_name, outcome.target_name, outcome.item_name, outcome.destination_name)
+        involved.update(value.lower() for value in named if value)
+    recent = " ".join(request.recent).lower()
+    for record in request.records:
+        text = record.text.strip()
+        if not text or text.lower() in recent:
+            continue
+        haystack = f"{text} {record.why}".lower()
+        if any(_mentions(haystack, name) for name in involved):
+            return record
+    return None
+
+
+def _mentions(haystack: str, name: str) -> bool:
+    """True when ``name`` (or its last word, e.g. "Wei" of "Old Wei") appears as a word in ``haystack``."""
+    candidates = {name}
+    words = name.split()
+    if len(words) > 1 and len(words[-1]) > 2:
+        candidates.add(words[-1])
+    return any(re.search(rf"\b{re.escape(candidate)}\b", haystack) for candidate in candidates)
+
+
+def _fit(sentences: Sequence[str], limit: int) -> str:
+    """Join sentences; past ``limit`` keep whole sentences and say how many actions were left untold."""
+    text = " ".join(sentences)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for index, sentence in enumerate(sentences):
+        rest = len(sentences) - index
+        tail = f" ({rest} more actions resolved as rolled.)"
+        if len(" ".join([*kept, sentence])) + len(tail) > limit:
+            return _clip(" ".join(kept) + tail, limit)
+        kept.append(sentence)
+    return _clip(" ".join(kept), limit)

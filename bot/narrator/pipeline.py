@@ -1,0 +1,194 @@
+"""Checked narration: draft, check, rewrite once, else the offline narration.
+
+The loop, per round:
+
+1. The narrator drafts (offline mode: the offline narrator does, and that draft is posted).
+2. ``check(draft)`` (the caller's ledger assertion check and secret-leak check) and the repetition check run.
+3. Any conflict or repetition gets exactly one rewrite: the conflicts become ``hints``, the bad draft goes on
+   the ``avoid`` list, and the narrations it repeated leave ``recent`` so the model does not copy them again.
+4. Still bad (or any :class:`NarrationError` at any step): the offline narration is posted instead, and the
+   conflicts go back to the caller for the GM queue.
+
+The offline draft is checked too; if it ever conflicts it is still posted (it is built from the results and
+is the last word) and the conflicts are reported. Every attempt is returned so the GM can see why.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.narrator.base import (
+    ConflictNote,
+    Draft,
+    DraftSource,
+    NarrationAttempt,
+    NarrationError,
+    NarrationOutcome,
+    NarrationRequest,
+    Narrator,
+)
+from bot.narrator.offline import OfflineNarrator
+from bot.narrator.repetition import DEFAULT_THRESHOLD, repeated_of, similarity
+
+_log = logging.getLogger(__name__)
+
+#: ``check(draft)`` may be sync or async; it returns the draft's conflicts (empty when the draft is fine).
+DraftCheck = Callable[[Draft], Sequence[ConflictNote] | Awaitable[Sequence[ConflictNote]]]
+
+REPETITION_HINT = "The previous draft repeated an earlier narration; tell this round in new words."
+#: Extra seeds the offline narrator tries when its first phrasing repeats a recent narration.
+OFFLINE_RESEEDS = 3
+
+
+async def _run_check(check: DraftCheck, draft: Draft) -> tuple[ConflictNote, ...]:
+    result = check(draft)
+    if inspect.isawaitable(result):
+        result = await result
+    return tuple(result)
+
+
+def _merge(*groups: Sequence[ConflictNote]) -> tuple[ConflictNote, ...]:
+    seen: dict[tuple[str, str | None, str], ConflictNote] = {}
+    for group in groups:
+        for note in group:
+            seen.setdefault((note.claim, note.refuted_by, note.message), note)
+    return tuple(seen.values())
+
+
+async def narrate_checked(
+    request: NarrationRequest,
+    *,
+    narrator: Narrator | None,
+    fallback: OfflineNarrator,
+    check: DraftCheck,
+    recent_texts: Sequence[str] | None = None,
+    repetition_threshold: float = DEFAULT_THRESHOLD,
+) -> NarrationOutcome:
+    """Return the narration to post for ``request``, its source, the conflicts for the GM, and the attempts.
+
+    ``narrator`` None means offline mode. ``recent_texts`` are the campaign's last narrations (newest last)
+    for the repetition check; ``request.recent`` is used when it is None. Never raises a NarrationError.
+    """
+    recent = tuple(request.recent if recent_texts is None else recent_texts)
+    attempts: list[NarrationAttempt] = []
+    if narrator is None:
+        return await _post_offline(
+            request, fallback, check, recent, repetition_threshold, attempts, (), offline=True
+        )
+
+    first = await _attempt(narrator, request, "generated", check, recent, repetition_threshold, attempts)
+    if first is not None and first[0] is not None:
+        return NarrationOutcome(draft=first[0], source="generated", attempts=tuple(attempts))
+    if first is None:  # the narrator failed outright: no rewrite, the offline narration goes out
+        return await _post_offline(request, fallback, check, recent, repetition_threshold, attempts, ())
+
+    _, bad_draft, conflicts, repeated = first
+    hints = tuple(note.message for note in conflicts)
+    if repeated:
+        hints += (REPETITION_HINT,)
+    rewrite = request.model_copy(
+        update={
+            "hints": request.hints + hints,
+            "avoid": (*request.avoid, bad_draft.public_text, *repeated),
+            "recent": tuple(text for text in request.recent if text not in repeated),
+        }
+    )
+    # The rejected draft joins the texts not to repeat: a near-copy of it is no rewrite.
+    recent_and_bad = (*recent, bad_draft.public_text)
+    second = await _attempt(
+        narrator, rewrite, "regenerated", check, recent_and_bad, repetition_threshold, attempts
+    )
+    if second is not None and second[0] is not None:
+        return NarrationOutcome(draft=second[0], source="regenerated", conflicts=(), attempts=tuple(attempts))
+    queued = _merge(conflicts, second[2] if second is not None else ())
+    return await _post_offline(request, fallback, check, recent, repetition_threshold, attempts, queued)
+
+
+_Tried = tuple[Draft | None, Draft, tuple[ConflictNote, ...], tuple[str, ...]]
+
+
+async def _attempt(
+    narrator: Narrator,
+    request: NarrationRequest,
+    label: DraftSource,
+    check: DraftCheck,
+    recent: Sequence[str],
+    threshold: float,
+    attempts: list[NarrationAttempt],
+) -> _Tried | None:
+    """Draft once and check it. None: the narrator or the check failed. Else (good draft or None, ...)."""
+    try:
+        draft = await narrator.narrate(request)
+    except NarrationError as exc:
+        _log.warning("narrator failed (%s): %s", label, exc)
+        attempts.append(NarrationAttempt(source=label, error=f"{type(exc).__name__}: {exc}"))
+        return None
+    except Exception as exc:  # a narrator bug must not cost the round its narration
+        _log.exception("narrator crashed (%s); using the offline narration", label)
+        attempts.append(
+            NarrationAttempt(source=label, error=f"narrator crashed: {type(exc).__name__}: {exc}")
+        )
+        return None
+    draft = draft.model_copy(update={"source": label})
+    try:
+        conflicts = await _run_check(check, draft)
+    except Exception as exc:  # the draft cannot be verified, so it must not be posted
+        _log.exception("narration check failed; using the offline narration")
+        attempts.append(NarrationAttempt(source=label, error=f"check failed: {type(exc).__name__}: {exc}"))
+        return None
+    repeated = repeated_of(draft.public_text, recent, threshold)
+    attempts.append(NarrationAttempt(source=label, conflicts=conflicts, repetitive=bool(repeated)))
+    good = draft if not conflicts and not repeated else None
+    return good, draft, conflicts, repeated
+
+
+async def _post_offline(
+    request: NarrationRequest,
+    fallback: OfflineNarrator,
+    check: DraftCheck,
+    recent: Sequence[str],
+    threshold: float,
+    attempts: list[NarrationAttempt],
+    queued: tuple[ConflictNote, ...],
+    *,
+    offline: bool = False,
+) -> NarrationOutcome:
+    """The offline narration, reseeded when it repeats a recent one; checked, and posted regardless."""
+    plain = request.model_copy(update={"hints": (), "avoid": ()})
+    draft = await fallback.narrate(plain)
+    if repeated_of(draft.public_text, recent, threshold):
+        candidates = [draft]
+        for step in range(1, OFFLINE_RESEEDS + 1):
+            reseeded = plain.model_copy(update={"variety_seed": request.variety_seed + step})
+            candidates.append(await fallback.narrate(reseeded))
+
+        def closeness(candidate: Draft) -> float:
+            return max((similarity(candidate.public_text, old) for old in recent), default=0.0)
+
+        draft = min(candidates, key=closeness)
+    draft = draft.model_copy(update={"source": "fallback"})
+    try:
+        conflicts = await _run_check(check, draft)
+        error = None
+    except Exception as exc:  # the offline narration is posted even when it cannot be checked
+        _log.exception("check of the offline narration failed")
+        conflicts, error = (), f"check failed: {type(exc).__name__}: {exc}"
+    if conflicts:
+        _log.error("the offline narration conflicts with the ledger: %s", [c.message for c in conflicts])
+    attempts.append(
+        NarrationAttempt(
+            source="fallback",
+            conflicts=conflicts,
+            repetitive=bool(repeated_of(draft.public_text, recent, threshold)),
+            error=error,
+        )
+    )
+    return NarrationOutcome(
+        draft=draft,
+        source="fallback",
+        conflicts=_merge(queued, conflicts),
+        attempts=tuple(attempts),
+        offline=offline,
+    )

@@ -1,0 +1,65 @@
+"""The offline narration passes the ledger's own assertion check on the corpus harbour brawl, for every seed.
+
+The offline narration is the fallback posted when an LLM draft fails the check, so the checker must find
+nothing to refute in it: targets are never the subject of a sentence (they may be down by now), and down and
+death use the phrases the checker knows. This runs the real :func:`ledger.checker.check`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.narrator.base import ActionOutcome, NarrationRequest, SceneLocation
+from bot.narrator.offline import OfflineNarrator
+
+checker = pytest.importorskip("ledger.checker", reason="the ledger's assertion checker is not available")
+snapshot = pytest.importorskip("ledger.snapshot", reason="the ledger's world snapshot is not available")
+
+WORLD = Path(__file__).parent / "corpus" / "worlds" / "harbour.json"
+WEAPONS = {"pc-greyrock": "battleaxe"}
+
+
+def brawl_request(world: object, seed: int) -> NarrationRequest:
+    """The corpus round "brawl" as the table would hand it to the narrator."""
+    names = {e.id: e.name for e in world.entities.values()}  # type: ignore[attr-defined]
+    submissions = world.round.submissions  # type: ignore[attr-defined]
+    outcomes = tuple(
+        ActionOutcome(
+            actor_id=action.actor,
+            actor_name=names[action.actor],
+            actor_is_pc=action.actor.startswith("pc-"),
+            kind="attack",
+            outcome=action.outcome,
+            submitted_text=submissions.get(action.actor, ""),
+            target_id=action.target,
+            target_name=names.get(action.target or ""),
+            item_name=WEAPONS.get(action.actor),
+            damage=action.damage,
+            damage_type="slashing" if action.damage else None,
+            target_down=action.target_down,
+            target_died=action.target_died,
+        )
+        for action in world.round.actions  # type: ignore[attr-defined]
+    )
+    return NarrationRequest(
+        campaign="saltmere",
+        session=14,
+        round=15,
+        location=SceneLocation(id="loc-harbor", name="the harbour"),
+        outcomes=outcomes,
+        variety_seed=seed,
+    )
+
+
+def test_the_offline_brawl_narration_is_clean_for_every_seed() -> None:
+    if not WORLD.exists():
+        pytest.skip("the checker corpus world tests/corpus/worlds/harbour.json is missing")
+    world = snapshot.load_world(WORLD, "brawl")
+    narrator = OfflineNarrator()
+    for seed in range(24):
+        text = narrator.narrate_now(brawl_request(world, seed)).public_text
+        report = checker.check(text, world)
+        refuted = [(v.claim.text, v.reason) for v in report.claims if v.verdict == "contradicted"]
+        assert report.verdict == "clean", (seed, text, refuted, report.leaks)

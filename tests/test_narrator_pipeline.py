@@ -1,0 +1,273 @@
+"""The narration pipeline: check, rewrite once with hints, else the offline narration (always a text)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.narrator.base import ConflictNote, Draft, NarrationOutcome, NarrationRequest
+from bot.narrator.llm import LLMNarrator
+from bot.narrator.offline import OfflineNarrator
+from bot.narrator.pipeline import REPETITION_HINT, DraftCheck, narrate_checked
+from bot.narrator.repetition import is_repetitive, similarity
+from tests.fake_llm import FakeLLM, FakeReply, fake_llm  # noqa: F401
+from tests.test_narrator_offline import LIN_PLAYER, harbour_round
+
+GOOD = (
+    "Mira's silver dagger sinks into the goblin and it falls still. "
+    "Greyrock's axe whistles past the second one."
+)
+RISEN = "The goblin climbs back to its feet, grinning, as Greyrock's axe whistles past its friend."
+LEAK = "Everyone can see that Old Wei is nervous about tomorrow's ship."
+RISEN_NOTE = ConflictNote(
+    claim="alive(monster-goblin-1)",
+    refuted_by="ev-000120",
+    message="the goblin died this round (ev-000120): it cannot get up",
+)
+LEAK_NOTE = ConflictNote(
+    claim="public text reveals a private discovery",
+    refuted_by="reveal:1002",
+    message="Lin's insight about Old Wei is private: keep it out of the public text",
+)
+OLD_NARRATION = (
+    "Rain lashes the harbour as Mira and Greyrock corner two goblins between the crates while Lin "
+    "keeps Old Wei talking at the tax office door."
+)
+
+
+def ledger_check(draft: Draft) -> list[ConflictNote]:
+    """A stand-in for the ledger's assertion check and secret-leak check."""
+    notes = []
+    if "back to its feet" in draft.public_text:
+        notes.append(RISEN_NOTE)
+    if "nervous" in draft.public_text:
+        notes.append(LEAK_NOTE)
+    return notes
+
+
+async def async_ledger_check(draft: Draft) -> list[ConflictNote]:
+    return ledger_check(draft)
+
+
+@pytest.fixture
+async def llm(fake_llm: FakeLLM) -> AsyncIterator[LLMNarrator]:  # noqa: F811
+    narrator = LLMNarrator(base_url=fake_llm.base_url, model="fake", timeout=0.3, max_retries=0)
+    yield narrator
+    await narrator.aclose()
+
+
+offline = OfflineNarrator()
+
+
+async def run(
+    llm: LLMNarrator | None, request: NarrationRequest | None = None, check: DraftCheck = ledger_check
+) -> NarrationOutcome:
+    """Narrate the harbour round (or ``request``) through the pipeline."""
+    return await narrate_checked(request or harbour_round(), narrator=llm, fallback=offline, check=check)
+
+
+async def test_a_clean_draft_is_posted_as_generated(fake_llm: FakeLLM, llm: LLMNarrator) -> None:  # noqa: F811
+    fake_llm.script(FakeReply.draft(GOOD))
+    outcome = await run(llm)
+    assert outcome.source == "generated"
+    assert outcome.draft.public_text == GOOD
+    assert outcome.conflicts == ()
+    assert len(outcome.attempts) == 1
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        FakeReply.raw("{broken"),
+        FakeReply.refusal(),
+        FakeReply.length(),
+        FakeReply.slow(2.0),
+        FakeReply.error(500),
+        FakeReply.drop(),
+        FakeReply.draft(""),
+    ],
+    ids=["invalid-json", "refusal", "length", "timeout", "500", "drop", "empty"],
+)
+async def test_every_llm_failure_still_gives_the_round_the_offline_narration(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+    failure: FakeReply,
+) -> None:
+    fake_llm.script(failure)
+    outcome = await run(llm)
+    expected = offline.narrate_now(harbour_round())
+    assert outcome.source == "fallback"
+    assert outcome.draft.public_text == expected.public_text
+    assert outcome.draft.private_notes == expected.private_notes
+    assert outcome.attempts[0].error
+    assert not outcome.offline
+    assert len(fake_llm.chat_requests) == 1  # a failed call is not rewritten, it falls back
+
+
+async def test_an_unreachable_endpoint_falls_back() -> None:
+    async with FakeLLM() as fake:
+        url = fake.base_url
+    narrator = LLMNarrator(base_url=url, model="fake", timeout=0.3, max_retries=0)
+    try:
+        outcome = await run(narrator)
+    finally:
+        await narrator.aclose()
+    assert outcome.source == "fallback"
+    assert "NarratorUnavailable" in (outcome.attempts[0].error or "")
+
+
+async def test_a_contradiction_gets_one_rewrite_with_the_hint_then_falls_back_with_the_conflict(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    fake_llm.script(
+        FakeReply.draft(RISEN), FakeReply.draft(RISEN + " Still standing."), FakeReply.draft(GOOD)
+    )
+    outcome = await run(llm, check=async_ledger_check)
+    assert len(fake_llm.chat_requests) == 2  # exactly one rewrite
+    assert fake_llm.pending == 1
+    first, rewrite = fake_llm.prompt_text(0), fake_llm.prompt_text(1)
+    assert RISEN_NOTE.message not in first
+    system = fake_llm.chat_requests[1]["messages"][0]["content"]
+    assert RISEN_NOTE.message in system and "REWRITE" in system
+    assert RISEN in rewrite  # on the avoid list
+    assert outcome.source == "fallback"
+    assert outcome.draft.public_text == offline.narrate_now(harbour_round()).public_text
+    assert outcome.conflicts == (RISEN_NOTE,)
+    assert [a.source for a in outcome.attempts] == ["generated", "regenerated", "fallback"]
+
+
+async def test_a_contradiction_fixed_on_the_rewrite_is_posted_as_regenerated(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    fake_llm.script(FakeReply.draft(RISEN), FakeReply.draft(GOOD))
+    outcome = await run(llm)
+    assert outcome.source == "regenerated"
+    assert outcome.draft.public_text == GOOD
+    assert outcome.conflicts == ()
+    assert outcome.attempts[0].conflicts == (RISEN_NOTE,)
+
+
+async def test_a_leaked_secret_is_rewritten_and_then_kept_out(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    fake_llm.script(FakeReply.draft(LEAK), FakeReply.draft(LEAK))
+    outcome = await run(llm)
+    assert outcome.source == "fallback"
+    assert "nervous" not in outcome.draft.public_text
+    assert outcome.draft.private_notes[0][0] == LIN_PLAYER
+    assert outcome.conflicts == (LEAK_NOTE,)
+
+
+async def test_repetition_triggers_a_rewrite_without_the_repeated_narration_in_context(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    copy = OLD_NARRATION.replace("Rain lashes", "Rain whips")
+    assert is_repetitive(copy, [OLD_NARRATION])
+    request = harbour_round(recent=("The party reached the harbour at dusk.", OLD_NARRATION))
+    fake_llm.script(FakeReply.draft(copy), FakeReply.draft(GOOD))
+    outcome = await run(llm, request)
+    assert outcome.source == "regenerated"
+    assert outcome.draft.public_text == GOOD
+    assert outcome.attempts[0].repetitive
+    recent_block = next(
+        m["content"] for m in fake_llm.chat_requests[1]["messages"] if m["content"].startswith("RECENT")
+    )
+    assert "at dusk" in recent_block and "Rain lashes" not in recent_block
+    system = fake_llm.chat_requests[1]["messages"][0]["content"]
+    assert REPETITION_HINT in system and "DO NOT REUSE" in system and "Rain whips" in system
+
+
+async def test_a_rewrite_that_copies_the_rejected_draft_falls_back(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    request = harbour_round(recent=(OLD_NARRATION,))
+    fake_llm.script(FakeReply.draft(OLD_NARRATION), FakeReply.draft(OLD_NARRATION + "!"))
+    outcome = await run(llm, request)
+    assert outcome.source == "fallback"
+    assert outcome.conflicts == ()
+    assert [a.repetitive for a in outcome.attempts[:2]] == [True, True]
+
+
+async def test_a_failure_during_the_rewrite_falls_back_and_keeps_the_conflict(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    fake_llm.script(FakeReply.draft(RISEN), FakeReply.error(500))
+    outcome = await run(llm)
+    assert outcome.source == "fallback"
+    assert outcome.conflicts == (RISEN_NOTE,)
+    assert "NarratorUnavailable" in (outcome.attempts[1].error or "")
+
+
+async def test_offline_mode_posts_the_offline_narration_without_any_call() -> None:
+    outcome = await run(None)
+    assert outcome.source == "fallback"
+    assert outcome.draft == offline.narrate_now(harbour_round())
+    assert len(outcome.attempts) == 1 and outcome.attempts[0].source == "fallback"
+    assert outcome.offline
+
+
+async def test_a_conflicting_offline_narration_is_still_posted_and_reported() -> None:
+    note = ConflictNote(claim="at(pc-mira, loc-harbor)", refuted_by="ev-9", message="Mira left the harbour")
+    outcome = await run(None, check=lambda draft: [note])
+    assert outcome.source == "fallback"
+    assert outcome.draft.public_text
+    assert outcome.conflicts == (note,)
+
+
+async def test_offline_mode_reseeds_when_it_would_repeat_the_last_round() -> None:
+    request = harbour_round(variety_seed=5)
+    last_round = offline.narrate_now(request).public_text
+    outcome = await run(None, request.model_copy(update={"recent": (last_round,)}))
+    assert outcome.draft.public_text != last_round
+    assert similarity(outcome.draft.public_text, last_round) < 1.0
+
+
+async def test_a_crashing_check_never_posts_the_unchecked_llm_draft(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    def broken_check(draft: Draft) -> list[ConflictNote]:
+        if draft.source != "fallback":
+            raise RuntimeError("ledger unavailable")
+        return []
+
+    fake_llm.script(FakeReply.draft(GOOD))
+    outcome = await run(llm, check=broken_check)
+    assert outcome.source == "fallback"
+    assert "check failed" in (outcome.attempts[0].error or "")
+
+
+class CrashingNarrator:
+    """A narrator with a bug: it raises something that is not a NarrationError."""
+
+    async def narrate(self, request: NarrationRequest) -> Draft:
+        raise KeyError("pc-mira")
+
+
+async def test_a_crashing_narrator_still_gives_the_round_its_narration() -> None:
+    outcome = await narrate_checked(
+        harbour_round(), narrator=CrashingNarrator(), fallback=offline, check=ledger_check
+    )
+    assert outcome.source == "fallback"
+    assert outcome.draft.public_text == offline.narrate_now(harbour_round()).public_text
+    assert "crashed" in (outcome.attempts[0].error or "")
+
+
+async def test_a_round_too_big_for_the_context_falls_back_without_a_call(fake_llm: FakeLLM) -> None:  # noqa: F811
+    tiny = LLMNarrator(
+        base_url=fake_llm.base_url, model="fake", max_retries=0, context_tokens=1100, reply_tokens=900
+    )
+    try:
+        outcome = await run(tiny)
+    finally:
+        await tiny.aclose()
+    assert outcome.source == "fallback"
+    assert "BudgetExceeded" in (outcome.attempts[0].error or "")
+    assert fake_llm.requests == []
