@@ -36,6 +36,7 @@ class ParseScene(BaseModel):
     items_held: tuple[SceneName, ...] = ()  # items the actor holds
     items_here: tuple[SceneName, ...] = ()  # items lying in the scene or held by others present
     locations: tuple[SceneName, ...] = ()  # places the actor can move to
+    skills: tuple[str, ...] = ()  # rules skill values
     attacks: tuple[SceneName, ...] = ()  # the actor's weapon and natural attacks (id = rules attack slug)
 
 
