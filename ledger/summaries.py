@@ -1,0 +1,609 @@
+"""The summary layer: scene and session summaries in Chroma, an index into the ledger and never its authority.
+
+A summary is stored with the event ids it covers, its visibility, the entities it mentions and the hard facts
+it states (:class:`Death`, :class:`Transfer`, :class:`ThreadChange`). :meth:`SummaryIndex.add` refuses a
+summary (:class:`SummaryRefused`) when the caller's ``verify`` callable (the SQL ledger) reports any of those
+facts missing, or when the text itself states a death or a hand-over (found by
+:func:`find_hard_fact_candidates`) that the caller did not declare: compressing a session must never be the
+only place a hard fact lives.
+
+Chroma is synchronous, so the async methods run it with :func:`asyncio.to_thread`; the ``*_now`` methods are
+the synchronous originals (for scripts and benches). One collection per campaign; a local
+``PersistentClient`` under a folder by default, or a Chroma server by host and port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
+    from chromadb.api.types import Documents, EmbeddingFunction
+
+    from ledger.scenario import ScenarioEvent, WorldView
+
+__all__ = [
+    "MAX_HITS",
+    "CandidateFact",
+    "Death",
+    "HardFact",
+    "SummaryError",
+    "SummaryHit",
+    "SummaryIndex",
+    "SummaryRefused",
+    "ThreadChange",
+    "Transfer",
+    "describe_fact",
+    "find_hard_fact_candidates",
+    "hard_facts_from_changes",
+    "names_from_world",
+    "verifier_from_timeline",
+]
+
+MAX_HITS = 5
+_VISIBILITY = re.compile(r"^(public|party|gm|player:[A-Za-z0-9_.\-]+)$")
+
+
+class SummaryError(Exception):
+    """Bad input to the summary index (empty text, bad visibility, too many hits asked); one line."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Hard facts
+# --------------------------------------------------------------------------------------------------
+
+
+class _Fact(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Death(_Fact):
+    """``entity`` died (a ``set_alive`` to false in the ledger)."""
+
+    kind: Literal["death"] = "death"
+    entity: str
+
+
+class Transfer(_Fact):
+    """``item`` went from ``from_holder`` (None = created) to ``to_holder`` (None = destroyed or sold)."""
+
+    kind: Literal["transfer"] = "transfer"
+    item: str
+    from_holder: str | None = None
+    to_holder: str | None = None
+    quantity: int = Field(default=1, ge=1)
+
+
+class ThreadChange(_Fact):
+    """``thread`` moved to ``status`` (settled, expired, broken, or open again by retcon)."""
+
+    kind: Literal["thread_status"] = "thread_status"
+    thread: str
+    status: Literal["open", "settled", "expired", "broken"]
+
+
+HardFact = Annotated[Death | Transfer | ThreadChange, Field(discriminator="kind")]
+Verify = Callable[
+    [tuple[Death | Transfer | ThreadChange, ...]], Awaitable[Sequence[Death | Transfer | ThreadChange]]
+]
+
+
+def describe_fact(fact: Death | Transfer | ThreadChange) -> str:
+    """Return a short human reading of a hard fact, e.g. ``item-silver-dagger: pc-greyrock -> npc-fence``."""
+    if isinstance(fact, Death):
+        return f"{fact.entity} died"
+    if isinstance(fact, Transfer):
+        qty = f"{fact.quantity} x " if fact.quantity != 1 else ""
+        return f"{qty}{fact.item}: {fact.from_holder or '(new)'} -> {fact.to_holder or '(gone)'}"
+    return f"{fact.thread} -> {fact.status}"
+
+
+def hard_facts_from_changes(changes: Iterable[Any]) -> tuple[Death | Transfer | ThreadChange, ...]:
+    """Return the hard facts stated by ledger changes (scenario or ``ledger.mutations`` changes, by kind).
+
+    ``set_alive`` to false gives a :class:`Death`, ``transfer_item`` a :class:`Transfer`,
+    ``thread_transition`` a :class:`ThreadChange`; retcons and corrections contribute their inner changes.
+    """
+    facts: list[Death | Transfer | ThreadChange] = []
+    for change in changes:
+        kind = getattr(change, "kind", None)
+        if kind == "set_alive" and change.alive is False:
+            facts.append(Death(entity=change.entity))
+        elif kind == "transfer_item":
+            facts.append(Transfer(item=change.item, from_holder=change.from_holder,
+                                  to_holder=change.to_holder, quantity=change.quantity))  # fmt: skip
+        elif kind == "thread_transition":
+            facts.append(ThreadChange(thread=change.thread, status=change.status))
+        elif kind in {"retcon", "correction"}:
+            facts.extend(hard_facts_from_changes(change.changes))
+    return tuple(facts)
+
+
+def verifier_from_timeline(events: Iterable[ScenarioEvent]) -> Verify:
+    """Return a ``verify`` callable that checks hard facts against a scenario timeline (no database).
+
+    A fact is present when some change in ``events`` states exactly it (same entity; same item, holders and
+    quantity; same thread and status). Used for scenario loading and tests; the SQL ledger supplies its own.
+    """
+    present = set(hard_facts_from_changes(c for e in events for c in e.changes))
+
+    async def verify(
+        facts: tuple[Death | Transfer | ThreadChange, ...],
+    ) -> list[Death | Transfer | ThreadChange]:
+        return [f for f in facts if f not in present]
+
+    return verify
+
+
+# --------------------------------------------------------------------------------------------------
+# Finding hard facts in free text
+# --------------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Verbs whose object is the victim ("Greyrock killed Voss"); passive after was/were ("Voss was killed").
+_KILL_VERBS = frozenset(
+    [
+        "kill",
+        "killed",
+        "kills",
+        "slay",
+        "slays",
+        "slew",
+        "murder",
+        "murdered",
+        "murders",
+        "execute",
+        "executed",
+        "executes",
+        "behead",
+        "beheaded",
+        "strangled",
+        "assassinated",
+        "assassinate",
+    ]
+)
+# Words whose subject is the one who died ("Voss died", "Voss is dead", "Voss lay slain").
+_DEATH_STATES = frozenset(["died", "dies", "dead", "perished", "perishes", "drowned", "slain", "deceased"])
+_PASSIVE = frozenset(["was", "were", "is", "been", "be", "got", "lies", "lay", "lying"])
+_TRANSFER_VERBS = frozenset(
+    [
+        "give",
+        "gives",
+        "gave",
+        "given",
+        "sell",
+        "sells",
+        "sold",
+        "take",
+        "takes",
+        "took",
+        "taken",
+        "steal",
+        "steals",
+        "stole",
+        "stolen",
+        "pocket",
+        "pockets",
+        "pocketed",
+        "hand",
+        "hands",
+        "handed",
+        "buy",
+        "buys",
+        "bought",
+        "loot",
+        "looted",
+        "loots",
+        "trade",
+        "traded",
+        "trades",
+        "pawn",
+        "pawned",
+        "fence",
+        "fenced",
+        "grab",
+        "grabs",
+        "grabbed",
+        "swipe",
+        "swiped",
+        "snatch",
+        "snatched",
+        "lose",
+        "lost",
+        "drop",
+        "dropped",
+        "dropping",
+        "claim",
+        "claimed",
+    ]
+)
+_POSSESSIVE = re.compile(r"'s$")
+
+
+class CandidateFact(BaseModel):
+    """A hard fact the text seems to state: ``death`` of an entity or ``transfer`` of an item."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["death", "transfer"]
+    subject: str
+    evidence: str
+
+
+def _tokens(text: str) -> list[str]:
+    return [_POSSESSIVE.sub("", t) for t in _TOKEN.findall(text.lower())]
+
+
+def _occurrences(tokens: list[str], names: Mapping[str, Sequence[str]]) -> list[tuple[int, int, str]]:
+    """Return ``(start, end, id)`` of every name occurrence, longest names first, without overlaps."""
+    phrases: list[tuple[list[str], str]] = []
+    for record_id, record_names in names.items():
+        for name in record_names:
+            words = [w for w in _tokens(name) if w != "the"] or _tokens(name)
+            if words:
+                phrases.append((words, record_id))
+    phrases.sort(key=lambda p: -len(p[0]))
+    taken = [False] * len(tokens)
+    found: list[tuple[int, int, str]] = []
+    for words, record_id in phrases:
+        n = len(words)
+        for i in range(len(tokens) - n + 1):
+            if tokens[i : i + n] == words and not any(taken[i : i + n]):
+                found.append((i, i + n, record_id))
+                for k in range(i, i + n):
+                    taken[k] = True
+    return sorted(found)
+
+
+def _nearest(occ: list[tuple[int, int, str]], at: int, window: int, direction: int) -> str | None:
+    best: tuple[int, str] | None = None
+    for start, end, record_id in occ:
+        gap = start - at if direction > 0 else at - end + 1
+        if 1 <= gap <= window and (best is None or gap < best[0]):
+            best = (gap, record_id)
+    return best[1] if best else None
+
+
+def find_hard_fact_candidates(
+    text: str,
+    *,
+    entities: Mapping[str, Sequence[str]],
+    items: Mapping[str, Sequence[str]],
+    window: int = 6,
+) -> tuple[CandidateFact, ...]:
+    """Return the deaths and item hand-overs ``text`` appears to state, for known names only.
+
+    ``entities`` and ``items`` map ids to their names and aliases. A death is a kill verb followed by a known
+    name ("killed the merchant"), a passive or state word preceded by one ("Voss was slain", "Wei is dead"),
+    within ``window`` words. A transfer is a give/sell/take-like verb within ``window`` words of a known item
+    name. Pure and deterministic; it nominates, the caller's declared hard facts decide.
+    """
+    tokens = _tokens(text)
+    people = _occurrences(tokens, entities)
+    things = _occurrences(tokens, items)
+    found: dict[tuple[str, str], CandidateFact] = {}
+
+    def note(kind: Literal["death", "transfer"], subject: str | None, at: int) -> None:
+        if subject is not None and (kind, subject) not in found:
+            evidence = " ".join(tokens[max(0, at - window) : at + window + 1])
+            found[(kind, subject)] = CandidateFact(kind=kind, subject=subject, evidence=evidence)
+
+    for i, token in enumerate(tokens):
+        passive = i > 0 and tokens[i - 1] in _PASSIVE
+        if token in _KILL_VERBS:
+            note("death", _nearest(people, i, window, -1 if passive else +1), i)
+        elif token in _DEATH_STATES:
+            before = _nearest(people, i, window, -1)
+            # "the death of X" / "X's death" read the other way; "dead" alone looks back.
+            note("death", before, i)
+        elif token == "death" and i + 1 < len(tokens) and tokens[i + 1] == "of":
+            note("death", _nearest(people, i + 1, window, +1), i)
+        if token in _TRANSFER_VERBS:
+            after = _nearest(things, i, window, +1)
+            note("transfer", after or _nearest(things, i, window, -1), i)
+    return tuple(found.values())
+
+
+def names_from_world(world: WorldView) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Return ``(entity names, item names)`` from a :class:`~ledger.scenario.WorldView`, for the detector."""
+    entities = {e.id: [e.name, *e.aliases] for e in world.entities.values()}
+    items = {i.id: [i.name, *i.aliases] for i in world.items.values()}
+    return entities, items
+
+
+def _covered(candidate: CandidateFact, facts: Iterable[Death | Transfer | ThreadChange]) -> bool:
+    for fact in facts:
+        if candidate.kind == "death" and isinstance(fact, Death) and fact.entity == candidate.subject:
+            return True
+        if candidate.kind == "transfer" and isinstance(fact, Transfer) and fact.item == candidate.subject:
+            return True
+    return False
+
+
+class SummaryRefused(SummaryError):
+    """The summary states hard facts the ledger does not hold (``missing``) or that were not declared
+    (``undeclared``); write them to the ledger first, then summarise."""
+
+    def __init__(
+        self,
+        summary_id: str,
+        missing: Sequence[Death | Transfer | ThreadChange],
+        undeclared: Sequence[CandidateFact] = (),
+    ) -> None:
+        self.summary_id = summary_id
+        self.missing = tuple(missing)
+        self.undeclared = tuple(undeclared)
+        parts = [f"not in the ledger: {describe_fact(f)}" for f in self.missing]
+        parts += [
+            f"stated but not declared: {c.kind} of {c.subject} ('{c.evidence}')" for c in self.undeclared
+        ]
+        super().__init__(f"summary {summary_id} refused: " + "; ".join(parts))
+
+
+# --------------------------------------------------------------------------------------------------
+# The index
+# --------------------------------------------------------------------------------------------------
+
+
+class SummaryHit(BaseModel):
+    """One retrieved summary; ``distance`` is the cosine distance (0 = same direction, smaller is closer)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str
+    session: int
+    scope: str
+    event_ids: tuple[str, ...]
+    entities: tuple[str, ...]
+    visibility: str
+    distance: float
+
+
+def collection_name(campaign: str) -> str:
+    """Return the Chroma collection name for ``campaign`` (readable when the id allows, hashed otherwise)."""
+    if re.fullmatch(r"[a-z0-9](?:[a-z0-9._-]{0,48}[a-z0-9])?", campaign):
+        return f"tk-{campaign}"
+    digest = hashlib.blake2b(campaign.encode("utf-8"), digest_size=8).hexdigest()
+    return f"tk-c-{digest}"
+
+
+def _entity_flag(entity: str) -> str:
+    return f"e:{entity}"
+
+
+class SummaryIndex:
+    """Campaign summaries in Chroma: one collection per campaign, an index whose facts live in the ledger."""
+
+    def __init__(self, client: ClientAPI, *, embedding: EmbeddingFunction[Documents] | None = None) -> None:
+        from ledger.embeddings import HashingEmbedding
+
+        self._client = client
+        self._embedding: EmbeddingFunction[Documents] = embedding or HashingEmbedding()
+        self._collections: dict[str, Collection] = {}
+
+    @classmethod
+    def local(
+        cls, path: str | Path, *, embedding: EmbeddingFunction[Documents] | None = None
+    ) -> SummaryIndex:
+        """Open (or create) an index stored under the folder ``path``."""
+        import chromadb
+        from chromadb.config import Settings
+
+        folder = Path(path).expanduser()
+        folder.mkdir(parents=True, exist_ok=True)
+        client = chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
+        return cls(client, embedding=embedding)
+
+    @classmethod
+    def remote(
+        cls, host: str, port: int = 8000, *, embedding: EmbeddingFunction[Documents] | None = None
+    ) -> SummaryIndex:
+        """Connect to a Chroma server (``chroma run``) at ``host:port``."""
+        import chromadb
+        from chromadb.config import Settings
+
+        client = chromadb.HttpClient(host=host, port=port, settings=Settings(anonymized_telemetry=False))
+        return cls(client, embedding=embedding)
+
+    # -- collections ----------------------------------------------------------------------------------------
+    def _collection(self, campaign: str) -> Collection:
+        if not campaign:
+            raise SummaryError("campaign id is empty")
+        found = self._collections.get(campaign)
+        if found is None:
+            found = self._client.get_or_create_collection(
+                name=collection_name(campaign),
+                embedding_function=self._embedding,  # type: ignore[arg-type]
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"campaign": campaign},
+            )
+            self._collections[campaign] = found
+        return found
+
+    def count_now(self, campaign: str) -> int:
+        """Return how many summaries ``campaign`` has."""
+        return int(self._collection(campaign).count())
+
+    async def count(self, campaign: str) -> int:
+        """Async :meth:`count_now`."""
+        return await asyncio.to_thread(self.count_now, campaign)
+
+    # -- add ------------------------------------------------------------------------------------------------
+    def add_now(
+        self,
+        *,
+        summary_id: str,
+        campaign: str,
+        session: int,
+        scope: str,
+        text: str,
+        event_ids: Sequence[str] = (),
+        visibility: str = "public",
+        entities: Sequence[str] = (),
+        hard_facts: Sequence[Death | Transfer | ThreadChange] = (),
+    ) -> None:
+        """Store (or replace) a summary without verification. Use :meth:`add` from the bot; this is for
+        callers that have already verified (the scenario loader, benches)."""
+        if not summary_id or not text.strip():
+            raise SummaryError("a summary needs an id and non-empty text")
+        if not _VISIBILITY.match(visibility):
+            raise SummaryError(f"bad visibility {visibility!r} (expected public, party, gm or player:<id>)")
+        if session < 0:
+            raise SummaryError(f"bad session {session}")
+        metadata: dict[str, Any] = {
+            "campaign": campaign,
+            "session": int(session),
+            "scope": scope,
+            "visibility": visibility,
+            "event_ids": json.dumps(list(event_ids)),
+            "entities": json.dumps(list(entities)),
+            "hard_facts": json.dumps([f.model_dump() for f in hard_facts]),
+        }
+        for entity in entities:
+            metadata[_entity_flag(entity)] = True
+        self._collection(campaign).upsert(ids=[summary_id], documents=[text], metadatas=[metadata])
+
+    async def add(
+        self,
+        *,
+        summary_id: str,
+        campaign: str,
+        session: int,
+        scope: str,
+        text: str,
+        verify: Verify,
+        event_ids: Sequence[str] = (),
+        visibility: str = "public",
+        entities: Sequence[str] = (),
+        hard_facts: Sequence[Death | Transfer | ThreadChange] = (),
+        known_entities: Mapping[str, Sequence[str]] | None = None,
+        known_items: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        """Store a summary after checking that the ledger already holds every hard fact it states.
+
+        ``hard_facts`` are the facts the caller declares; ``missing = await verify(hard_facts)`` must come
+        back empty. With ``known_entities``/``known_items`` (id -> names), the text is also scanned for
+        deaths and hand-overs; any not covered by a declared fact is refused as undeclared.
+        Raises :class:`SummaryRefused` (nothing stored) or :class:`SummaryError` for bad input.
+        """
+        declared = tuple(hard_facts)
+        undeclared: list[CandidateFact] = []
+        if known_entities is not None or known_items is not None:
+            candidates = find_hard_fact_candidates(
+                text, entities=known_entities or {}, items=known_items or {}
+            )
+            undeclared = [c for c in candidates if not _covered(c, declared)]
+        missing = list(await verify(declared)) if declared else []
+        if missing or undeclared:
+            raise SummaryRefused(summary_id, missing, undeclared)
+        await asyncio.to_thread(
+            self.add_now,
+            summary_id=summary_id,
+            campaign=campaign,
+            session=session,
+            scope=scope,
+            text=text,
+            event_ids=event_ids,
+            visibility=visibility,
+            entities=entities,
+            hard_facts=declared,
+        )
+
+    # -- query ----------------------------------------------------------------------------------------------
+    def query_now(
+        self,
+        *,
+        campaign: str,
+        text: str,
+        visibilities: Iterable[str] | None = ("public", "party"),
+        entities: Sequence[str] = (),
+        n: int = MAX_HITS,
+    ) -> tuple[SummaryHit, ...]:
+        """Return up to ``n`` (at most 5) summaries closest to ``text`` that the viewer may see.
+
+        ``visibilities`` is what the viewer sees (``None`` = the GM: everything). Summaries mentioning any of
+        ``entities`` (the scene's NPCs, location, quest) come first; the rest of the slots go to the closest
+        others. Within each group, closest first.
+        """
+        if not 1 <= n <= MAX_HITS:
+            raise SummaryError(f"n must be between 1 and {MAX_HITS}, got {n}")
+        if not text.strip():
+            raise SummaryError("query text is empty")
+        collection = self._collection(campaign)
+        total = collection.count()
+        if total == 0:
+            return ()
+        scopes = sorted(set(visibilities)) if visibilities is not None else None
+        vis_filter: dict[str, Any] | None = {"visibility": {"$in": scopes}} if scopes is not None else None
+        hits: list[SummaryHit] = []
+        if entities:
+            flags: list[dict[str, Any]] = [{_entity_flag(e): True} for e in dict.fromkeys(entities)]
+            scene = flags[0] if len(flags) == 1 else {"$or": flags}
+            where = scene if vis_filter is None else {"$and": [vis_filter, scene]}
+            hits += self._search(collection, text, where, min(n, total))
+        if len(hits) < n:
+            seen = {h.id for h in hits}
+            more = self._search(collection, text, vis_filter, min(n + len(hits), total))
+            hits += [h for h in more if h.id not in seen][: n - len(hits)]
+        return tuple(hits)
+
+    @staticmethod
+    def _search(collection: Collection, text: str, where: dict[str, Any] | None, n: int) -> list[SummaryHit]:
+        result = collection.query(
+            query_texts=[text], n_results=n, where=where, include=["documents", "metadatas", "distances"]
+        )
+        ids = result["ids"][0]
+        documents = (result.get("documents") or [[]])[0]
+        metadatas = (result.get("metadatas") or [[]])[0]
+        distances = (result.get("distances") or [[]])[0]
+        hits = []
+        for summary_id, document, meta, distance in zip(ids, documents, metadatas, distances, strict=True):
+            hits.append(
+                SummaryHit(
+                    id=summary_id,
+                    text=document or "",
+                    session=int(cast(int, meta["session"])),
+                    scope=str(meta["scope"]),
+                    event_ids=tuple(json.loads(str(meta["event_ids"]))),
+                    entities=tuple(json.loads(str(meta["entities"]))),
+                    visibility=str(meta["visibility"]),
+                    distance=float(distance),
+                )
+            )
+        return hits
+
+    async def query(
+        self,
+        *,
+        campaign: str,
+        text: str,
+        visibilities: Iterable[str] | None = ("public", "party"),
+        entities: Sequence[str] = (),
+        n: int = MAX_HITS,
+    ) -> tuple[SummaryHit, ...]:
+        """Async :meth:`query_now`."""
+        return await asyncio.to_thread(
+            self.query_now,
+            campaign=campaign,
+            text=text,
+            visibilities=None if visibilities is None else tuple(visibilities),
+            entities=tuple(entities),
+            n=n,
+        )
+
+    def delete_campaign_now(self, campaign: str) -> None:
+        """Drop every summary of ``campaign`` (e.g. before re-indexing from the ledger)."""
+        name = collection_name(campaign)
+        self._collections.pop(campaign, None)
+        if any(c.name == name for c in self._client.list_collections()):
+            self._client.delete_collection(name)
