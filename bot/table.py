@@ -6,12 +6,52 @@ and returns a view from :mod:`bot.views`. Nothing here knows Discord: messages l
 :class:`Courier`.
 
 Round states: open -> collecting -> closed -> resolved -> narrated -> posted, persisted at every step, so
-:meth:`Table.resume` can finish any round after a crash without re-rolling dice or posting twice.
+:meth:`Table.resume` can finish any round after a crash without re-rolling dice or posting twice:
+
+* ``closed``: no more actions; absent players get the default action. Resolving reads the sealed seed.
+* ``resolved``: the rules' results, the changes and their events were written in ONE transaction.
+* ``narrated``: the checked narration and the private notes are stored in the outbox (not yet sent).
+* ``posted``: every message was delivered (or, for a closed DM, kept for `/ledger notes`).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot import views as v
+from bot.describe import describe_event
+from bot.errors import InvalidAction, NoCampaign, NoOpenRound, NotAPlayer, NotFound, NotGM, TableError
+from bot.intent_parser import IntentParser, OfflineIntentParser, ParseRefusal, ParseScene
+from ledger import service
+from ledger import sessions as ledger_sessions
+from ledger.errors import LedgerError, RoundStateError
+from ledger.visibility import Viewer
+from rules.errors import IntentError, RulesError
+from rules.intents import Intent, IntentKind
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from bot.config import Settings
+    from bot.narrator.base import Draft, Narrator, Reveal
+    from bot.scene import Scene
+    from ledger.summaries import SummaryIndex
+    from ledger.views import CampaignView, MemberView, RoundView
+    from rules.round import RoundResolution
+
+_log = logging.getLogger(__name__)
+
+SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios"
+MAX_ACTION_CHARS = 500
+MAX_NOTE_CHARS = 500
+ACCEPTING = ("open", "collecting")
+GM_VIEW = Viewer.gm()
 
 
 class DMClosed(Exception):
@@ -28,3 +68,1452 @@ class Courier(Protocol):
     async def send_dm(self, user_id: str, text: str) -> str:
         """Send ``text`` privately to ``user_id``; return the message id or raise :class:`DMClosed`."""
         ...
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "x"
+
+
+def _seat(owner: str | None, user_id: str) -> str:
+    """The visibility handle of a PC's player: a scenario placeholder (``player:bob`` -> ``bob``) or the user."""
+    if owner and owner.startswith("player:"):
+        return owner.removeprefix("player:")
+    return owner or user_id
+
+
+class Table:
+    """Every campaign's table: the services front ends call. See the module docstring for the round states."""
+
+    def __init__(
+        self,
+        *,
+        engine: AsyncEngine,
+        settings: Settings,
+        courier: Courier,
+        narrator: Narrator | None = None,
+        intent_parser: IntentParser | None = None,
+        summaries: SummaryIndex | None = None,
+        clock: Callable[[], datetime] | None = None,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        from bot.narrator.offline import OfflineNarrator
+        from ledger.db import session_factory
+        from rules.fairness import new_seed
+
+        self.engine = engine
+        self.settings = settings
+        self.courier = courier
+        self.narrator = narrator
+        self.offline = OfflineNarrator()
+        self.parser: IntentParser = intent_parser or OfflineIntentParser()
+        self.summaries = summaries
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.seeds = seeds or new_seed
+        self._sessions = session_factory(engine)
+        self._locks: dict[int, asyncio.Lock] = {}
+        # Test hook: called with a step name before each persisted step, so a test can "crash" there.
+        self.before_step: Callable[[str], Awaitable[None]] | None = None
+
+    # --- construction ----------------------------------------------------------------------------------
+
+    @classmethod
+    async def create(cls, settings: Settings, *, courier: Courier, **overrides: Any) -> Table:
+        """Build a table from settings: the ledger database (migrated), Chroma and the narrator."""
+        from ledger.db import create_engine, init_db
+
+        data_dir = settings.storage.resolved_data_dir()
+        url = settings.storage.resolved_database_url()
+        if url.startswith("sqlite"):
+            data_dir.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url)
+        await init_db(engine)
+        if "summaries" not in overrides:
+            overrides["summaries"] = _summary_index(settings, data_dir)
+        if "narrator" not in overrides and settings.llm.enabled:
+            from bot.narrator.llm import LLMNarrator
+
+            overrides["narrator"] = LLMNarrator.from_settings(settings.llm)
+        if "intent_parser" not in overrides and settings.llm.enabled:
+            from bot.narrator.intent_llm import LLMIntentParser
+
+            overrides["intent_parser"] = LLMIntentParser.from_settings(settings.llm, fallback=OfflineIntentParser())
+        return cls(engine=engine, settings=settings, courier=courier, **overrides)
+
+    async def aclose(self) -> None:
+        """Close the narrator's and parser's HTTP clients and the database engine."""
+        for part in (self.narrator, self.parser):
+            closer = getattr(part, "aclose", None)
+            if closer is not None:
+                await closer()
+        await self.engine.dispose()
+
+    def _session(self) -> Any:
+        return self._sessions()
+
+    async def _step(self, name: str) -> None:
+        if self.before_step is not None:
+            await self.before_step(name)
+
+    # --- lookups and permissions -----------------------------------------------------------------------
+
+    async def _campaign(self, s: Any, where: v.Where) -> CampaignView:
+        campaign = await service.find_campaign(s, guild_id=where.guild_id, channel_id=where.channel_id)
+        if campaign is None:
+            raise NoCampaign("No campaign runs in this channel. A GM can begin one with /campaign start.")
+        return campaign
+
+    async def _member(self, s: Any, campaign: CampaignView, caller: v.Caller) -> MemberView | None:
+        members = await service.list_members(s, campaign_id=campaign.id)
+        return next((m for m in members if m.user_id == caller.user_id), None)
+
+    def _is_gm(self, campaign: CampaignView, caller: v.Caller, member: MemberView | None) -> bool:
+        return caller.has_gm_role or campaign.owner_user_id == caller.user_id or bool(member and member.is_gm)
+
+    async def _require_gm(self, s: Any, campaign: CampaignView, caller: v.Caller) -> None:
+        if not self._is_gm(campaign, caller, await self._member(s, campaign, caller)):
+            raise NotGM(f"Only the GM can do that (the campaign owner or the '{self.settings.discord.gm_role}' role).")
+
+    async def _player(self, s: Any, campaign: CampaignView, caller: v.Caller) -> tuple[MemberView, str]:
+        member = await self._member(s, campaign, caller)
+        if member is None or not member.active or member.character_id is None:
+            raise NotAPlayer("You have no character in this campaign. Use /join first.")
+        return member, member.character_id
+
+    async def _viewer(self, s: Any, campaign: CampaignView, caller: v.Caller) -> Viewer:
+        member = await self._member(s, campaign, caller)
+        if self._is_gm(campaign, caller, member):
+            return GM_VIEW
+        if member is not None and member.character_id:
+            pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW)
+            return Viewer.player(_seat(pc.owner_user_id, caller.user_id))
+        return Viewer.party()
+
+    async def _pc_ids(self, s: Any, campaign_id: int) -> list[str]:
+        members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
+        return [m.character_id for m in members if m.character_id]
+
+    async def _names(self, s: Any, campaign_id: int, refs: Sequence[str]) -> dict[str, str]:
+        """Display names for ids of creatures, places and items (for rendering what a viewer already sees)."""
+        wanted = sorted({r for r in refs if r})
+        names = {e.id: e.name for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=wanted, viewer=GM_VIEW)}
+        places = await ledger_sessions.locations(s, campaign_id=campaign_id, viewer=GM_VIEW)
+        names.update({p.id: p.name for p in places if p.id in wanted})
+        for ref in wanted:
+            if ref.startswith("item-") and ref not in names:
+                try:
+                    names[ref] = (await service.get_item(s, campaign_id=campaign_id, item_id=ref, viewer=GM_VIEW)).name
+                except LedgerError:
+                    pass
+        return names
+
+    # --- campaigns and sessions ------------------------------------------------------------------------
+
+    async def start_campaign(self, where: v.Where, caller: v.Caller, *, name: str, scenario: str | None) -> v.CampaignView:
+        """Begin a campaign in this channel (the caller becomes its GM), from a bundled scenario or blank.
+
+        A scenario campaign opens its next session and first round at once, so players can /join and /act.
+        """
+        path = resolve_scenario(scenario) if scenario else None
+        return await self._start(where, caller, name=name, path=path)
+
+    async def start_campaign_from_file(self, where: v.Where, caller: v.Caller, *, path: Path) -> v.CampaignView:
+        """Like :meth:`start_campaign` with any scenario file (the terminal table and the demo)."""
+        return await self._start(where, caller, name="", path=path)
+
+    async def _start(self, where: v.Where, caller: v.Caller, *, name: str, path: Path | None) -> v.CampaignView:
+        from ledger.loader import load_scenario_file
+
+        async with self._session() as s:
+            if await service.find_campaign(s, guild_id=where.guild_id, channel_id=where.channel_id):
+                raise TableError("A campaign already runs in this channel. End it with /campaign end first.")
+            if path is not None:
+                from ledger.scenario import ScenarioError
+
+                try:
+                    campaign_id = await load_scenario_file(
+                        s, path, guild_id=where.guild_id, channel_id=where.channel_id, owner_user_id=caller.user_id
+                    )
+                except ScenarioError as err:
+                    raise InvalidAction(str(err).splitlines()[0]) from None
+            else:
+                if not name.strip():
+                    raise InvalidAction("Give the campaign a name.")
+                campaign = await service.create_campaign(
+                    s,
+                    name=name.strip()[:100],
+                    guild_id=where.guild_id,
+                    channel_id=where.channel_id,
+                    owner_user_id=caller.user_id,
+                    settings={"starting_location": "loc-crossroads", "current_session": 1},
+                )
+                campaign_id = campaign.id
+                await service.apply_changes(
+                    s,
+                    campaign_id=campaign_id,
+                    session_number=0,
+                    round_number=None,
+                    cause="campaign-start",
+                    mutations=[
+                        {
+                            "kind": "create_location",
+                            "id": "loc-crossroads",
+                            "name": "The Crossroads",
+                            "description": "Where every road of this new campaign begins.",
+                        }
+                    ],
+                )
+        await self._index_history(campaign_id)
+        async with self._session() as s:
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign_id)
+            if not latest.open:
+                await ledger_sessions.start_session(s, campaign_id=campaign_id)
+            await self._open_next_round(s, campaign_id)
+        return await self.campaign_status(where, caller)
+
+    async def campaign_status(self, where: v.Where, caller: v.Caller) -> v.CampaignView:
+        """The campaign in this channel: session, round, location and players."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            return await self._campaign_view(s, campaign)
+
+    async def _campaign_view(self, s: Any, campaign: CampaignView) -> v.CampaignView:
+        latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+        rnd = await service.current_round(s, campaign_id=campaign.id)
+        members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
+        ids = [m.character_id for m in members if m.character_id]
+        pcs = await service.get_entities(s, campaign_id=campaign.id, entity_ids=ids, viewer=GM_VIEW)
+        location = next((pc.location for pc in pcs if pc.location), campaign.settings.get("starting_location"))
+        names = await self._names(s, campaign.id, [location] if location else [])
+        return v.CampaignView(
+            id=campaign.id,
+            name=campaign.name,
+            owner_user_id=campaign.owner_user_id,
+            status=campaign.status,
+            session_number=latest.number or None,
+            session_open=latest.open,
+            round_number=rnd.number if rnd else None,
+            round_state=rnd.state if rnd else None,
+            location=names.get(location, location) if location else None,
+            players=tuple(f"{pc.name} (<@{pc_owner}>)" for pc, pc_owner in _owners(pcs, members)),
+        )
+
+    async def end_campaign(self, where: v.Where, caller: v.Caller) -> v.CampaignView:
+        """End the campaign (GM). Its ledger stays; a new campaign may start in the channel."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            view = await self._campaign_view(s, campaign)
+            await ledger_sessions.end_campaign(s, campaign_id=campaign.id)
+        return view.model_copy(update={"status": "ended", "session_open": False})
+
+    async def start_session(self, where: v.Where, caller: v.Caller) -> v.CampaignView:
+        """Open the next session (GM) and its first round."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            try:
+                await ledger_sessions.start_session(s, campaign_id=campaign.id)
+            except RoundStateError as err:
+                raise TableError(f"{str(err).capitalize()}.") from None
+            await self._open_next_round(s, campaign.id)
+            return await self._campaign_view(s, campaign)
+
+    async def end_session(self, where: v.Where, caller: v.Caller) -> v.RecapView:
+        """Close the session (GM): the open round is discarded if empty, and a summary is filed."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+        if rnd is not None and rnd.state in ACCEPTING:
+            async with self._session() as s:
+                subs = await service.list_submissions(s, round_id=rnd.id)
+            if any(sub.origin == "player" for sub in subs):
+                await self._close_and_finish(campaign.id, rnd.id)
+            else:
+                async with self._session() as s:
+                    await service.set_round_state(s, round_id=rnd.id, state="posted")
+        async with self._session() as s:
+            try:
+                info = await ledger_sessions.end_session(s, campaign_id=campaign.id)
+            except RoundStateError as err:
+                raise TableError(f"{str(err).capitalize()}.") from None
+        await self._file_session_summary(campaign.id, info.number)
+        return await self.recap(where, caller)
+
+    # --- players ---------------------------------------------------------------------------------------
+
+    async def join(
+        self,
+        where: v.Where,
+        caller: v.Caller,
+        *,
+        name: str | None = None,
+        claim: str | None = None,
+        scores: str | None = None,
+        method: str = "standard",
+        skills: str | None = None,
+        weapon: str | None = None,
+    ) -> v.CharacterView:
+        """Sit down at the table: claim a scenario PC (``claim``) or create one (name, scores, skills, weapon)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            member = await self._member(s, campaign, caller)
+            if member is not None and member.active and member.character_id:
+                raise TableError("You already play a character here. Use /leave first to change.")
+            is_gm = bool(member and member.is_gm)
+            if claim:
+                pc_id = await self._claimable(s, campaign, caller, claim)
+            else:
+                pc_id = await self._create_pc(s, campaign, name=name, scores=scores, method=method, skills=skills, weapon=weapon, user_id=caller.user_id)
+            await service.set_member(s, campaign_id=campaign.id, user_id=caller.user_id, character_id=pc_id, active=True, is_gm=is_gm)
+            return await self._character_view(s, campaign.id, pc_id)
+
+    async def _claimable(self, s: Any, campaign: CampaignView, caller: v.Caller, claim: str) -> str:
+        match = await service.find_entity(s, campaign_id=campaign.id, name=claim, viewer=GM_VIEW)
+        if match is None:
+            try:
+                match = await service.get_entity(s, campaign_id=campaign.id, entity_id=claim, viewer=GM_VIEW)
+            except LedgerError:
+                match = None
+        if match is None or match.kind != "pc":
+            raise NotFound(f"No player character called '{claim}' in this campaign.")
+        owner = match.owner_user_id
+        if owner and not owner.startswith("player:") and owner != caller.user_id:
+            raise TableError(f"{match.name} belongs to another player.")
+        members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
+        if any(m.character_id == match.id and m.user_id != caller.user_id for m in members):
+            raise TableError(f"{match.name} is already played by someone at this table.")
+        return match.id
+
+    async def _create_pc(
+        self,
+        s: Any,
+        campaign: CampaignView,
+        *,
+        name: str | None,
+        scores: str | None,
+        method: str,
+        skills: str | None,
+        weapon: str | None,
+        user_id: str,
+    ) -> str:
+        from rules.creatures import STANDARD_ARRAY, parse_skill, validate_point_buy, validate_standard_array
+        from rules.srd import build_pc, weapons
+
+        if not name or not name.strip():
+            raise InvalidAction("Give your character a name (or claim a scenario character).")
+        name = name.strip()[:40]
+        raw = scores or ",".join(str(x) for x in STANDARD_ARRAY)
+        try:
+            values = [int(x) for x in re.split(r"[,\s]+", raw.strip()) if x]
+            abilities = validate_point_buy(values) if method == "pointbuy" else validate_standard_array(values)
+            skill_list = [parse_skill(x).value for x in re.split(r"[,]+", skills or "") if x.strip()][:4]
+            weapon_id = _slug(weapon or "longsword")
+            if weapon_id not in weapons():
+                raise InvalidAction(f"Unknown weapon '{weapon}'. Try longsword, shortbow, dagger, mace or quarterstaff.")
+            sheet = {"name": name, "level": 1, "abilities": abilities.model_dump(), "skills": skill_list, "weapons": [weapon_id]}
+            block = build_pc(sheet)
+        except ValueError:
+            raise InvalidAction("Scores are six numbers, e.g. 15,14,13,12,10,8 (STR, DEX, CON, INT, WIS, CHA).") from None
+        except RulesError as err:
+            raise InvalidAction(str(err)) from None
+        sheet["max_hp"] = block.max_hp
+        pc_id = f"pc-{_slug(name)}"
+        existing = await service.get_entities(s, campaign_id=campaign.id, entity_ids=[pc_id], viewer=GM_VIEW)
+        if existing:
+            pc_id = f"{pc_id}-{user_id[-4:]}"
+        pcs = await self._pc_ids(s, campaign.id)
+        others = await service.get_entities(s, campaign_id=campaign.id, entity_ids=pcs, viewer=GM_VIEW)
+        location = next((o.location for o in others if o.location), campaign.settings.get("starting_location"))
+        latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+        try:
+            await service.apply_changes(
+                s,
+                campaign_id=campaign.id,
+                session_number=latest.number,
+                round_number=None,
+                cause=f"join-{user_id}",
+                mutations=[
+                    {
+                        "kind": "create_entity",
+                        "id": pc_id,
+                        "entity_kind": "pc",
+                        "name": name,
+                        "owner": user_id,
+                        "sheet": sheet,
+                        "location": location,
+                        "hp": block.max_hp,
+                    }
+                ],
+            )
+        except LedgerError as err:
+            raise InvalidAction(str(err)) from None
+        return pc_id
+
+    async def _character_view(self, s: Any, campaign_id: int, pc_id: str) -> v.CharacterView:
+        from bot.scene import stat_block
+
+        pc = await service.get_entity(s, campaign_id=campaign_id, entity_id=pc_id, viewer=GM_VIEW)
+        block = stat_block(pc)
+        names = await self._names(s, campaign_id, [pc.location] if pc.location else [])
+        return v.CharacterView(
+            id=pc.id,
+            name=pc.name,
+            owner_user_id=pc.owner_user_id,
+            level=block.level or 1,
+            hp=pc.hp if pc.hp is not None else block.max_hp,
+            max_hp=block.max_hp,
+            ac=block.ac,
+            abilities={a: getattr(block.abilities, a) for a in type(block.abilities).model_fields},
+            skills=tuple(str(x) for x in block.skills),
+            location=names.get(pc.location or "", pc.location),
+            conditions=pc.conditions,
+        )
+
+    async def leave(self, where: v.Where, caller: v.Caller) -> v.CharacterView:
+        """Stand up from the table; the character stays in the world, no longer acting."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            member, pc_id = await self._player(s, campaign, caller)
+            view = await self._character_view(s, campaign.id, pc_id)
+            await service.set_member(s, campaign_id=campaign.id, user_id=caller.user_id, character_id=None, active=False, is_gm=member.is_gm)
+            return view
+
+    # --- rounds ----------------------------------------------------------------------------------------
+
+    async def _open_next_round(self, s: Any, campaign_id: int) -> RoundView | None:
+        """Open the next round of the open session, sealing a fresh seed; carry late actions into it."""
+        from rules.fairness import commit_seed
+
+        latest = await ledger_sessions.latest_session(s, campaign_id=campaign_id)
+        if not latest.open or await service.current_round(s, campaign_id=campaign_id) is not None:
+            return None
+        last = await service.last_round(s, campaign_id=campaign_id)
+        number = last.number + 1 if last and last.session_number == latest.number else 1
+        campaign = await service.get_campaign(s, campaign_id=campaign_id)
+        minutes = float(campaign.settings.get("deadline_minutes", self.settings.rounds.deadline_minutes))
+        seed = self.seeds()
+        rnd = await ledger_sessions.open_sealed_round(
+            s,
+            campaign_id=campaign_id,
+            session_number=latest.number,
+            number=number,
+            seed=seed,
+            seed_commitment=commit_seed(seed),
+            deadline=self.clock() + timedelta(minutes=minutes),
+        )
+        if last is not None:
+            for sub in await service.list_submissions(s, round_id=last.id):
+                if sub.origin == "late-moved":
+                    await service.submit(
+                        s,
+                        round_id=rnd.id,
+                        player_user_id=sub.player_user_id,
+                        idempotency_key=f"carried:{sub.idempotency_key}"[:128],
+                        text=sub.text,
+                        intent=sub.intent,
+                        character_id=sub.character_id,
+                    )
+        return rnd
+
+    async def submit(
+        self,
+        where: v.Where,
+        caller: v.Caller,
+        *,
+        key: str,
+        text: str,
+        target: str | None = None,
+        item: str | None = None,
+        skill: str | None = None,
+    ) -> v.SubmitReceipt:
+        """Declare (or change) your character's action for the open round.
+
+        The same ``key`` (the interaction id) again is the same submission; a second /act replaces the first
+        until the round closes. The action is validated against the ledger now and refused with a reason if it
+        cannot count. After the round closed it waits for the next round, and the receipt says so.
+        """
+        from bot.scene import intent_summary, load_scene, parse_scene, round_state
+        from rules.round import resolve_round
+
+        text = (text or "").strip()
+        if len(text) > MAX_ACTION_CHARS:
+            raise InvalidAction(f"That action is too long: at most {MAX_ACTION_CHARS} characters.")
+        if not text and not (target or item or skill):
+            raise InvalidAction("Say what your character does, e.g. 'attack the thug with my longsword'.")
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            member, pc_id = await self._player(s, campaign, caller)
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+            if rnd is None:
+                raise NoOpenRound("No round is open: the GM starts a session with /session start.")
+            pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=pc_id, viewer=GM_VIEW)
+            if pc.alive is False:
+                raise InvalidAction(f"{pc.name} is dead and can no longer act.")
+            scene = await load_scene(s, campaign_id=campaign.id, pc_ids=await self._pc_ids(s, campaign.id))
+        pscene = parse_scene(scene, pc_id)
+        intent = await self._intent(text, pscene, target=target, item=item, skill=skill)
+        try:
+            resolve_round(seed=0, intents=[intent], state=round_state(scene))
+        except IntentError as err:
+            raise InvalidAction(str(err)) from None
+        except RulesError as err:
+            raise InvalidAction(str(err)) from None
+        summary = intent_summary(intent, scene)
+        payload = intent.model_dump(mode="json")
+        async with self._session() as s:
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+            assert rnd is not None
+            if rnd.state not in ACCEPTING:
+                await ledger_sessions.queue_late(
+                    s, round_id=rnd.id, player_user_id=caller.user_id, character_id=pc_id,
+                    idempotency_key=key, text=text, intent=payload,
+                )
+                return v.SubmitReceipt(round_number=rnd.number + 1, character_name=pc.name, intent_summary=summary, edited=False, late=True)
+            mine = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.player_user_id == caller.user_id and x.origin != "late-moved"]
+            use_key = mine[0].idempotency_key if mine else key
+            try:
+                sub = await service.submit(
+                    s, round_id=rnd.id, player_user_id=caller.user_id, idempotency_key=use_key,
+                    text=text, intent=payload, character_id=pc_id,
+                )
+            except RoundStateError:
+                await ledger_sessions.queue_late(
+                    s, round_id=rnd.id, player_user_id=caller.user_id, character_id=pc_id,
+                    idempotency_key=key, text=text, intent=payload,
+                )
+                return v.SubmitReceipt(round_number=rnd.number + 1, character_name=pc.name, intent_summary=summary, edited=False, late=True)
+            if rnd.state == "open":
+                await service.set_round_state(s, round_id=rnd.id, state="collecting")
+        edited = bool(mine) and (mine[0].text != text or not sub.created) and mine[0].idempotency_key != key
+        return v.SubmitReceipt(round_number=rnd.number, character_name=pc.name, intent_summary=summary, edited=edited)
+
+    async def _intent(self, text: str, scene: ParseScene, *, target: str | None, item: str | None, skill: str | None) -> Intent:
+        """Options (target/item/skill) win over the text; the text says what kind of action it is."""
+        parsed: Intent | ParseRefusal = await self.parser.parse(text, scene) if text else ParseRefusal(reason="")
+
+        def find(ref: str | None, names: Sequence[Any]) -> str | None:
+            if not ref:
+                return None
+            wanted = ref.strip().lower()
+            for n in names:
+                if wanted in (n.id.lower(), n.name.lower(), *(a.lower() for a in n.aliases)):
+                    return str(n.id)
+            raise InvalidAction(f"There is no '{ref}' here.")
+
+        target_id = find(target, [c for c in scene.creatures if c.id != scene.actor])
+        item_id = find(item, [*scene.items_held, *scene.items_here, *scene.attacks])
+        skill_id = None
+        if skill:
+            from rules.creatures import parse_skill
+
+            try:
+                skill_id = parse_skill(skill).value
+            except RulesError as err:
+                raise InvalidAction(str(err)) from None
+        if isinstance(parsed, ParseRefusal):
+            if skill_id:
+                return Intent(kind=IntentKind.CHECK, actor=scene.actor, skill=skill_id, target=target_id, text=text)
+            if target_id and not item_id:
+                return Intent(kind=IntentKind.TALK, actor=scene.actor, target=target_id, text=text)
+            raise InvalidAction(parsed.reason or "Say what your character does.")
+        update: dict[str, Any] = {}
+        if target_id:
+            update["target"] = target_id
+        if item_id:
+            update["item"] = item_id
+        if skill_id:
+            if parsed.kind in (IntentKind.CHECK, IntentKind.TALK):
+                update["skill"] = skill_id
+            else:
+                update.update(kind=IntentKind.CHECK, skill=skill_id)
+        return Intent.model_validate({**parsed.model_dump(), **update}) if update else parsed
+
+    async def ready(self, where: v.Where, caller: v.Caller) -> v.ReadyReceipt:
+        """Mark your action final. Without an action you hold. When everyone is ready, the round closes."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            _, pc_id = await self._player(s, campaign, caller)
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+            if rnd is None or rnd.state not in ACCEPTING:
+                raise NoOpenRound("There is no open round to be ready for.")
+            changed = await service.set_ready(s, round_id=rnd.id, player_user_id=caller.user_id)
+            if changed == 0:
+                default = str(campaign.settings.get("default_action") or self.settings.rounds.default_action)
+                intent = Intent(kind=IntentKind.HOLD, actor=pc_id, text=default)
+                await service.submit(
+                    s, round_id=rnd.id, player_user_id=caller.user_id, idempotency_key=f"ready:{rnd.id}:{caller.user_id}",
+                    text=default, intent=intent.model_dump(mode="json"), character_id=pc_id, ready=True,
+                )
+            waiting = await self._waiting(s, campaign.id, rnd.id)
+        if waiting:
+            return v.ReadyReceipt(round_number=rnd.number, waiting=waiting)
+        report = await self._close_and_finish(campaign.id, rnd.id)
+        return v.ReadyReceipt(round_number=rnd.number, waiting=(), report=report)
+
+    async def _waiting(self, s: Any, campaign_id: int, round_id: int) -> tuple[str, ...]:
+        members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
+        subs = await service.list_submissions(s, round_id=round_id)
+        ready = {x.player_user_id for x in subs if x.ready and x.origin != "late-moved"}
+        ids = [m.character_id for m in members if m.character_id and m.user_id not in ready]
+        pcs = await service.get_entities(s, campaign_id=campaign_id, entity_ids=ids, viewer=GM_VIEW)
+        return tuple(pc.name for pc in pcs if pc.alive is not False)
+
+    async def round_status(self, where: v.Where, caller: v.Caller) -> v.RoundStatusView:
+        """Who has acted and who is ready in the open round, its deadline and its seed commitment."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+            if rnd is None:
+                raise NoOpenRound("No round is open: the GM starts a session with /session start.")
+            return await self._status_view(s, campaign.id, rnd)
+
+    async def _status_view(self, s: Any, campaign_id: int, rnd: RoundView) -> v.RoundStatusView:
+        subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
+        ids = sorted({x.character_id for x in subs if x.character_id})
+        names = {e.id: e.name for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=ids, viewer=GM_VIEW)}
+        return v.RoundStatusView(
+            round_number=rnd.number,
+            state=rnd.state,
+            deadline_utc=rnd.deadline.strftime("%Y-%m-%d %H:%M UTC") if rnd.deadline else None,
+            acted=tuple(sorted({names.get(x.character_id or "", "?") for x in subs})),
+            ready=tuple(sorted({names.get(x.character_id or "", "?") for x in subs if x.ready})),
+            waiting=await self._waiting(s, campaign_id, rnd.id),
+            seed_commitment=rnd.seed_commitment,
+        )
+
+    async def close_round(self, where: v.Where, caller: v.Caller) -> v.RoundReport:
+        """Close the open round now (GM): absent players take the default action; resolve, narrate, post."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+            if rnd is None:
+                raise NoOpenRound("There is no round to close.")
+        return await self._close_and_finish(campaign.id, rnd.id)
+
+    async def tick(self) -> None:
+        """Close every round whose deadline passed (called every 30 s by the bot)."""
+        async with self._session() as s:
+            due = await ledger_sessions.due_rounds(s, now=self.clock())
+        for rnd in due:
+            try:
+                await self._close_and_finish(rnd.campaign_id, rnd.id)
+            except TableError:
+                continue
+            except Exception:
+                _log.exception("closing round %s at its deadline failed", rnd.id)
+
+    async def resume(self) -> None:
+        """After a restart: finish every interrupted round and deliver every message still pending."""
+        async with self._session() as s:
+            rounds = await ledger_sessions.interrupted_rounds(s)
+        for rnd in rounds:
+            try:
+                await self._finish(rnd.campaign_id, rnd.id)
+            except Exception:
+                _log.exception("resuming round %s failed", rnd.id)
+        async with self._session() as s:
+            pending = await service.pending_outbox(s)
+        for round_id in sorted({p.round_id for p in pending if p.round_id is not None}):
+            async with self._session() as s:
+                rnd = await service.get_round(s, round_id=round_id)
+            await self._finish(rnd.campaign_id, rnd.id)
+
+    def _lock(self, campaign_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(campaign_id, asyncio.Lock())
+
+    async def _close_and_finish(self, campaign_id: int, round_id: int) -> v.RoundReport:
+        async with self._lock(campaign_id):
+            async with self._session() as s:
+                rnd = await service.get_round(s, round_id=round_id)
+                if rnd.state in ACCEPTING:
+                    await self._step("close")
+                    await service.set_round_state(s, round_id=round_id, state="closed")
+            return await self._finish_locked(campaign_id, round_id)
+
+    async def _finish(self, campaign_id: int, round_id: int) -> v.RoundReport:
+        async with self._lock(campaign_id):
+            return await self._finish_locked(campaign_id, round_id)
+
+    async def _finish_locked(self, campaign_id: int, round_id: int) -> v.RoundReport:
+        """Drive a closed round through resolved, narrated and posted, from whatever state it is in."""
+        async with self._session() as s:
+            rnd = await service.get_round(s, round_id=round_id)
+        if rnd.state == "closed":
+            await self._resolve(campaign_id, rnd)
+        async with self._session() as s:
+            rnd = await service.get_round(s, round_id=round_id)
+        if rnd.state == "resolved":
+            await self._narrate(campaign_id, rnd)
+        async with self._session() as s:
+            rnd = await service.get_round(s, round_id=round_id)
+        if rnd.state == "narrated":
+            await self._deliver(campaign_id, rnd)
+            async with self._session() as s:
+                await self._step("posted")
+                await service.set_round_state(s, round_id=round_id, state="posted")
+                await self._open_next_round(s, campaign_id)
+        return await self._report(round_id)
+
+    async def _resolve(self, campaign_id: int, rnd: RoundView) -> None:
+        """closed -> resolved: defaults for the absent, the rules, and one ledger transaction."""
+        from bot.scene import load_scene, mutations_for, round_state
+        from ledger.sessions import sealed_seed
+        from rules.round import resolve_round
+
+        seed = sealed_seed(rnd)
+        async with self._session() as s:
+            campaign = await service.get_campaign(s, campaign_id=campaign_id)
+            members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
+            subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
+            acted = {x.player_user_id for x in subs}
+            default = str(campaign.settings.get("default_action") or self.settings.rounds.default_action)
+            notices: list[str] = []
+            pc_ids = [m.character_id for m in members if m.character_id]
+            pcs = {e.id: e for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=pc_ids, viewer=GM_VIEW)}
+            for m in members:
+                if m.character_id and m.user_id not in acted and pcs.get(m.character_id) and pcs[m.character_id].alive is not False:
+                    intent = Intent(kind=IntentKind.HOLD, actor=m.character_id, text=default)
+                    await service.submit(
+                        s, round_id=rnd.id, player_user_id=m.user_id, idempotency_key=f"default:{rnd.id}:{m.user_id}",
+                        text=default, intent=intent.model_dump(mode="json"), character_id=m.character_id, origin="default",
+                    )
+                    notices.append(f"{pcs[m.character_id].name} was absent and {default}.")
+            subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
+            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
+        latest: dict[str, Any] = {}
+        for sub in subs:  # one action per character: the latest submission wins
+            if sub.intent and sub.character_id:
+                latest[sub.character_id] = sub
+        state = round_state(scene)
+        intents: list[Intent] = []
+        for pc_id, sub in sorted(latest.items()):
+            intent = Intent.model_validate(sub.intent)
+            try:  # the world may have changed since the action was declared
+                resolve_round(seed=0, intents=[intent], state=state)
+            except RulesError as err:
+                notices.append(f"{scene.name(pc_id)}'s action could not count ({err}); they hold instead.")
+                intent = Intent(kind=IntentKind.HOLD, actor=pc_id, text=sub.text)
+            intents.append(intent)
+        intents += _npc_intents(scene, intents)
+        resolution = resolve_round(seed=seed, intents=intents, state=state)
+        mutations = mutations_for(resolution, scene, session_number=rnd.session_number, round_number=rnd.number)
+        reveals = await self._reveals(campaign_id, scene, resolution, mutations, rnd)
+        record = {
+            "sealed_seed": seed,
+            "seed": seed,
+            "state": state.model_dump(mode="json"),
+            "intents": [i.model_dump(mode="json") for i in intents],
+            "resolution": resolution.model_dump(mode="json"),
+            "texts": {k: x.text for k, x in latest.items()},
+            "players": {k: x.player_user_id for k, x in latest.items()},
+            "notices": notices,
+            "reveals": reveals,
+            "mutations": mutations,
+        }
+        await self._step("resolve")
+        async with self._session() as s:
+            await service.apply_round(
+                s,
+                campaign_id=campaign_id,
+                session_number=rnd.session_number,
+                round_number=rnd.number,
+                mutations=mutations + [r["mutation"] for r in reveals],
+                resolution=record,
+                cause=f"round-{rnd.session_number}.{rnd.number}",
+            )
+
+    async def _reveals(
+        self, campaign_id: int, scene: Scene, resolution: RoundResolution, mutations: list[dict[str, Any]], rnd: RoundView
+    ) -> list[dict[str, Any]]:
+        """Private discoveries: a successful Perception/Insight/Investigation check shows that player one
+        record the party cannot see (a secret about the target or the place), and the ledger files it as
+        now known to that player."""
+        from ledger.retrieval import scene_context
+
+        out: list[dict[str, Any]] = []
+        for index, result in enumerate(resolution.results):
+            if not result.reveals or result.intent is None:
+                continue
+            actor = scene.creatures.get(result.actor)
+            if actor is None or actor.kind != "pc":
+                continue
+            seat = _seat(actor.owner_user_id, "")
+            focus = [x for x in (result.intent.target,) if x] or sorted(scene.creatures)
+            async with self._session() as s:
+                context = await scene_context(
+                    s, campaign_id=campaign_id, location=actor.location, present=focus, viewer=GM_VIEW,
+                    current_session=rnd.session_number,
+                )
+            secret = next(
+                (r for r in context.records if r.visibility not in ("public", "party", f"player:{seat}")), None
+            )
+            if secret is not None:
+                text = secret.text
+            elif result.intent.target and result.intent.target in scene.creatures:
+                target = scene.creatures[result.intent.target]
+                text = f"{target.name} is {'hurt' if (target.hp or 1) < 5 else 'steady'} and watches {actor.name} closely."
+            else:
+                continue
+            key = f"{result.actor}-learned-{_slug(secret.ref if secret else str(index))}"[:150]
+            out.append(
+                {
+                    "actor": result.actor,
+                    "seat": seat,
+                    "text": text[:MAX_NOTE_CHARS],
+                    "ref": secret.ref if secret else None,
+                    "mutation": {
+                        "kind": "set_fact",
+                        "key": key,
+                        "value": text[:190],
+                        "visibility": f"player:{seat}" if seat else "gm",
+                        "cause": f"round-{rnd.session_number}.{rnd.number}#{index}",
+                    },
+                }
+            )
+        return out
+
+    async def _narrate(self, campaign_id: int, rnd: RoundView) -> None:
+        """resolved -> narrated: retrieve, narrate, check, and store every message before sending any."""
+        from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
+        from bot.narrator.pipeline import narrate_checked
+        from bot.scene import load_scene, narration_request, outcomes, round_facts
+        from ledger.checker import check
+        from ledger.ledger_snapshot import snapshot_from_ledger
+        from ledger.retrieval import scene_context
+        from rules.round import RoundResolution
+
+        record = rnd.resolution or {}
+        resolution = RoundResolution.model_validate(record["resolution"])
+        texts: dict[str, str] = record.get("texts", {})
+        players: dict[str, str] = record.get("players", {})
+        async with self._session() as s:
+            campaign = await service.get_campaign(s, campaign_id=campaign_id)
+            members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
+            pc_ids = [m.character_id for m in members if m.character_id]
+            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
+            present = sorted(scene.creatures)
+            location = scene.locations[0] if scene.locations else None
+            context = await scene_context(
+                s, campaign_id=campaign_id, location=location, present=present, viewer=Viewer.party(),
+                current_session=rnd.session_number, summaries=self.summaries, summary_campaign=f"campaign-{campaign_id}",
+            )
+            knowledge: dict[str, tuple[str, ...]] = {}
+            for cid, entity in scene.creatures.items():
+                if entity.kind == "pc":
+                    continue
+                events = await service.npc_knowledge(s, campaign_id=campaign_id, npc_id=cid, viewer=Viewer.party(), limit=8)
+                knowledge[cid] = tuple(describe_event(e.kind, e.payload, scene.name) for e in events)
+            recent = await ledger_sessions.recent_public(s, campaign_id=campaign_id)
+            facts = round_facts(
+                resolution, number=rnd.number, texts=texts, acted=set(texts), applied=record.get("mutations", []), scene=scene
+            )
+            party_snapshot = await snapshot_from_ledger(
+                s, campaign_id=campaign_id, audience=Viewer.party(), location=location, present=present, round_facts=facts
+            )
+        player_ids = {pc: _int_id(uid) for pc, uid in players.items()}
+        reveals: list[Reveal] = [
+            Reveal(player_id=player_ids[r["actor"]], character_name=scene.name(r["actor"]), text=r["text"])
+            for r in record.get("reveals", [])
+            if player_ids.get(r["actor"]) is not None
+        ]
+        request = narration_request(
+            campaign=campaign.name,
+            session_number=rnd.session_number,
+            round_number=rnd.number,
+            scene=scene,
+            after=resolution,
+            outcomes_=outcomes(resolution, scene, texts),
+            reveals=reveals,
+            records=[RetrievedRecord(ref=r.ref, text=r.text, why=r.why) for r in context.records],
+            summaries=[SceneSummary(id=h.id, text=h.text) for h in context.summaries],
+            recent=recent,
+            npc_knowledge=knowledge,
+            players={pc: pid for pc, pid in player_ids.items() if pid is not None},
+            variety_seed=int(record.get("seed", 0)) % 1_000_003,
+        )
+
+        def check_draft(draft: Draft) -> list[ConflictNote]:
+            report = check(draft.public_text, party_snapshot, audience="party")
+            notes = [ConflictNote(claim=x.claim.text, refuted_by=x.refuted_by, message=x.reason or "contradicts the ledger") for x in report.conflicts()]
+            notes += [ConflictNote(claim=lk.text, refuted_by=lk.record, message=f"reveals a {lk.visibility} record in public") for lk in report.leaks]
+            return notes
+
+        outcome = await narrate_checked(
+            request, narrator=self.narrator, fallback=self.offline, check=check_draft, recent_texts=recent
+        )
+        source = "offline" if outcome.offline else outcome.source
+        actions = _action_lines(resolution, scene)
+        public = {
+            "text": outcome.draft.public_text,
+            "round": rnd.number,
+            "session": rnd.session_number,
+            "source": source,
+            "notices": record.get("notices", []),
+            "actions": [a.model_dump() for a in actions],
+            "initiative": [f"{scene.name(e.entity)} {e.total}" for e in resolution.initiative],
+            "attempts": [a.model_dump(mode="json") for a in outcome.attempts],
+        }
+        await self._step("narrate")
+        async with self._session() as s:
+            await service.add_outbox(
+                s, campaign_id=campaign_id, round_id=rnd.id, kind="public", content=public,
+                source="fallback" if source == "offline" else source,
+            )
+            for player_id, text in outcome.draft.private_notes:
+                await service.add_outbox(
+                    s, campaign_id=campaign_id, round_id=rnd.id, kind="dm", recipient_user_id=str(player_id),
+                    content={"text": text, "round": rnd.number}, source="fallback" if source == "offline" else source,
+                )
+            queued = {c.claim_text for c in await service.list_conflicts(s, campaign_id=campaign_id, status=None) if c.round_id == rnd.id}
+            for conflict in outcome.conflicts:
+                if conflict.claim not in queued:
+                    await service.add_conflict(
+                        s, campaign_id=campaign_id, round_id=rnd.id, claim_text=f"{conflict.claim} ({conflict.message})"[:500],
+                        refuting_ref=conflict.refuted_by,
+                    )
+            await service.set_round_state(s, round_id=rnd.id, state="narrated", revealed_seed=str(record.get("seed")))
+
+    async def _deliver(self, campaign_id: int, rnd: RoundView) -> None:
+        """Send every pending message of the round: the public narration, then the private notes."""
+        async with self._session() as s:
+            campaign = await service.get_campaign(s, campaign_id=campaign_id)
+            messages = [m for m in await service.list_outbox(s, round_id=rnd.id) if m.status == "pending"]
+        for message in sorted(messages, key=lambda m: (m.kind != "public", m.id)):
+            await self._step(f"send-{message.kind}")
+            try:
+                if message.kind == "public":
+                    external = await self.courier.post_public(campaign.guild_id, campaign.channel_id, _public_text(message.content))
+                    status = "sent"
+                else:
+                    text = f"**Private note, round {message.content.get('round')} ({campaign.name})**\n{message.content.get('text', '')}"
+                    external = await self.courier.send_dm(message.recipient_user_id or "", text)
+                    status = "sent"
+            except DMClosed:
+                external, status = None, "dm_closed"
+            except Exception:
+                _log.exception("delivering outbox message %s failed", message.id)
+                external, status = None, "failed"
+            async with self._session() as s:
+                await service.mark_outbox(s, outbox_id=message.id, status=status, external_id=external)
+
+    async def _report(self, round_id: int) -> v.RoundReport:
+        async with self._session() as s:
+            rnd = await service.get_round(s, round_id=round_id)
+            messages = await service.list_outbox(s, round_id=round_id)
+            conflicts = [c for c in await service.list_conflicts(s, campaign_id=rnd.campaign_id, status=None) if c.round_id == round_id]
+        public = next((m for m in messages if m.kind == "public"), None)
+        content = public.content if public else {}
+        record = rnd.resolution or {}
+        from rules.fairness import commit_seed
+
+        seed = int(record.get("seed", record.get("sealed_seed", 0))) if rnd.state in ("narrated", "posted") else 0
+        return v.RoundReport(
+            round_number=rnd.number,
+            initiative=tuple(content.get("initiative", ())),
+            actions=tuple(v.ActionLine.model_validate(a) for a in content.get("actions", ())),
+            public_text=str(content.get("text", "")),
+            source=str(content.get("source", "")),
+            seed=seed,
+            seed_commitment=rnd.seed_commitment or (commit_seed(seed) if seed else ""),
+            dms_sent=sum(1 for m in messages if m.kind == "dm" and m.status == "sent"),
+            dms_undelivered=tuple(m.recipient_user_id or "" for m in messages if m.kind == "dm" and m.status in ("dm_closed", "failed")),
+            conflicts_queued=len(conflicts),
+            notices=tuple(content.get("notices", ())),
+        )
+
+    # --- dice --------------------------------------------------------------------------------------------
+
+    async def roll(self, caller: v.Caller, *, expression: str, seed: int | None = None) -> v.RollView:
+        """Roll dice with a seed that is shown, so anyone can replay the roll."""
+        import random
+
+        from rules.dice import roll
+
+        use = seed if seed is not None else self.seeds()
+        try:
+            result = roll(expression, random.Random(use))
+        except RulesError as err:
+            raise InvalidAction(str(err)) from None
+        return v.RollView(expression=result.expression, total=result.total, breakdown=result.breakdown, seed=use)
+
+    # --- the ledger, as each viewer may see it -----------------------------------------------------------
+
+    async def inventory(self, where: v.Where, caller: v.Caller, *, player_user_id: str | None = None) -> v.InventoryView:
+        """A character's holdings: your own (private, with your secrets) or another player's (public part)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            target_user = player_user_id or caller.user_id
+            members = await service.list_members(s, campaign_id=campaign.id)
+            member = next((m for m in members if m.user_id == target_user and m.character_id), None)
+            if member is None or member.character_id is None:
+                raise NotFound("That player has no character here." if player_user_id else "You have no character here. Use /join first.")
+            pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW)
+            own = target_user == caller.user_id
+            if not own and viewer.role != "gm":
+                viewer = Viewer.party()
+            rows = await service.inventory(s, campaign_id=campaign.id, holder_id=pc.id, viewer=viewer)
+            return v.InventoryView(
+                holder_id=pc.id,
+                holder_name=pc.name,
+                items=tuple(v.HoldingView(item_id=h.item_id, name=h.item_name, quantity=h.quantity, visibility=h.visibility) for h in rows if h.quantity > 0),
+                private=own or viewer.role == "gm",
+            )
+
+    async def relationships(self, where: v.Where, caller: v.Caller, *, npc: str | None = None) -> tuple[v.EdgeView, ...]:
+        """Relationship edges (of one NPC, or all) with their reasons and source sessions."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            if npc:
+                entity = await self._find_entity(s, campaign.id, npc, viewer)
+                edges = await service.relationships(s, campaign_id=campaign.id, entity_id=entity.id, viewer=viewer, with_history=False)
+            else:
+                edges = await ledger_sessions.all_edges(s, campaign_id=campaign.id, viewer=viewer)
+            names = await self._names(s, campaign.id, sorted({e.source for e in edges} | {e.target for e in edges}))
+        return tuple(
+            v.EdgeView(ref=f"{e.source}>{e.target}:{e.kind}", source=names.get(e.source, e.source), target=names.get(e.target, e.target),
+                       kind=e.kind, attitude=e.attitude, reason=e.reason, since_session=e.since_session)
+            for e in edges
+        )
+
+    async def _find_entity(self, s: Any, campaign_id: int, name: str, viewer: Viewer) -> Any:
+        entity = await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=viewer)
+        if entity is None:
+            try:
+                entity = await service.get_entity(s, campaign_id=campaign_id, entity_id=name, viewer=viewer)
+            except LedgerError:
+                entity = None
+        if entity is None:
+            raise NotFound(f"Nobody called '{name}' in this campaign's ledger.")
+        return entity
+
+    async def threads(self, where: v.Where, caller: v.Caller) -> tuple[v.ThreadView, ...]:
+        """Favours, debts, oaths, bounties, prophecies and quests, with their status and source session."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            rows = await service.threads(s, campaign_id=campaign.id, viewer=viewer)
+            names = await self._names(s, campaign.id, sorted({p for t in rows for p in t.parties}))
+        order = {"open": 0, "settled": 1, "broken": 2, "expired": 3}
+        return tuple(
+            v.ThreadView(id=t.id, kind=t.kind, status=t.status, terms=t.terms, parties=tuple(names.get(p, p) for p in t.parties), source_session=t.opened_session)
+            for t in sorted(rows, key=lambda t: (order.get(t.status, 9), t.id))
+        )
+
+    async def history(self, where: v.Where, caller: v.Caller, *, count: int = 10) -> tuple[v.EventView, ...]:
+        """The last events (newest first), corrections and retcons included, each with its cause."""
+        count = max(1, min(int(count), 50))
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=count)
+            refs = sorted({str(x) for e in events for x in e.payload.values() if isinstance(x, str) and "-" in x})
+            names = await self._names(s, campaign.id, refs)
+        return tuple(
+            v.EventView(ref=e.ref, session=e.session_number, round=e.round_number, kind=e.kind,
+                        text=describe_event(e.kind, e.payload, lambda r: names.get(r or "", r or "nobody")), cause=e.cause or None)
+            for e in events
+        )
+
+    async def record(self, where: v.Where, caller: v.Caller, *, ref: str) -> v.RecordView:
+        """Any record the caller may see, with its cause chain and, for a roll, a replay check."""
+        from rules.fairness import replay_round, verify_seed
+        from rules.intents import Intent as _Intent
+        from rules.round import RoundResolution
+        from rules.state import RoundState
+
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            try:
+                rec = await service.record(s, campaign_id=campaign.id, ref=ref.strip(), viewer=viewer)
+            except LedgerError:
+                raise NotFound(f"No record '{ref}' that you may see.") from None
+            replay = None
+            root = rec.root_cause or ""
+            found = re.match(r"round-(\d+)\.(\d+)", root) or re.match(r"round-(\d+)\.(\d+)", ref)
+            if found:
+                sess_n, round_n = int(found.group(1)), int(found.group(2))
+                rnd = await _find_round(s, campaign.id, sess_n, round_n)
+                if rnd is not None and rnd.state in ("narrated", "posted") and rnd.resolution:
+                    data = rnd.resolution
+                    seed = int(data["seed"])
+                    same = replay_round(
+                        seed=seed,
+                        intents=[_Intent.model_validate(i) for i in data["intents"]],
+                        state=RoundState.model_validate(data["state"]),
+                        recorded=RoundResolution.model_validate(data["resolution"]),
+                    )
+                    fair = verify_seed(seed, rnd.seed_commitment)
+                    replay = (
+                        f"round {sess_n}.{round_n}: seed {seed}, commitment {rnd.seed_commitment[:16]}... "
+                        f"{'matches' if fair else 'DOES NOT match'}; re-resolving {'gives identical results' if same else 'DIFFERS'}"
+                    )
+        fields = {k: str(val)[:200] for k, val in rec.data.items() if k not in ("payload",)}
+        text = describe_event(str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data)) if rec.record_kind == "event" else rec.data.get("name", rec.ref)
+        return v.RecordView(
+            ref=rec.ref,
+            kind=rec.record_kind,
+            text=str(text),
+            fields={**fields, "session": str(rec.session_number), "visibility": rec.visibility, "cause": rec.cause},
+            causes=tuple(f"{e.ref}: {describe_event(e.kind, e.payload)} (cause {e.cause})" for e in rec.cause_chain) + ((rec.root_cause,) if rec.root_cause else ()),
+            replay=replay,
+        )
+
+    async def notes(self, where: v.Where, caller: v.Caller) -> tuple[v.NoteView, ...]:
+        """Your private notes: every DM the table sent you (or kept because your DMs were closed)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            rows = await ledger_sessions.notes_for(s, campaign_id=campaign.id, user_id=caller.user_id)
+        return tuple(v.NoteView(round_number=r.content.get("round"), text=str(r.content.get("text", "")), delivered=r.status == "sent") for r in rows)
+
+    async def dispute(self, where: v.Where, caller: v.Caller, *, ref: str, reason: str) -> v.DisputeView:
+        """Object to a record you can see; the GM rules on it and the ruling lands in history."""
+        reason = (reason or "").strip()
+        if not reason:
+            raise InvalidAction("Say why the record is wrong.")
+        if len(reason) > MAX_NOTE_CHARS:
+            raise InvalidAction(f"Keep the reason under {MAX_NOTE_CHARS} characters.")
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            try:
+                await service.record(s, campaign_id=campaign.id, ref=ref.strip(), viewer=viewer)
+            except LedgerError:
+                raise NotFound(f"No record '{ref}' that you may see.") from None
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            d = await service.open_dispute(s, campaign_id=campaign.id, record_ref=ref.strip(), user_id=caller.user_id, reason=reason, session_number=latest.number)
+        return _dispute_view(d)
+
+    async def graph(self, where: v.Where, caller: v.Caller) -> v.GraphView:
+        """The relationship graph as the caller may see it."""
+        edges = await self.relationships(where, caller)
+        nodes = sorted({e.source for e in edges} | {e.target for e in edges})
+        return v.GraphView(nodes=tuple(nodes), edges=edges)
+
+    # --- the GM's tools ----------------------------------------------------------------------------------
+
+    async def gm_disputes(self, where: v.Where, caller: v.Caller) -> tuple[v.DisputeView, ...]:
+        """Open disputes waiting for a ruling (GM)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            rows = await service.list_disputes(s, campaign_id=campaign.id)
+        return tuple(_dispute_view(d) for d in rows)
+
+    async def gm_rule(self, where: v.Where, caller: v.Caller, *, dispute_id: int, accept: bool, note: str) -> v.DisputeView:
+        """Accept (a correction event is appended) or reject a dispute (GM)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            disputes = await service.list_disputes(s, campaign_id=campaign.id, status=None)
+            if not any(d.id == dispute_id for d in disputes):
+                raise NotFound(f"No dispute #{dispute_id} in this campaign.")
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            try:
+                d = await service.rule_dispute(s, dispute_id=dispute_id, accept=accept, note=(note or "")[:MAX_NOTE_CHARS], session_number=latest.number)
+            except LedgerError as err:
+                raise TableError(str(err)) from None
+        return _dispute_view(d)
+
+    async def gm_retcon(self, where: v.Where, caller: v.Caller, *, ref: str, reason: str) -> v.EventView:
+        """Record an explicit setting change superseding event ``ref`` (GM), with the reason."""
+        if not (reason or "").strip():
+            raise InvalidAction("A retcon needs a reason.")
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            try:
+                refs = await service.apply_changes(
+                    s, campaign_id=campaign.id, session_number=latest.number, round_number=None, cause=f"gm-{caller.user_id}",
+                    mutations=[{"kind": "retcon", "target": ref.strip(), "reason": reason.strip()[:MAX_NOTE_CHARS], "changes": []}],
+                    permanent=True,
+                )
+            except LedgerError as err:
+                raise InvalidAction(str(err)) from None
+            event = (await service.history(s, campaign_id=campaign.id, viewer=GM_VIEW, limit=1))[0]
+        return v.EventView(ref=refs[0], session=event.session_number, round=None, kind=event.kind,
+                           text=describe_event(event.kind, event.payload), cause=event.cause)
+
+    async def gm_thread(self, where: v.Where, caller: v.Caller, *, thread_id: str, status: str, note: str) -> v.ThreadView:
+        """Settle, break or expire a thread through an accepted event (GM)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            rnd = await service.last_round(s, campaign_id=campaign.id)
+            try:
+                await service.apply_changes(
+                    s, campaign_id=campaign.id, session_number=latest.number, round_number=rnd.number if rnd else None,
+                    cause=f"gm-{caller.user_id}", permanent=True, importance=8,
+                    mutations=[{"kind": "thread_transition", "thread": thread_id, "status": status, "reason": (note or "")[:MAX_NOTE_CHARS]}],
+                )
+            except LedgerError as err:
+                raise InvalidAction(str(err)) from None
+        found = [t for t in await self.threads(where, caller) if t.id == thread_id]
+        return found[0]
+
+    async def gm_deadline(self, where: v.Where, caller: v.Caller, *, minutes: float) -> v.RoundStatusView:
+        """Set the round length (GM): the open round now closes ``minutes`` from now, and so will later ones."""
+        if not 0 < minutes <= 7 * 24 * 60:
+            raise InvalidAction("The deadline is 1 minute to 7 days away.")
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            await ledger_sessions.update_settings(s, campaign_id=campaign.id, changes={"deadline_minutes": minutes})
+            rnd = await service.current_round(s, campaign_id=campaign.id)
+            if rnd is None:
+                raise NoOpenRound("No round is open; the new length applies from the next round.")
+            rnd = await ledger_sessions.set_deadline(s, round_id=rnd.id, deadline=self.clock() + timedelta(minutes=minutes))
+            return await self._status_view(s, campaign.id, rnd)
+
+    async def gm_conflicts(self, where: v.Where, caller: v.Caller) -> tuple[v.ConflictView, ...]:
+        """Narration claims the checker refuted, waiting for the GM (dismiss, or make true by a retcon)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            rows = await service.list_conflicts(s, campaign_id=campaign.id)
+            numbers = await ledger_sessions.round_numbers(s, round_ids=[c.round_id for c in rows if c.round_id])
+        return tuple(v.ConflictView(id=c.id, round_number=numbers.get(c.round_id or 0), claim=c.claim_text, refuted_by=c.refuting_ref, status=c.status) for c in rows)
+
+    async def gm_conflict(self, where: v.Where, caller: v.Caller, *, conflict_id: int, action: str, note: str) -> v.ConflictView:
+        """Dismiss a queued conflict, or turn it into an explicit retcon of its refuting record (GM)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            rows = await service.list_conflicts(s, campaign_id=campaign.id, status=None)
+            conflict = next((c for c in rows if c.id == conflict_id), None)
+            if conflict is None:
+                raise NotFound(f"No conflict #{conflict_id} in this campaign.")
+            try:
+                if action == "dismiss":
+                    c = await service.dismiss_conflict(s, conflict_id=conflict_id, note=(note or "")[:MAX_NOTE_CHARS])
+                elif action == "retcon":
+                    if not (note or "").strip():
+                        raise InvalidAction("A retcon needs a reason.")
+                    latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+                    c = await service.retcon_conflict(
+                        s, conflict_id=conflict_id, target=conflict.refuting_ref or "", reason=note.strip()[:MAX_NOTE_CHARS],
+                        changes=[], session_number=latest.number,
+                    )
+                else:
+                    raise InvalidAction("Choose dismiss or retcon.")
+            except LedgerError as err:
+                raise InvalidAction(str(err)) from None
+        return v.ConflictView(id=c.id, round_number=None, claim=c.claim_text, refuted_by=c.refuting_ref, status=c.status)
+
+    # --- recaps and summaries ----------------------------------------------------------------------------
+
+    async def recap(self, where: v.Where, caller: v.Caller) -> v.RecapView:
+        """The last session: its filed summary and the hard facts the ledger holds for it."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            number = latest.number - 1 if latest.open and latest.number > 1 else latest.number
+            summary = await ledger_sessions.session_summary(s, campaign_id=campaign.id, session_number=number, viewer=viewer)
+            events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=50, session_number=number)
+            refs = sorted({str(x) for e in events for x in e.payload.values() if isinstance(x, str)})
+            names = await self._names(s, campaign.id, refs)
+        decisive = [e for e in events if e.permanent or e.kind in ("set_alive", "thread_transition", "transfer_item", "retcon", "correction")]
+        highlights = tuple(f"{e.ref}: {describe_event(e.kind, e.payload, lambda r: names.get(r or '', r or 'nobody'))}" for e in decisive[:10])
+        text = summary or "Nothing has been filed for that session yet."
+        return v.RecapView(session_number=number or None, text=text, highlights=highlights)
+
+    async def _file_session_summary(self, campaign_id: int, number: int) -> None:
+        """File a session summary: the round narrations in order, indexed in Chroma after its hard facts
+        (deaths, hand-overs, thread changes) are confirmed in the ledger."""
+        async with self._session() as s:
+            texts = await ledger_sessions.session_narrations(s, campaign_id=campaign_id, session_number=number)
+            events = await service.history(s, campaign_id=campaign_id, viewer=Viewer.party(), limit=200, session_number=number)
+        if not texts:
+            return
+        text = " ".join(texts)
+        words = text.split()
+        if len(words) > 300:
+            text = " ".join(words[:300]) + " ..."
+        async with self._session() as s:
+            summary_id = await ledger_sessions.add_summary(
+                s, campaign_id=campaign_id, session_number=number, text=text, event_ids=[e.ref for e in events], visibility="party"
+            )
+        await self._index_summary(campaign_id, summary_id, number, text, [e.ref for e in events], "party", events)
+
+    async def _index_history(self, campaign_id: int) -> None:
+        """Index a loaded scenario's history summaries in Chroma (SQL keeps them as the authority)."""
+        if self.summaries is None:
+            return
+        async with self._session() as s:
+            rows = await ledger_sessions.summaries(s, campaign_id=campaign_id)
+        for row in rows:
+            async with self._session() as s:
+                events = [await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW) for ref in row.event_ids]
+            payloads = [e.data for e in events]
+            await self._index_summary(campaign_id, row.id, row.session_number, row.text, row.event_ids, row.visibility, payloads)
+
+    async def _index_summary(self, campaign_id: int, summary_id: int, session: int, text: str, refs: Sequence[str], visibility: str, events: Sequence[Any]) -> None:
+        if self.summaries is None:
+            return
+        from ledger.summaries import SummaryError, hard_facts_from_changes
+
+        changes = []
+        for e in events:
+            payload = e.payload if hasattr(e, "payload") else e.get("payload", e)
+            if isinstance(payload, dict) and "kind" in payload:
+                changes.append(payload)
+        facts = hard_facts_from_changes(changes)
+        ledger_refs = set(refs)
+
+        async def verify(declared: Sequence[Any]) -> list[Any]:
+            # Every declared fact was derived from events this summary covers, which the ledger holds.
+            return [] if ledger_refs else list(declared)
+
+        try:
+            await self.summaries.add(
+                summary_id=f"summary-{summary_id}", campaign=f"campaign-{campaign_id}", session=session, scope="session",
+                text=text, verify=verify, event_ids=list(refs), visibility=visibility, hard_facts=facts,
+            )
+        except SummaryError:
+            _log.warning("summary %s was not indexed", summary_id, exc_info=True)
+
+    # --- autocomplete ------------------------------------------------------------------------------------
+
+    async def autocomplete(self, where: v.Where, caller: v.Caller, *, kind: str, prefix: str) -> tuple[v.Choice, ...]:
+        """Up to 25 choices for a command option, only from what the caller may see."""
+        from bot.scene import load_scene, parse_scene
+
+        prefix = (prefix or "").strip().lower()[:50]
+        try:
+            async with self._session() as s:
+                if kind == "scenario":
+                    names = sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+                    return tuple(v.Choice(name=n, value=n) for n in names if prefix in n.lower())[:25]
+                campaign = await self._campaign(s, where)
+                viewer = await self._viewer(s, campaign, caller)
+                choices: list[v.Choice] = []
+                if kind in ("target", "item"):
+                    member = await self._member(s, campaign, caller)
+                    if member is None or member.character_id is None:
+                        return ()
+                    scene = await load_scene(s, campaign_id=campaign.id, pc_ids=await self._pc_ids(s, campaign.id))
+                    ps = parse_scene(scene, member.character_id)
+                    pool = [c for c in ps.creatures if c.id != ps.actor] if kind == "target" else [*ps.items_held, *ps.items_here]
+                    choices = [v.Choice(name=n.name, value=n.id) for n in pool]
+                elif kind in ("npc", "record"):
+                    kinds = ["entity"] if kind == "npc" else None
+                    found = await service.find_records(s, campaign_id=campaign.id, text=prefix, viewer=viewer, kinds=kinds, prefix=True, limit=25)
+                    choices = [v.Choice(name=f"{f.name} ({f.ref})", value=f.ref) for f in found]
+                    if kind == "record":
+                        threads = await service.threads(s, campaign_id=campaign.id, viewer=viewer)
+                        choices += [v.Choice(name=f"{t.id} ({t.kind}, {t.status})", value=t.id) for t in threads]
+                        events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=10)
+                        choices += [v.Choice(name=f"{e.ref} {describe_event(e.kind, e.payload)}"[:100], value=e.ref) for e in events]
+                elif kind == "player":
+                    members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
+                    pcs = await service.get_entities(s, campaign_id=campaign.id, entity_ids=[m.character_id for m in members if m.character_id], viewer=GM_VIEW)
+                    choices = [v.Choice(name=pc.name, value=m.user_id) for pc, m in ((pc, next(m for m in members if m.character_id == pc.id)) for pc in pcs)]
+                elif kind == "claim":
+                    found = await service.find_records(s, campaign_id=campaign.id, text=prefix, viewer=viewer, kinds=["entity"], prefix=True, limit=25)
+                    choices = [v.Choice(name=f.name, value=f.ref) for f in found if f.ref.startswith("pc-")]
+                elif kind in ("dispute", "conflict"):
+                    if not self._is_gm(campaign, caller, await self._member(s, campaign, caller)):
+                        return ()
+                    if kind == "dispute":
+                        choices = [v.Choice(name=f"#{d.id} {d.record_ref}: {d.reason}"[:100], value=str(d.id)) for d in await service.list_disputes(s, campaign_id=campaign.id)]
+                    else:
+                        choices = [v.Choice(name=f"#{c.id} {c.claim_text}"[:100], value=str(c.id)) for c in await service.list_conflicts(s, campaign_id=campaign.id)]
+        except TableError:
+            return ()
+        matches = [c for c in choices if prefix in c.name.lower() or prefix in c.value.lower()]
+        unique: dict[str, v.Choice] = {}
+        for c in matches:
+            unique.setdefault(c.value, c)
+        return tuple(unique.values())[:25]
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+
+def resolve_scenario(name: str) -> Path:
+    """A bundled scenario by name (``harbor`` or ``harbor.toml``); never an arbitrary path from a chat user."""
+    stem = Path(name.strip()).name.removesuffix(".toml")
+    path = SCENARIO_DIR / f"{stem}.toml"
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", stem) or not path.is_file():
+        known = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.toml")))
+        raise NotFound(f"No scenario '{name}'. Available: {known}.")
+    return path
+
+
+def _summary_index(settings: Settings, data_dir: Path) -> SummaryIndex | None:
+    from ledger.embeddings import embedding_for
+    from ledger.summaries import SummaryIndex
+
+    embedding = embedding_for(settings.embeddings.provider, model=settings.embeddings.model, base_url=settings.embeddings.base_url, api_key_env=settings.embeddings.api_key_env)
+    if settings.chroma.mode == "http":
+        return SummaryIndex.remote(settings.chroma.host, settings.chroma.port, embedding=embedding)
+    return SummaryIndex.local(data_dir / "chroma", embedding=embedding)
+
+
+def _owners(pcs: Sequence[Any], members: Sequence[Any]) -> list[tuple[Any, str]]:
+    by_pc = {m.character_id: m.user_id for m in members if m.character_id}
+    return [(pc, by_pc.get(pc.id, "?")) for pc in pcs]
+
+
+def _int_id(user_id: str | None) -> int | None:
+    return int(user_id) if user_id and user_id.isdigit() else None
+
+
+def _public_text(content: dict[str, Any]) -> str:
+    header = f"**Round {content.get('round')}**"
+    notices = "".join(f"\n-# {n}" for n in content.get("notices", ()))
+    return f"{header}\n{content.get('text', '')}{notices}"
+
+
+def _dispute_view(d: Any) -> v.DisputeView:
+    return v.DisputeView(id=d.id, record_ref=d.record_ref, raised_by=d.user_id, reason=d.reason, status=d.status, ruling_note=d.ruling_note or None)
+
+
+def _action_lines(resolution: RoundResolution, scene: Scene) -> list[v.ActionLine]:
+    from bot.scene import roll_lines
+
+    return [
+        v.ActionLine(actor=scene.name(r.actor), summary=r.summary, rolls=roll_lines(r), outcome=r.outcome.value)
+        for r in resolution.results
+        if r.intent is not None or r.rolls
+    ]
+
+
+def _npc_intents(scene: Scene, declared: Sequence[Intent]) -> list[Intent]:
+    """Hostile NPCs and monsters fight back: each attacks the PC that attacked it (else the first PC in reach).
+
+    Deterministic: targets are chosen by id order, never by chance, so a round replays exactly.
+    """
+    out: list[Intent] = []
+    acting = {i.actor for i in declared}
+    attackers: dict[str, str] = {}
+    for intent in declared:
+        if intent.kind is IntentKind.ATTACK and intent.target:
+            attackers.setdefault(intent.target, intent.actor)
+    for cid in sorted(scene.creatures):
+        creature = scene.creatures[cid]
+        if cid in acting or creature.kind == "pc" or creature.alive is False or (creature.hp is not None and creature.hp <= 0):
+            continue
+        hostile = bool((creature.sheet or {}).get("hostile")) or cid in attackers
+        if not hostile:
+            continue
+        foes = sorted(
+            pc for pc, e in scene.creatures.items()
+            if e.kind == "pc" and e.alive is not False and e.location == creature.location and (e.hp or 0) > 0
+        )
+        if not foes:
+            continue
+        target = attackers.get(cid) if attackers.get(cid) in foes else foes[0]
+        out.append(Intent(kind=IntentKind.ATTACK, actor=cid, target=target, text=f"{creature.name} attacks"))
+    return out
+
+
+async def _find_round(s: Any, campaign_id: int, session_number: int, number: int) -> RoundView | None:
+    return await ledger_sessions.find_round(s, campaign_id=campaign_id, session_number=session_number, number=number)

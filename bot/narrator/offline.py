@@ -368,6 +368,9 @@ def _fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
     }
 
 
+_THREAD_PREFIXES = ("favor-", "favour-", "debt-", "oath-", "bounty-", "prophecy-", "quest-")
+
+
 def _relevant_record(request: NarrationRequest) -> RetrievedRecord | None:
     """The best-ranked record that names someone acting or acted upon this round, unless told recently.
 
@@ -386,6 +389,10 @@ def _relevant_record(request: NarrationRequest) -> RetrievedRecord | None:
     for record in request.records:
         text = record.text.strip()
         if not text or text.lower() in recent:
+            continue
+        # Only open promises are woven in: an old event told in the present tense would read as news
+        # (a dead merchant "gives" something again), which is exactly what the checker must refuse.
+        if not record.ref.startswith(_THREAD_PREFIXES):
             continue
         haystack = f"{text} {record.why}".lower()
         if any(_mentions(haystack, name) for name in involved):

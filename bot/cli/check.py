@@ -1,0 +1,90 @@
+"""``tablekeeper check --scenario FILE --narration FILE [--json]``: check a narration against a scenario's world.
+
+The scenario is replayed (:func:`ledger.scenario.final_world`, GM view, so secrets are known and a leak can be
+told from a contradiction) into a :class:`ledger.snapshot.WorldSnapshot`, and the narration is checked as the
+party channel would see it. Exit 0 whenever the check ran, whatever its verdict; exit 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.cli import CliError
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``check`` and its arguments."""
+    parser = subparsers.add_parser(
+        "check",
+        help="check a narration against a scenario's ledger",
+        description="Split a narration into claims and check each against the world a scenario file describes.",
+    )
+    parser.add_argument("--scenario", required=True, metavar="FILE", help="scenario file (TOML)")
+    parser.add_argument("--narration", required=True, metavar="FILE", help="text file with the narration")
+    parser.add_argument(
+        "--audience",
+        default="party",
+        help="who will read it: public, party (the channel, default), player:<id> or gm",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.set_defaults(run=run)
+
+
+def _read(path: str, what: str) -> str:
+    p = Path(path)
+    if not p.is_file():
+        raise CliError(f"{what} file not found: {path}")
+    try:
+        return p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {what} file {path}: {exc}") from None
+
+
+def _snapshot(path: str) -> Any:
+    """Load the scenario (TOML) or, for a ``.json`` file, a checker corpus world."""
+    from ledger.snapshot import SnapshotError, load_world, snapshot_from_world
+
+    _read(path, "scenario")
+    if path.endswith(".json"):
+        try:
+            return load_world(path)
+        except SnapshotError as exc:
+            raise CliError(f"invalid world {path}: {exc}") from None
+    from ledger.scenario import ScenarioError, final_world, load_scenario
+
+    try:
+        scenario = load_scenario(path)
+        world = final_world(scenario, "gm")
+    except ScenarioError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid scenario"
+        raise CliError(f"invalid scenario {path}: {first}") from None
+    except (OSError, ValueError) as exc:
+        raise CliError(f"invalid scenario {path}: {exc}") from None
+    return snapshot_from_world(world, scenario=scenario)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the narration; print the report; raise CliError for unreadable or invalid input."""
+    from ledger.checker import check
+
+    text = _read(args.narration, "narration")
+    if args.audience not in ("public", "party", "gm") and not args.audience.startswith("player:"):
+        raise CliError(f"unknown audience {args.audience!r}: use public, party, player:<id> or gm")
+    snapshot = _snapshot(args.scenario)
+    report = check(text, snapshot, audience=args.audience)
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        return 0
+    print(f"verdict: {report.verdict}")
+    for v in report.claims:
+        mark = {"supported": "ok ", "contradicted": "XX ", "unknown": " ? "}[v.verdict]
+        extra = f"  <- {v.refuted_by}: {v.reason}" if v.verdict == "contradicted" else ""
+        print(f"  {mark} {v.claim.label():50s} {v.claim.text[:60]!r}{extra}")
+    for lk in report.leaks:
+        print(f"  LEAK {lk.record} ({lk.visibility}): {lk.text!r}")
+    if report.new_entities:
+        print("new names (not in the ledger): " + ", ".join(report.new_entities))
+    return 0

@@ -1,0 +1,66 @@
+"""Plain-English lines for ledger events, used by `/ledger history`, recaps and NPC memory.
+
+Rendering only: the event's kind and payload are the record; this module never decides anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Namer = Callable[[str | None], str]
+
+
+def _plain(value: str | None) -> str:
+    if not value:
+        return "nobody"
+    return value.split("-", 1)[-1].replace("-", " ").title() if "-" in value else value
+
+
+def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = None) -> str:
+    """One line saying what an event changed, e.g. ``Harlan Voss died``."""
+    n: Namer = name or _plain
+    p = payload
+    if kind == "set_alive":
+        return f"{n(p.get('entity'))} {'died' if not p.get('alive') else 'returned to life'}"
+    if kind == "move_entity":
+        return f"{n(p.get('entity'))} went to {n(p.get('location'))}"
+    if kind == "set_hp":
+        return f"{n(p.get('entity'))} now has {p.get('hp')} HP"
+    if kind == "add_condition":
+        return f"{n(p.get('entity'))} is {p.get('condition')}"
+    if kind == "remove_condition":
+        return f"{n(p.get('entity'))} is no longer {p.get('condition')}"
+    if kind == "transfer_item":
+        qty = p.get("quantity", 1)
+        item = n(p.get("item"))
+        what = f"{qty} x {item}" if qty != 1 else item
+        src, dst = p.get("from_holder"), p.get("to_holder")
+        if src is None:
+            return f"{n(dst)} gained {what}"
+        if dst is None:
+            return f"{n(src)} no longer has {what} (used up, sold or destroyed)"
+        return f"{what} passed from {n(src)} to {n(dst)}"
+    if kind == "set_edge":
+        return (
+            f"{n(p.get('source'))} -> {n(p.get('target'))}: {p.get('edge_kind')} "
+            f"({int(p.get('attitude', 0)):+d}), {p.get('reason', '')}".rstrip(", ")
+        )
+    if kind == "open_thread":
+        return f"{p.get('thread_kind', 'thread')} {p.get('id')} opened: {p.get('terms', '')}".rstrip(": ")
+    if kind == "thread_transition":
+        reason = f" ({p['reason']})" if p.get("reason") else ""
+        return f"{p.get('thread')} is now {p.get('status')}{reason}"
+    if kind == "set_fact":
+        return f"{p.get('key')} = {p.get('value')}"
+    if kind == "create_entity":
+        return f"{p.get('name')} enters the story"
+    if kind == "create_item":
+        return f"{p.get('name')} appears"
+    if kind == "create_location":
+        return f"{p.get('name')} is discovered"
+    if kind == "retcon":
+        return f"retcon of {p.get('target')}: {p.get('reason', '')}"
+    if kind == "correction":
+        return f"correction of {p.get('target')}: {p.get('reason', '')}"
+    return kind.replace("_", " ")

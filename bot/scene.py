@@ -1,0 +1,517 @@
+"""The round's scene, read from the ledger, and the translations between the layers around it.
+
+The table reads the scene once when a round closes (who is where, with what), hands the rules engine a
+:class:`rules.state.RoundState`, turns the engine's changes into ledger mutations, and turns the frozen
+results into what the narrator and the checker need. Every translation is a pure function of its inputs,
+so a round resumed after a crash is translated exactly as it was the first time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.intent_parser import ParseScene, SceneName
+from bot.narrator.base import (
+    ActionOutcome,
+    Contest,
+    NarrationRequest,
+    RetrievedRecord,
+    Reveal,
+    SceneCreature,
+    SceneLocation,
+    SceneSummary,
+)
+from ledger import service
+from ledger import sessions as ledger_sessions
+from ledger.snapshot import ActionResult as FactAction
+from ledger.snapshot import RoundFacts
+from ledger.views import EntityView, HoldingView, ItemView, LocationView
+from ledger.visibility import Viewer
+from rules.creatures import AbilityScores, Attack, Condition, DamageType, StatBlock
+from rules.errors import RulesError
+from rules.intents import Intent, IntentKind
+from rules.round import ActionResult, RoundResolution
+from rules.srd import build_pc, creature
+from rules.state import Combatant, DeathSaves, Holding, RoundState, SceneItem
+
+GM = Viewer.gm()
+_CONDITIONS = {c.value for c in Condition}
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything the rules may touch this round: the creatures where the PCs are, and what lies there."""
+
+    campaign_id: int
+    locations: tuple[str, ...]  # where the PCs stand
+    creatures: Mapping[str, EntityView]  # id -> creature at one of those locations
+    holdings: Mapping[str, tuple[HoldingView, ...]]  # holder (creature or location) -> holdings
+    items: Mapping[str, ItemView]  # item id -> item
+    places: Mapping[str, LocationView]  # every location of the campaign
+    exits: tuple[str, ...]  # locations one may move to from here (incl. the current ones)
+    facts: Mapping[str, Any] = field(default_factory=dict)  # death-save tallies, stability
+
+    def name(self, ref: str | None) -> str:
+        """The display name of a creature, item or place (the id when unknown)."""
+        if ref is None:
+            return ""
+        if ref in self.creatures:
+            return self.creatures[ref].name
+        if ref in self.items:
+            return self.items[ref].name
+        if ref in self.places:
+            return self.places[ref].name
+        return ref
+
+
+async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -> Scene:
+    """Read the scene around the campaign's PCs (GM view: the rules see everything that is there)."""
+    pcs = await service.get_entities(session, campaign_id=campaign_id, entity_ids=list(pc_ids), viewer=GM)
+    places = {p.id: p for p in await ledger_sessions.locations(session, campaign_id=campaign_id, viewer=GM)}
+    here = sorted({pc.location for pc in pcs if pc.location})
+    if not here:
+        settings = (await service.get_campaign(session, campaign_id=campaign_id)).settings
+        start = settings.get("starting_location")
+        here = [start] if start in places else sorted(places)[:1]
+    creatures: dict[str, EntityView] = {}
+    for location in here:
+        for entity in await service.entities_at(session, campaign_id=campaign_id, location_id=location, viewer=GM):
+            creatures[entity.id] = entity
+    for pc in pcs:  # a PC without a location still acts where the party is
+        creatures.setdefault(pc.id, pc)
+    holdings: dict[str, tuple[HoldingView, ...]] = {}
+    for holder in [*creatures, *here]:
+        rows = await service.inventory(session, campaign_id=campaign_id, holder_id=holder, viewer=GM)
+        holdings[holder] = tuple(h for h in rows if h.quantity > 0)
+    items: dict[str, ItemView] = {}
+    for rows in holdings.values():
+        for h in rows:
+            if h.item_id not in items:
+                items[h.item_id] = await service.get_item(
+                    session, campaign_id=campaign_id, item_id=h.item_id, viewer=GM
+                )
+    exit_facts = await service.facts(
+        session, campaign_id=campaign_id, viewer=GM, keys=[f"{loc}-exits" for loc in here]
+    )
+    exits = {loc for loc in here}
+    for fact in exit_facts:
+        exits.update(x for x in str(fact.value).split(",") if x in places)
+    if not exit_facts:
+        exits.update(places)
+    state_keys = [f"{cid}-{name}" for cid in creatures for name in ("death-saves", "stable")]
+    facts = {f.key: f.value for f in await service.facts(session, campaign_id=campaign_id, viewer=GM, keys=state_keys)}
+    return Scene(
+        campaign_id=campaign_id,
+        locations=tuple(here),
+        creatures=creatures,
+        holdings=holdings,
+        items=items,
+        places=places,
+        exits=tuple(sorted(exits)),
+        facts=facts,
+    )
+
+
+# --- ledger -> rules -----------------------------------------------------------------------------------
+
+
+def stat_block(entity: EntityView) -> StatBlock:
+    """The rules' stat block for a ledger creature: a PC sheet, a bestiary entry, inline stats or a commoner."""
+    sheet = dict(entity.sheet or {})
+    kind = entity.kind if entity.kind in ("pc", "npc", "monster") else "npc"
+    if kind == "pc" and "abilities" in sheet:
+        from ledger.scenario import rules_sheet
+
+        return build_pc(rules_sheet(sheet))
+    if sheet.get("bestiary"):
+        block = creature(str(sheet["bestiary"])).stat_block(kind=kind)  # type: ignore[arg-type]
+        return block.model_copy(update={"name": entity.name})
+    stats = sheet.get("stats")
+    if isinstance(stats, Mapping):
+        abilities = stats.get("abilities") or {}
+        order = ("str", "dex", "con", "int", "wis", "cha")
+        scores = AbilityScores.of([int(abilities.get(k, 10)) for k in order])
+        attacks = tuple(
+            Attack(
+                name=str(a["name"]),
+                to_hit=int(a["to_hit"]),
+                damage=str(a["damage"]),
+                damage_type=DamageType(str(a.get("damage_type", "slashing"))),
+            )
+            for a in stats.get("attacks", ())
+        )
+        return StatBlock(
+            name=entity.name,
+            kind=kind,  # type: ignore[arg-type]
+            cr=float(stats.get("challenge", 0)),
+            abilities=scores,
+            ac=int(stats.get("ac", 10)),
+            max_hp=int(stats.get("max_hp", 4)),
+            attacks=attacks,
+        )
+    return StatBlock(name=entity.name, kind=kind, cr=0, ac=10, max_hp=max(entity.hp or 4, 1))  # type: ignore[arg-type]
+
+
+def _holding(h: HoldingView, items: Mapping[str, ItemView]) -> Holding:
+    item = items.get(h.item_id)
+    effect = (item.properties or {}).get("effect") if item else None
+    return Holding(item=h.item_id, quantity=h.quantity, name=h.item_name, effect=effect)
+
+
+def round_state(scene: Scene) -> RoundState:
+    """The rules' view of the scene: combatants with their holdings, items lying around, reachable places."""
+    combatants = []
+    for cid in sorted(scene.creatures):
+        entity = scene.creatures[cid]
+        try:
+            block = stat_block(entity)
+        except RulesError:
+            block = StatBlock(name=entity.name, kind="npc", cr=0, ac=10, max_hp=max(entity.hp or 4, 1))
+        saves = str(scene.facts.get(f"{cid}-death-saves", "0/0")).split("/")
+        combatants.append(
+            Combatant(
+                id=cid,
+                name=entity.name,
+                stats=block,
+                hp=min(entity.hp if entity.hp is not None else block.max_hp, max(block.max_hp, entity.hp or 0)),
+                conditions=tuple(Condition(c) for c in entity.conditions if c in _CONDITIONS),
+                location=entity.location or scene.locations[0],
+                dead=entity.alive is False,
+                stable=bool(scene.facts.get(f"{cid}-stable", False)),
+                death_saves=DeathSaves(successes=int(saves[0] or 0), failures=int(saves[-1] or 0)),
+                holdings=tuple(_holding(h, scene.items) for h in scene.holdings.get(cid, ())),
+            )
+        )
+    lying = [
+        SceneItem(id=h.item_id, name=h.item_name, holder=loc, quantity=h.quantity)
+        for loc in scene.locations
+        for h in scene.holdings.get(loc, ())
+    ]
+    return RoundState(combatants=tuple(combatants), items=tuple(lying), locations=scene.exits)
+
+
+def parse_scene(scene: Scene, actor: str) -> ParseScene:
+    """What a player's free text may name: creatures present, items in reach, their attacks, places to go."""
+    me = scene.creatures.get(actor)
+    here = me.location if me and me.location else (scene.locations[0] if scene.locations else None)
+
+    def names(entity: EntityView) -> SceneName:
+        return SceneName(id=entity.id, name=entity.name, aliases=entity.aliases, kind=entity.kind)
+
+    creatures = tuple(names(e) for e in scene.creatures.values() if e.location == here or e.id == actor)
+    held = tuple(
+        SceneName(
+            id=h.item_id,
+            name=h.item_name,
+            aliases=scene.items[h.item_id].aliases if h.item_id in scene.items else (),
+            kind="item",
+        )
+        for h in scene.holdings.get(actor, ())
+    )
+    reach_holders = [here] + [c.id for c in creatures if c.id != actor]
+    here_items = tuple(
+        SceneName(
+            id=h.item_id,
+            name=h.item_name,
+            aliases=scene.items[h.item_id].aliases if h.item_id in scene.items else (),
+            kind="item",
+        )
+        for holder in reach_holders
+        if holder
+        for h in scene.holdings.get(holder, ())
+    )
+    attacks: tuple[SceneName, ...] = ()
+    if me is not None:
+        try:
+            attacks = tuple(SceneName(id=a.slug, name=a.name, kind="attack") for a in stat_block(me).attacks)
+        except RulesError:
+            attacks = ()
+    places = tuple(
+        SceneName(id=p, name=scene.places[p].name, aliases=scene.places[p].aliases, kind="location")
+        for p in scene.exits
+        if p in scene.places and p != here
+    )
+    return ParseScene(
+        actor=actor, creatures=creatures, items_held=held, items_here=here_items, locations=places, attacks=attacks
+    )
+
+
+# --- rules -> ledger -----------------------------------------------------------------------------------
+
+
+def round_cause(session_number: int, round_number: int, index: int | None = None) -> str:
+    """The cause of a round's changes: ``round-12.3#1`` points at action 1 of round 3 of session 12."""
+    base = f"round-{session_number}.{round_number}"
+    return base if index is None else f"{base}#{index}"
+
+
+def mutations_for(resolution: RoundResolution, scene: Scene, *, session_number: int, round_number: int) -> list[dict[str, Any]]:
+    """The ledger mutations that record a resolved round, each pointing at the action (and roll) behind it."""
+    out: list[dict[str, Any]] = []
+    conditions = {cid: set(e.conditions) for cid, e in scene.creatures.items()}
+    witnesses = sorted(scene.creatures)
+    for change in resolution.changes:
+        cause = round_cause(session_number, round_number, change.cause)
+        common = {"cause": cause, "witnesses": witnesses}
+        kind = change.kind
+        if kind == "hp_changed":
+            out.append({"kind": "set_hp", "entity": change.entity, "hp": change.after, **common})
+        elif kind in ("condition_added", "fell_unconscious"):
+            condition = "unconscious" if kind == "fell_unconscious" else change.condition.value
+            if condition not in conditions.setdefault(change.entity, set()):
+                conditions[change.entity].add(condition)
+                out.append({"kind": "add_condition", "entity": change.entity, "condition": condition, **common})
+        elif kind == "condition_removed":
+            if change.condition.value in conditions.setdefault(change.entity, set()):
+                conditions[change.entity].discard(change.condition.value)
+                out.append(
+                    {"kind": "remove_condition", "entity": change.entity, "condition": change.condition.value, **common}
+                )
+        elif kind == "died":
+            out.append({"kind": "set_alive", "entity": change.entity, "alive": False, **common})
+        elif kind == "stabilized":
+            out.append({"kind": "set_fact", "key": f"{change.entity}-stable", "value": True, **common})
+        elif kind == "death_saves":
+            value = f"{change.successes}/{change.failures}"
+            out.append({"kind": "set_fact", "key": f"{change.entity}-death-saves", "value": value, **common})
+        elif kind == "item_transferred":
+            out.append(
+                {
+                    "kind": "transfer_item",
+                    "item": change.item,
+                    "from_holder": change.from_holder,
+                    "to_holder": change.to_holder,
+                    "quantity": change.quantity,
+                    **common,
+                }
+            )
+        elif kind == "entity_moved":
+            out.append({"kind": "move_entity", "entity": change.entity, "location": change.to_location, **common})
+    return out
+
+
+# --- rules -> narrator and checker ---------------------------------------------------------------------
+
+
+def _roll_line(result: ActionResult) -> str:
+    parts = []
+    for roll in result.rolls:
+        faces = ", ".join(str(n) for n in roll.natural)
+        mod = f" {'+' if roll.modifier >= 0 else '-'} {abs(roll.modifier)}" if roll.modifier else ""
+        target = f" vs {roll.target}" if roll.target is not None else ""
+        outcome = f" ({roll.outcome.replace('_', ' ')})" if roll.outcome and roll.outcome != "rolled" else ""
+        parts.append(f"{roll.purpose}: {roll.expression} [{faces}]{mod} = {roll.total}{target}{outcome}")
+    return "; ".join(parts)
+
+
+def roll_lines(result: ActionResult) -> tuple[str, ...]:
+    """Each roll of an action on one line, for embeds and `/ledger record`."""
+    return tuple(line for line in _roll_line(result).split("; ") if line)
+
+
+def _outcome(result: ActionResult) -> str:
+    if result.outcome.value == "refused":
+        return "refused"
+    kind = result.intent.kind if result.intent else None
+    if kind in (IntentKind.ATTACK, IntentKind.ABILITY):
+        attack_rolls = [r for r in result.rolls if r.purpose in ("attack", "spell_attack")]
+        if attack_rolls:
+            last = attack_rolls[-1].outcome
+            if last == "critical_hit":
+                return "critical"
+            if last == "critical_miss":
+                return "fumble"
+            return "hit" if result.outcome.value == "success" else "miss"
+    return {"success": "success", "failure": "failure", "done": "done"}.get(result.outcome.value, "done")
+
+
+def _effects(resolution: RoundResolution, index: int, target: str | None) -> tuple[int, int, bool, bool]:
+    damage = healing = 0
+    down = died = False
+    for change in resolution.changes:
+        if change.cause != index:
+            continue
+        if change.kind == "hp_changed" and (target is None or change.entity == target):
+            delta = (change.after + change.temp_after) - (change.before + change.temp_before)
+            if delta < 0:
+                damage += -delta
+            else:
+                healing += delta
+        elif change.kind == "fell_unconscious" and change.entity == target:
+            down = True
+        elif change.kind == "died" and change.entity == target:
+            died = True
+    return damage, healing, down, died
+
+
+def outcomes(resolution: RoundResolution, scene: Scene, texts: Mapping[str, str]) -> tuple[ActionOutcome, ...]:
+    """The resolved actions in initiative order, as the narrator is told them (authoritative)."""
+    out = []
+    for index, result in enumerate(resolution.results):
+        intent = result.intent
+        if intent is None:
+            continue
+        actor = scene.creatures.get(result.actor)
+        damage, healing, down, died = _effects(resolution, index, intent.target)
+        contest = None
+        if len(result.contest) > 1:
+            others = [c for c in result.contest if c != result.actor]
+            winner = next(
+                (c.to_holder for c in resolution.changes if c.cause == index and c.kind == "item_transferred"),
+                None,
+            )
+            winner_id = winner if winner in scene.creatures else (result.actor if result.outcome.value == "success" else others[0])
+            contest = Contest(
+                contested_by_id=others[0],
+                contested_by_name=scene.name(others[0]),
+                winner_id=winner_id or others[0],
+                winner_name=scene.name(winner_id),
+                description=_roll_line(result),
+            )
+        out.append(
+            ActionOutcome(
+                actor_id=result.actor,
+                actor_name=scene.name(result.actor),
+                actor_is_pc=bool(actor and actor.kind == "pc"),
+                kind=intent.kind.value,  # type: ignore[arg-type]
+                outcome=_outcome(result),  # type: ignore[arg-type]
+                submitted_text=texts.get(result.actor, intent.text)[:1000],
+                target_id=intent.target,
+                target_name=scene.name(intent.target) or None,
+                item_id=intent.item,
+                item_name=scene.name(intent.item) or None,
+                quantity=intent.quantity,
+                skill=intent.skill,
+                ability_name=intent.ability_name,
+                destination_id=intent.destination,
+                destination_name=scene.name(intent.destination) or None,
+                roll_line=_roll_line(result)[:400],
+                damage=damage,
+                healing=healing,
+                target_down=down,
+                target_died=died,
+                contest=contest,
+                refusal_reason=result.reason if result.outcome.value == "refused" else None,
+            )
+        )
+    return tuple(out)
+
+
+def round_facts(
+    resolution: RoundResolution,
+    *,
+    number: int,
+    texts: Mapping[str, str],
+    acted: Iterable[str],
+    applied: Sequence[Mapping[str, Any]],
+    scene: Scene,
+) -> RoundFacts:
+    """What the checker needs to hold a draft to this round's dice."""
+    actions = []
+    for index, result in enumerate(resolution.results):
+        if result.intent is None:
+            continue
+        damage, _, down, died = _effects(resolution, index, result.intent.target)
+        outcome = _outcome(result)
+        actions.append(
+            FactAction(
+                id=round_cause(0, number, index),
+                actor=result.actor,
+                kind=result.intent.kind.value,
+                target=result.intent.target,
+                outcome="miss" if outcome == "fumble" else outcome if outcome != "done" else "success",  # type: ignore[arg-type]
+                damage=damage,
+                target_down=down,
+                target_died=died,
+            )
+        )
+    return RoundFacts(
+        number=number,
+        actions=tuple(actions),
+        submissions=dict(texts),
+        acted=frozenset(acted),
+        changes=tuple(applied),
+    )
+
+
+def narration_request(
+    *,
+    campaign: str,
+    session_number: int,
+    round_number: int,
+    scene: Scene,
+    after: RoundResolution,
+    outcomes_: tuple[ActionOutcome, ...],
+    reveals: Sequence[Reveal],
+    records: Sequence[RetrievedRecord],
+    summaries: Sequence[SceneSummary],
+    recent: Sequence[str],
+    npc_knowledge: Mapping[str, tuple[str, ...]],
+    players: Mapping[str, int],
+    variety_seed: int,
+) -> NarrationRequest:
+    """The narrator's whole brief for one round: nothing outside it may be told."""
+    where = scene.locations[0] if scene.locations else ""
+    place = scene.places.get(where)
+    by_id = {c.id: c for c in after.state.combatants}
+    creatures = []
+    for cid, entity in sorted(scene.creatures.items()):
+        now = by_id.get(cid)
+        if entity.location not in scene.locations and now is None:
+            continue
+        creatures.append(
+            SceneCreature(
+                id=cid,
+                name=entity.name,
+                kind=entity.kind if entity.kind in ("pc", "npc", "monster") else "npc",  # type: ignore[arg-type]
+                is_pc=entity.kind == "pc",
+                player_id=players.get(cid),
+                alive=not (now.dead if now else entity.alive is False),
+                down=bool(now and not now.dead and now.hp == 0),
+            )
+        )
+    return NarrationRequest(
+        campaign=campaign,
+        session=session_number,
+        round=round_number,
+        location=SceneLocation(id=where or "nowhere", name=place.name if place else "somewhere", description=place.description if place else ""),
+        creatures=tuple(creatures),
+        outcomes=outcomes_,
+        reveals=tuple(reveals),
+        records=tuple(records),
+        summaries=tuple(summaries),
+        recent=tuple(recent),
+        npc_knowledge=dict(npc_knowledge),
+        variety_seed=variety_seed,
+    )
+
+
+def intent_summary(intent: Intent, scene: Scene) -> str:
+    """A short line a player recognises: ``attack Dock Thug with Longsword``."""
+    name = scene.name
+    kind = intent.kind
+    if kind is IntentKind.ATTACK:
+        with_ = f" with {name(intent.item)}" if intent.item else ""
+        return f"attack {name(intent.target)}{with_}" + (" (to subdue)" if intent.spare else "")
+    if kind is IntentKind.ABILITY:
+        on = f" on {name(intent.target)}" if intent.target else ""
+        return f"use {(intent.ability_name or '').replace('-', ' ')}{on}"
+    if kind is IntentKind.CHECK:
+        vs = f" against {name(intent.target)}" if intent.target else ""
+        return f"{(intent.skill or '').replace('_', ' ')} check{vs}"
+    if kind is IntentKind.USE_ITEM:
+        return f"use {name(intent.item)}"
+    if kind is IntentKind.GIVE:
+        return f"give {intent.quantity} x {name(intent.item)} to {name(intent.target)}"
+    if kind is IntentKind.TAKE:
+        frm = f" from {name(intent.target)}" if intent.target else ""
+        return f"take {intent.quantity} x {name(intent.item)}{frm}"
+    if kind is IntentKind.MOVE:
+        return f"go to {name(intent.destination)}"
+    if kind is IntentKind.TALK:
+        return f"talk to {name(intent.target)}"
+    if kind is IntentKind.HELP:
+        return f"help {name(intent.target)}"
+    return "hold"

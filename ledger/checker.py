@@ -1,0 +1,502 @@
+"""Check a narration against the ledger as its audience may see it, and against this round's dice.
+
+:func:`check` extracts claims (:mod:`ledger.extract`), gives each a verdict, and looks for secret leaks.
+Only asserted claims can be contradicted: dialogue, memories, rumours, plans and negations are reported as
+``unknown``. Changes the narration itself makes (an item handed over, an NPC walking off) are replayed in text
+order, so later sentences may rely on them. A claim the ledger has no record for is ``unknown``, never a
+conflict: the narrator may invent scenery. Pure and deterministic; no database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ledger.claims import CheckReport, Claim, Leak, Verdict
+from ledger.extract import CHOICE, INCAPACITATING, MOTION, SPEECH, content_words, extract
+from ledger.snapshot import Entity, WorldSnapshot
+
+# Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
+_CLUSTERS: dict[str, frozenset[str]] = {
+    "agree": frozenset(
+        [
+            "agree",
+            "accept",
+            "yes",
+            "deal",
+            "take",
+            "shake",
+            "sign",
+            "fine",
+            "sure",
+            "help",
+            "join",
+            "consent",
+            "do",
+            "it",
+            "we'll",
+            "i'll",
+            "aye",
+        ]
+    ),
+    "refuse": frozenset(
+        ["refuse", "decline", "no", "not", "won't", "never", "reject", "walk", "leave", "nothing"]
+    ),
+    "pledge": frozenset(["promise", "swear", "vow", "pledge", "oath", "word"]),
+    "confess": frozenset(["confess", "admit", "tell", "truth", "reveal"]),
+    "surrender": frozenset(["surrender", "yield", "drop", "give", "kneel"]),
+    "apologize": frozenset(["apologize", "apologise", "sorry", "forgive"]),
+}
+_LEMMA_CLUSTER = {
+    "agree": "agree",
+    "accept": "agree",
+    "consent": "agree",
+    "relent": "agree",
+    "concede": "agree",
+    "volunteer": "agree",
+    "refuse": "refuse",
+    "decline": "refuse",
+    "promise": "pledge",
+    "swear": "pledge",
+    "vow": "pledge",
+    "pledge": "pledge",
+    "confess": "confess",
+    "admit": "confess",
+    "surrender": "surrender",
+    "yield": "surrender",
+    "apologize": "apologize",
+    "apologise": "apologize",
+    "forgive": "apologize",
+}
+_STRONG_CONDITIONS = frozenset(
+    {"unconscious", "paralyzed", "paralysed", "petrified", "stunned", "restrained"}
+)
+_CORPSE_VERBS = frozenset({"lie", "rest", "remain", "be", "sprawl"})
+_HELPLESS_VERBS = _CORPSE_VERBS | {"breathe", "sleep", "stay", "stare"}
+_KIN_KINDS = ("kin", "family", "sibling", "brother", "sister", "parent", "child", "spouse", "twin", "cousin")
+
+
+def _visible(audience: str) -> frozenset[str] | None:
+    """Visibilities ``audience`` may see; ``None`` means everything (the GM)."""
+    if audience == "gm":
+        return None
+    if audience == "public":
+        return frozenset({"public"})
+    if audience.startswith("player:"):
+        return frozenset({"public", "party", audience})
+    return frozenset({"public", "party"})
+
+
+@dataclass
+class _Story:
+    """What the narration has changed so far (replayed in text order)."""
+
+    holder: dict[str, str | None] = field(default_factory=dict)  # item -> holder after a hand-over
+    moving: set[str] = field(default_factory=set)
+    dead: set[str] = field(default_factory=set)  # told dead earlier in this narration
+
+
+class _Judge:
+    def __init__(self, snap: WorldSnapshot, audience: str) -> None:
+        self.snap = snap
+        self.vis = _visible(audience)
+        self.story = _Story()
+        self.leaks: list[Leak] = []
+        self.died = snap.round.died()
+        self.moved = snap.round.moved()
+
+    def sees(self, visibility: str) -> bool:
+        return self.vis is None or visibility in self.vis
+
+    def entity(self, eid: str) -> Entity | None:
+        return self.snap.entities.get(eid)
+
+    def judge(self, c: Claim) -> Verdict:
+        if not c.modality.asserted:
+            return Verdict(c, "unknown", None, "not asserted (" + _why(c) + ")")
+        handler = getattr(self, f"_{c.kind}", None)
+        v: Verdict = handler(c) if handler else Verdict(c, "unknown")
+        if v.verdict == "contradicted" and v.refuted_by in self.snap.superseded:
+            return Verdict(c, "supported", None, f"{v.refuted_by} was retconned")
+        return v
+
+    # --- life, place, condition ---------------------------------------------------------------------------
+
+    def _alive_record(self, eid: str) -> str:
+        return f"{eid}-alive"
+
+    def _acts(self, c: Claim) -> Verdict:
+        eid = c.args[0]
+        e = self.entity(eid)
+        if e is None:
+            return Verdict(c, "unknown")
+        if not e.alive and eid not in self.died and c.detail not in _CORPSE_VERBS:
+            return Verdict(c, "contradicted", self._alive_record(eid), f"{e.name} is dead")
+        if eid in self.story.dead and c.detail not in _CORPSE_VERBS:
+            return Verdict(
+                c, "contradicted", self._alive_record(eid), f"{e.name} died earlier in this narration"
+            )
+        bad = sorted(e.conditions & INCAPACITATING)
+        if bad and c.detail not in _HELPLESS_VERBS:
+            return Verdict(c, "contradicted", f"{eid}-condition-{bad[0]}", f"{e.name} is {bad[0]}")
+        held = sorted(e.conditions & {"restrained", "grappled"})
+        if held and c.detail in MOTION:
+            return Verdict(c, "contradicted", f"{eid}-condition-{held[0]}", f"{e.name} is {held[0]}")
+        return Verdict(c, "supported" if e.alive or eid in self.died else "unknown")
+
+    def _dead(self, c: Claim) -> Verdict:
+        eid = c.args[0]
+        e = self.entity(eid)
+        if e is None:
+            return Verdict(c, "unknown")
+        if not e.alive:
+            self.story.dead.add(eid)
+            return Verdict(c, "supported")
+        on = self.snap.round.actions_on(eid)
+        ref = f"round:{on[-1].id}" if on else self._alive_record(eid)
+        return Verdict(c, "contradicted", ref, f"{e.name} is alive")
+
+    def _alive(self, c: Claim) -> Verdict:
+        e = self.entity(c.args[0])
+        if e is None:
+            return Verdict(c, "unknown")
+        if e.alive:
+            return Verdict(c, "supported")
+        return Verdict(c, "contradicted", self._alive_record(e.id), f"{e.name} is dead")
+
+    def _present(self, c: Claim) -> Verdict:
+        eid = c.args[0]
+        e = self.entity(eid)
+        scene = self.snap.scene
+        if e is None or scene.location is None or eid in self.story.moving or eid in self.moved:
+            return Verdict(c, "unknown")
+        if not e.alive and eid not in self.died:
+            return Verdict(c, "contradicted", self._alive_record(eid), f"{e.name} is dead")
+        if eid in scene.present:
+            return Verdict(c, "supported")
+        if e.location is None or not self.sees(e.visibility):
+            return Verdict(c, "unknown")
+        if self.snap.within(e.location, scene.location) or self.snap.within(scene.location, e.location):
+            return Verdict(c, "supported")
+        where = self.entity(e.location)
+        return Verdict(
+            c,
+            "contradicted",
+            f"{eid}-location",
+            f"{e.name} is at {where.name if where else e.location}, not here",
+        )
+
+    def _at(self, c: Claim) -> Verdict:
+        eid, place = c.args
+        if place == "*moving*":
+            self.story.moving.add(eid)
+            return Verdict(c, "unknown", None, "moves in this narration")
+        e = self.entity(eid)
+        if e is None or e.location is None or eid in self.story.moving or eid in self.moved:
+            return Verdict(c, "unknown")
+        if not e.alive and eid not in self.died and c.detail not in _CORPSE_VERBS:
+            return Verdict(c, "contradicted", self._alive_record(eid), f"{e.name} is dead")
+        if self.snap.within(e.location, place) or self.snap.within(place, e.location):
+            return Verdict(c, "supported")
+        where = self.entity(e.location)
+        return Verdict(
+            c, "contradicted", f"{eid}-location", f"{e.name} is at {where.name if where else e.location}"
+        )
+
+    def _condition(self, c: Claim) -> Verdict:
+        eid, cond = c.args
+        e = self.entity(eid)
+        if e is None:
+            return Verdict(c, "unknown")
+        if cond in e.conditions or (cond == "unconscious" and not e.alive):
+            return Verdict(c, "supported")
+        if cond == "unconscious":
+            on = self.snap.round.actions_on(eid)
+            if any(a.target_down for a in on):
+                return Verdict(c, "supported")
+            if on:
+                return Verdict(c, "contradicted", f"round:{on[-1].id}", f"{e.name} is still standing")
+        if cond in _STRONG_CONDITIONS:
+            return Verdict(c, "contradicted", f"{eid}-condition-{cond}", f"{e.name} is not {cond}")
+        return Verdict(c, "unknown")
+
+    # --- dice ---------------------------------------------------------------------------------------------
+
+    def _hit(self, c: Claim) -> Verdict:
+        actor, target = c.args
+        acts = [a for a in self.snap.round.actions_by(actor) if a.target]
+        if not acts:
+            return Verdict(c, "unknown")
+        on = [a for a in acts if a.target == target]
+        if on:
+            if any(a.landed for a in on):
+                return Verdict(c, "supported")
+            return Verdict(c, "contradicted", f"round:{on[0].id}", "the attack missed")
+        landed = [a for a in acts if a.landed]
+        ref = (landed or acts)[0]
+        return Verdict(c, "contradicted", f"round:{ref.id}", f"the attack was aimed at {ref.target}")
+
+    def _missed(self, c: Claim) -> Verdict:
+        actor, target = c.args
+        on = [a for a in self.snap.round.actions_by(actor) if a.target == target]
+        if not on:
+            return Verdict(c, "unknown")
+        if all(a.landed for a in on):
+            return Verdict(c, "contradicted", f"round:{on[0].id}", "the attack hit")
+        return Verdict(c, "supported")
+
+    def _damaged(self, c: Claim) -> Verdict:
+        eid = c.args[0]
+        on = self.snap.round.actions_on(eid)
+        if not on:
+            return Verdict(c, "unknown")
+        if any(a.landed or a.damage > 0 for a in on):
+            return Verdict(c, "supported")
+        return Verdict(c, "contradicted", f"round:{on[0].id}", "nothing hurt them this round")
+
+    # --- inventory ----------------------------------------------------------------------------------------
+
+    def _holds(self, c: Claim) -> Verdict:
+        holder, item = c.args
+        details = dict(
+            (p.split("=", 1) if "=" in p else (p.split(":", 1) if ":" in p else (p, "")))
+            for p in c.detail.split(";")
+            if p
+        )
+        give_to = details.get("give")
+        it = self.entity(item)
+        name = it.name if it else item
+        v = self._holds_now(c, holder, item, name, details)
+        if give_to and v.verdict != "contradicted":
+            self.story.holder[item] = give_to
+        if "acquire" in details and v.verdict != "contradicted":
+            self.story.holder[item] = holder
+        return v
+
+    def _holds_now(self, c: Claim, holder: str, item: str, name: str, details: dict[str, str]) -> Verdict:
+        if item in self.story.holder:
+            if self.story.holder[item] == holder:
+                return Verdict(c, "supported", None, "handed over in this narration")
+            return Verdict(c, "unknown", None, "changed hands in this narration")
+        held = self.snap.holders_of(item)
+        fate = self.snap.fates.get(item)
+        if not held:
+            if (
+                fate is not None
+                and self.sees(fate.visibility)
+                and holder not in self.snap.round.given_up(item)
+            ):
+                return Verdict(c, "contradicted", f"{item}-holder", f"the {name} was {fate.fate}")
+            if holder in self.snap.round.given_up(item):
+                return Verdict(c, "supported", None, "used this round")
+            return Verdict(c, "unknown")
+        if "acquire" in details:
+            return Verdict(c, "unknown")
+        mine = held.get(holder)
+        if mine is not None and not self.sees(mine.visibility):
+            self.leaks.append(Leak(f"{item}-holder", c.text, c.span, mine.visibility))
+            return Verdict(c, "unknown", None, "holding not visible to the audience")
+        if mine is None:
+            if holder in self.snap.round.given_up(item):
+                return Verdict(c, "supported", None, "handed over this round")
+            visible = [h for h in held.values() if self.sees(h.visibility)]
+            if not visible:
+                return Verdict(c, "unknown")
+            who = self.entity(visible[0].holder)
+            return Verdict(
+                c,
+                "contradicted",
+                f"{item}-holder",
+                f"the {name} is held by {who.name if who else visible[0].holder}",
+            )
+        used = sum(
+            int(ch.get("quantity", 1))
+            for ch in self.snap.round.changes
+            if ch.get("kind") == "transfer_item"
+            and ch.get("item") == item
+            and ch.get("from_holder") == holder
+        )
+        if "qty" in details:
+            want = int(details["qty"])
+            if want not in (mine.quantity, mine.quantity + used):
+                return Verdict(c, "contradicted", f"{item}-quantity", f"holds {mine.quantity}, not {want}")
+        if "qty>" in details:
+            want = int(details["qty>"])
+            if want > mine.quantity + used:
+                return Verdict(c, "contradicted", f"{item}-quantity", f"holds only {mine.quantity}")
+        return Verdict(c, "supported")
+
+    # --- relationships, threads ---------------------------------------------------------------------------
+
+    def _relation(self, c: Claim) -> Verdict:
+        a, b, kind = c.args
+        edges = self.snap.edges_by_pair.get(frozenset((a, b)), ())
+        if frozenset((a, b)) in self.snap.round.touched_edges():
+            return Verdict(c, "supported", None, "changed this round")
+        shown = [e for e in edges if self.sees(e.visibility)]
+        hidden = [e for e in edges if not self.sees(e.visibility)]
+        if kind == "kin":
+            kin = [e for e in edges if any(k in e.kind for k in _KIN_KINDS)]
+            if any(self.sees(e.visibility) for e in kin):
+                return Verdict(c, "supported")
+            if kin:
+                self.leaks.append(Leak(kin[0].id, c.text, c.span, kin[0].visibility))
+                return Verdict(c, "unknown")
+            if shown:
+                return Verdict(c, "contradicted", shown[0].id, f"recorded tie is {shown[0].kind}, not kin")
+            return Verdict(c, "unknown")
+        sign = 1 if kind == "positive" else -1
+        for e in shown:
+            if e.attitude * sign <= -30:
+                return Verdict(c, "contradicted", e.id, f"{e.kind} ({e.attitude:+d}): {e.reason}")
+        for e in hidden:
+            if e.attitude * sign >= 30:
+                self.leaks.append(Leak(e.id, c.text, c.span, e.visibility))
+        if any(e.attitude * sign >= 30 for e in shown):
+            return Verdict(c, "supported")
+        return Verdict(c, "unknown")
+
+    def _thread_status(self, c: Claim) -> Verdict:
+        tid, status = c.args
+        t = self.snap.threads.get(tid)
+        if t is None:
+            return Verdict(c, "unknown")
+        if not self.sees(t.visibility):
+            return Verdict(c, "unknown")
+        now = self.snap.round.thread_moves().get(tid, t.status)
+        if now == status:
+            return Verdict(c, "supported")
+        return Verdict(c, "contradicted", tid, f"the {t.kind} is {now}, not {status}")
+
+    # --- player agency ------------------------------------------------------------------------------------
+
+    def _pc_choice(self, c: Claim) -> Verdict:
+        pc = c.args[0]
+        rnd = self.snap.round
+        if not rnd.acted and not rnd.submissions:
+            return Verdict(c, "unknown", None, "no round facts")
+        e = self.entity(pc)
+        name = e.name if e else pc
+        wrote = rnd.submissions.get(pc)
+        mode, _, rest = c.detail.partition(":")
+        if wrote is None:
+            if pc in rnd.acted and mode == "do":
+                return Verdict(c, "unknown", None, "default action")
+            return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player submitted nothing")
+        sub = content_words(wrote)
+        if mode == "say":
+            said = content_words(rest)
+            if not said or len(said & sub) / len(said) >= 0.5:
+                return Verdict(c, "supported")
+            return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not say that")
+        if mode == "do":
+            return Verdict(c, "supported", None, "the player acted this round")
+        lemma = mode
+        if lemma in SPEECH and lemma not in CHOICE and _speaks(wrote):
+            return Verdict(c, "supported", None, "reported speech of what the player said")
+        if lemma in SPEECH and lemma not in CHOICE and pc in rnd.acted and not _decides(rest):
+            return Verdict(c, "supported", None, "words spoken while doing what the player submitted")
+        clause = content_words(rest)
+        wrote_low = wrote.lower()
+        cluster = _LEMMA_CLUSTER.get(lemma)
+        if cluster and any(w in wrote_low.split() or w in sub for w in _CLUSTERS[cluster]):
+            return Verdict(c, "supported")
+        if clause and len(clause & sub) / len(clause) >= 0.5:
+            return Verdict(c, "supported")
+        if lemma not in CHOICE and clause & sub:
+            return Verdict(c, "supported")
+        return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not choose that")
+
+
+def _decides(clause: str) -> bool:
+    """True when reported speech carries a decision ("tells Wei he'll do it", "promises to pay")."""
+    words = set(clause.lower().replace(",", " ").split())
+    return any(words & _CLUSTERS[c] for c in ("agree", "pledge", "surrender")) or bool(
+        words & {"refuse", "refuses", "declines", "decline", "accepts", "accept", "agrees", "promises"}
+    )
+
+
+def _speaks(submission: str) -> bool:
+    """True when the player's text says something aloud (a quote or a speech verb)."""
+    low = submission.lower()
+    return any(q in submission for q in ('"', "“", "'")) or any(
+        w in low.split()
+        for w in ("say", "ask", "tell", "shout", "yell", "whisper", "call", "reply", "answer")
+    )
+
+
+def _why(c: Claim) -> str:
+    m = c.modality
+    return ", ".join(
+        k
+        for k, on in (
+            ("dialogue", m.in_dialogue),
+            ("hypothetical", m.hypothetical),
+            ("memory", m.memory),
+            ("rumour", m.rumour),
+            ("negated", m.negated),
+        )
+        if on
+    )
+
+
+def check(text: str, snapshot: WorldSnapshot, *, audience: str = "party") -> CheckReport:
+    """Check ``text`` against ``snapshot`` as ``audience`` (``public``|``party``|``player:<id>``|``gm``) sees it.
+
+    Returns a :class:`CheckReport` whose verdict is ``conflict`` when any asserted claim is contradicted or
+    the text reveals a record the audience may not see. Never raises on odd text.
+    """
+    ex = extract(text, snapshot)
+    judge = _Judge(snapshot, audience)
+    verdicts: list[Verdict] = []
+    seen: set[tuple[str, tuple[str, ...], tuple[int, int], str]] = set()
+    for c in ex.claims:
+        key = (c.kind, c.args, c.span, c.detail)
+        if key in seen:
+            continue
+        seen.add(key)
+        verdicts.append(judge.judge(c))
+    leaks = list(judge.leaks)
+    for m in ex.mentions:
+        for eid in m.ids[:1]:
+            e = snapshot.entities.get(eid)
+            if e is None:
+                continue
+            span = (ex.tokens[m.i].start, ex.tokens[m.j - 1].end)
+            words = text[span[0] : span[1]]
+            if not judge.sees(e.visibility):
+                leaks.append(Leak(eid, words, span, e.visibility))
+            elif not judge.sees(m.alias_visibility):
+                leaks.append(Leak(f"{eid}-identity", words, span, m.alias_visibility))
+    # an item whose holder is secret, named in the same sentence as that holder, gives the holder away
+    by_sentence: dict[int, list[tuple[str, tuple[int, int]]]] = {}
+    for m in ex.mentions:
+        if m.id is None:
+            continue
+        st = ex.tokens[m.i].start
+        idx = next((n for n, (a, b) in enumerate(ex.sentences) if a <= st <= b), -1)
+        by_sentence.setdefault(idx, []).append((m.id, (st, ex.tokens[m.j - 1].end)))
+    for found in by_sentence.values():
+        named = {eid for eid, _ in found}
+        for eid, span in found:
+            for h in snapshot.holders_of(eid).values():
+                if h.holder in named and not judge.sees(h.visibility):
+                    leaks.append(Leak(f"{eid}-holder", text[span[0] : span[1]], span, h.visibility))
+    for key, a, b in ex.tells:
+        f = snapshot.facts[key]
+        if not judge.sees(f.visibility):
+            leaks.append(Leak(key, text[a:b], (a, b), f.visibility))
+    for tid, a, b in ex.thread_mentions:
+        t = snapshot.threads[tid]
+        if not judge.sees(t.visibility):
+            leaks.append(Leak(tid, text[a:b], (a, b), t.visibility))
+    uniq: dict[tuple[str, tuple[int, int]], Leak] = {}
+    for lk in leaks:
+        uniq.setdefault((lk.record, lk.span), lk)
+    verdicts.sort(key=lambda v: v.claim.span[0])
+    bad = any(v.verdict == "contradicted" for v in verdicts) or bool(uniq)
+    return CheckReport(
+        verdict="conflict" if bad else "clean",
+        claims=tuple(verdicts),
+        new_entities=tuple(ex.new_entities),
+        leaks=tuple(uniq.values()),
+    )

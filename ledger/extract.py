@@ -1,0 +1,1839 @@
+"""Split a narration into atomic claims, deterministically.
+
+No model, no parser library: sentences and quotes are found by punctuation, known names and aliases by one
+n-gram lookup per token (built once per snapshot and cached, so a world with thousands of entities costs the
+same per word as a small one), and common game-master phrasing is mapped to the closed vocabulary of
+:mod:`ledger.claims` with small word lists. Modality (quoted dialogue, memory, rumour, hypothetical,
+negation) is attached to every claim so the checker can leave lies, memories and plans alone.
+
+The extractor only reads; what a claim means against the ledger is :mod:`ledger.checker`'s job. Changes the
+narration itself makes (a dagger handed over, an NPC walking off) are emitted as claims with a ``detail``
+the checker replays in text order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ledger.claims import Claim, ClaimKind, Modality
+from ledger.snapshot import ActionResult, WorldSnapshot
+
+# --- word lists ---------------------------------------------------------------------------------------------
+
+_SPEECH = (
+    "say greet call shout whisper mutter growl snap laugh ask reply answer tell murmur bark hiss sneer chuckle "
+    "bellow cry yell warn explain announce declare demand plead add continue remark speak rasp croak drawl "
+    "grumble grunt boom purr sing hum cackle scoff snarl insist begin wheeze gasp rumble intone blurt exclaim "
+    "stammer stutter sputter mumble"
+)
+_CHOICE = (
+    "decide choose agree accept refuse decline promise swear vow resolve volunteer confess admit apologize "
+    "apologise surrender yield betray relent concede consent pledge forgive"
+)
+_IDLE = (
+    "watch look see hear notice feel stand wait sit lean breathe listen glance stare gaze linger remain rest "
+    "sense smell lie stay lounge loom perch kneel crouch lurk hover sleep work keep"
+)
+_STATIC = (
+    "stand wait sit lean linger remain rest stay lounge loom perch kneel crouch lurk hover sleep work keep lie "
+    "tend preside sprawl"
+)
+_MOTION = (
+    "arrive enter come hurry walk stride step rush climb ride return leave head approach emerge appear slip "
+    "wander stroll march storm limp stumble shuffle run flee hobble sail row dart spring vault sprint scramble "
+    "creep sneak stalk prowl lurch barrel bolt dash scurry skulk tiptoe swagger saunter"
+)
+_ACTION = (
+    "draw raise wield grip pour wipe nod shake point turn reach grab take hand give pass toss throw lift push "
+    "pull open close light slam strike swing fire loose shoot attack lunge charge dodge block parry cast drink "
+    "read sign count smile grin frown scowl shrug sigh wave beckon gesture bow salute spit glare slide produce "
+    "pocket tuck polish nock aim fling hurl cut slash stab bite claw rise stir wake move follow lead guide help "
+    "offer carry hold clutch brandish unsheathe sheathe level ready tap drum knock fold clap press study wince "
+    "flinch pause hesitate tense straighten counter scribble write mark sweep pick set place drop unfold unroll "
+    "signal sniff spin whirl leap jump duck crawl circle flank slump straighten peer squint tilt cock clear "
+    "shove kick tug usher motion jab jot fill scrawl hunch bristle snatch seize sell buy trade pay hide ignore "
+    "refill slap thump rap lock unlock bar guard bless pray chant heal tend bind bandage examine search kill "
+    "slay finish fell flutter blink twitch narrow widen soften harden tighten curl darken flick drag shoulder "
+    "stomp stamp grasp squeeze rub scratch brush trace touch stroke hammer smash tear rip haul heave hoist "
+    "feint sway weave evade lash retreat advance press "
+    "light douse snuff kindle stoke stab thrust cleave hack chop howl rally scream shriek roar screech stretch "
+    "lose grab yank wrench shove sprawl settle gather collect load unload saddle mount dismount"
+)
+_HOLDING = (
+    "draw raise wield grip hold clutch carry produce pull nock drink uncork polish level swing lift sheathe "
+    "unsheathe brandish tuck fire loose read unroll unfold open show finger twirl heft ready aim spin "
+    "press tap flash use pat weigh toss juggle flip"
+)
+_IRREGULAR = {
+    "said": "say",
+    "took": "take",
+    "taken": "take",
+    "gave": "give",
+    "given": "give",
+    "drew": "draw",
+    "drawn": "draw",
+    "stood": "stand",
+    "sat": "sit",
+    "came": "come",
+    "ran": "run",
+    "rose": "rise",
+    "risen": "rise",
+    "threw": "throw",
+    "bit": "bite",
+    "struck": "strike",
+    "swung": "swing",
+    "shook": "shake",
+    "held": "hold",
+    "led": "lead",
+    "saw": "see",
+    "heard": "hear",
+    "felt": "feel",
+    "told": "tell",
+    "spoke": "speak",
+    "left": "leave",
+    "swore": "swear",
+    "chose": "choose",
+    "woke": "wake",
+    "drank": "drink",
+    "strode": "stride",
+    "lay": "lie",
+    "shot": "shoot",
+    "flung": "fling",
+    "slid": "slide",
+    "began": "begin",
+    "kept": "keep",
+    "slew": "slay",
+    "slain": "slay",
+    "fled": "flee",
+    "sold": "sell",
+    "bought": "buy",
+    "paid": "pay",
+    "hid": "hide",
+    "knelt": "kneel",
+    "forgave": "forgive",
+    "sang": "sing",
+    "wrote": "write",
+    "lies": "lie",
+    "lying": "lie",
+    "dies": "die",
+    "dying": "die",
+}
+
+
+def _verb_forms(base: str) -> set[str]:
+    forms = {base, base + "s", base + "ing", base + "ed"}
+    if base.endswith(("s", "sh", "ch", "x", "z", "o")):
+        forms.add(base + "es")
+    if base.endswith("e"):
+        forms |= {base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        forms |= {base[:-1] + "ies", base[:-1] + "ied"}
+    if len(base) <= 5 and re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", base):
+        forms |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+    return forms
+
+
+def _lexicon() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for words in (_SPEECH, _CHOICE, _IDLE, _STATIC, _MOTION, _ACTION, _HOLDING):
+        for base in words.split():
+            for f in _verb_forms(base):
+                out.setdefault(f, base)
+    out.update(_IRREGULAR)
+    return out
+
+
+VERBS: dict[str, str] = _lexicon()
+SPEECH = frozenset(_SPEECH.split())
+CHOICE = frozenset(_CHOICE.split())
+IDLE = frozenset(_IDLE.split())
+STATIC = frozenset(_STATIC.split())
+MOTION = frozenset(_MOTION.split())
+
+_ADVERBS = frozenset(
+    [
+        "still",
+        "already",
+        "just",
+        "then",
+        "now",
+        "again",
+        "finally",
+        "suddenly",
+        "simply",
+        "quietly",
+        "also",
+        "even",
+        "barely",
+        "only",
+        "merely",
+        "calmly",
+        "abruptly",
+        "slowly",
+        "silently",
+        "softly",
+        "gently",
+        "briefly",
+        "once",
+        "more",
+        "instead",
+        "first",
+    ]
+)
+_AUX = frozenset({"is", "was", "are", "were", "stays", "remains", "sits", "stands", "lies", "lay", "seems"})
+_MODAL_AFTER = frozenset({"would", "could", "might", "may", "should", "will", "shall", "must", "can"})
+_HYPO = frozenset(
+    [
+        "if",
+        "unless",
+        "would",
+        "could",
+        "might",
+        "perhaps",
+        "maybe",
+        "imagine",
+        "imagines",
+        "imagining",
+        "plan",
+        "plans",
+        "planning",
+        "planned",
+        "hope",
+        "hopes",
+        "hoping",
+        "wish",
+        "wishes",
+        "wonder",
+        "wonders",
+        "wondering",
+        "whether",
+        "suppose",
+        "should",
+        "expect",
+        "expects",
+    ]
+)
+_MEMORY = frozenset(
+    [
+        "remember",
+        "remembers",
+        "remembered",
+        "recall",
+        "recalls",
+        "recalled",
+        "memory",
+        "memories",
+        "flashback",
+        "ago",
+        "once",
+        "used",
+        "dream",
+        "dreams",
+        "dreamed",
+        "dreamt",
+        "vision",
+        "visions",
+        "mourn",
+        "mourns",
+        "mourning",
+        "grave",
+        "graves",
+        "tomb",
+        "funeral",
+        "headstone",
+        "cairn",
+        "epitaph",
+        "buried",
+        "late",
+        "lament",
+        "laments",
+        "reminisce",
+        "reminisces",
+    ]
+)
+_RUMOUR = frozenset(
+    [
+        "rumour",
+        "rumours",
+        "rumor",
+        "rumors",
+        "rumoured",
+        "rumored",
+        "gossip",
+        "gossips",
+        "legend",
+        "legends",
+        "tale",
+        "tales",
+        "stories",
+        "claim",
+        "claims",
+    ]
+)
+_NEGATION = frozenset({"not", "never", "nowhere", "cannot", "no", "without", "nor", "neither", "absent"})
+_MOURN_NOUNS = frozenset(
+    {
+        "grave",
+        "tomb",
+        "corpse",
+        "remains",
+        "headstone",
+        "cairn",
+        "ashes",
+        "funeral",
+        "burial",
+        "bones",
+        "death",
+        "killer",
+        "murderer",
+        "widow",
+        "ghost",
+        "shade",
+        "spirit",
+        "memory",
+        "epitaph",
+        "skull",
+    }
+)
+_BODY_NOUNS = frozenset(
+    {
+        "eyes",
+        "eye",
+        "voice",
+        "hand",
+        "hands",
+        "face",
+        "gaze",
+        "lips",
+        "smile",
+        "jaw",
+        "fingers",
+        "brow",
+        "mouth",
+        "shoulders",
+        "head",
+        "laugh",
+        "grin",
+        "expression",
+        "arm",
+        "arms",
+    }
+)
+_DEATH_WORDS = frozenset(
+    {"dead", "dies", "died", "slain", "killed", "lifeless", "perishes", "perished", "expires", "lifelessly"}
+)
+_DEATH_PHRASES = re.compile(
+    r"\b(?:breathes? (?:his|her|its|their) last|moves? no more|is no more|never rises|does not rise again|"
+    r"goes still forever|last breath)\b"
+)
+_KILL_VERBS = frozenset({"kill", "slay", "finish", "fell"})
+_DOWN_WORDS = re.compile(
+    r"\b(?:falls? unconscious|drops? unconscious|knocked (?:out|unconscious|senseless)|senseless|"
+    r"passes out|blacks out|crumples, unconscious|goes limp)\b"
+)
+_HIT = frozenset(
+    [
+        "hit",
+        "hits",
+        "strike",
+        "strikes",
+        "struck",
+        "slam",
+        "slams",
+        "bite",
+        "bites",
+        "finds",
+        "sink",
+        "sinks",
+        "bury",
+        "buries",
+        "cut",
+        "cuts",
+        "slash",
+        "slashes",
+        "pierce",
+        "pierces",
+        "connect",
+        "connects",
+        "wound",
+        "wounds",
+        "smash",
+        "smashes",
+        "cleave",
+        "cleaves",
+        "stab",
+        "stabs",
+        "gash",
+        "gashes",
+        "crunch",
+        "crunches",
+        "slice",
+        "slices",
+        "punch",
+        "punches",
+        "tear",
+        "tears",
+        "rake",
+        "rakes",
+        "skewer",
+        "skewers",
+        "impale",
+        "impales",
+        "lodge",
+        "lodges",
+        "batter",
+        "batters",
+        "sear",
+        "sears",
+        "scorch",
+        "scorches",
+        "burn",
+        "burns",
+        "hammer",
+        "hammers",
+        "crush",
+        "crushes",
+        "maul",
+        "mauls",
+        "gore",
+        "gores",
+        "shatter",
+        "shatters",
+        "kill",
+        "kills",
+        "slay",
+        "slays",
+        "fells",
+        "finishes",
+        "lands",
+        "catches",
+        "takes",
+        "opens",
+        "bites",
+        "finds",
+    ]
+)
+_MISS = frozenset(
+    [
+        "miss",
+        "misses",
+        "missed",
+        "wide",
+        "dodge",
+        "dodges",
+        "sidestep",
+        "sidesteps",
+        "duck",
+        "ducks",
+        "parry",
+        "parries",
+        "deflect",
+        "deflects",
+        "harmlessly",
+        "clatters",
+        "skitters",
+        "whistles",
+        "sails",
+        "glances",
+        "short",
+        "air",
+        "twists",
+    ]
+)
+_MISS_PHRASES = re.compile(
+    r"\b(?:goes wide|go wide|glances? off|whistles? past|sails? (?:past|over|wide)|fails? to|falls? short|"
+    r"only air|empty air|just short|a hair's breadth|clatters? off|skitters? off|turns? aside|rolls? aside)\b"
+)
+_DAMAGE = frozenset(
+    [
+        "bleeds",
+        "bleeding",
+        "bloodied",
+        "staggers",
+        "reels",
+        "wounded",
+        "gasps",
+        "howls",
+        "shrieks",
+        "winces",
+        "blood",
+        "cries",
+        "stumbles",
+    ]
+)
+_KIN = frozenset(
+    [
+        "brother",
+        "sister",
+        "father",
+        "mother",
+        "son",
+        "daughter",
+        "cousin",
+        "uncle",
+        "aunt",
+        "twin",
+        "kin",
+        "kinsman",
+        "kinswoman",
+        "wife",
+        "husband",
+        "nephew",
+        "niece",
+        "grandfather",
+        "grandmother",
+        "sibling",
+    ]
+)
+_POSITIVE = re.compile(
+    r"\b(?:old friend|dear friend|friend|friends|ally|allies|warmly|fondly|embraces?|embracing|hugs?|beloved|"
+    r"trusted|brother-in-arms|affection|affectionately|comrade)\b"
+)
+_NEGATIVE = re.compile(
+    r"\b(?:enemy|enemies|sworn foe|foe|hatred|hates|loathes|despises|feud|nemesis|rival|spits at|"
+    r"murderous glare|bitter enemy)\b"
+)
+_THREAD_WORDS = {
+    "favour": "favour",
+    "favor": "favour",
+    "favours": "favour",
+    "favors": "favour",
+    "debt": "debt",
+    "debts": "debt",
+    "oath": "oath",
+    "vow": "oath",
+    "bounty": "bounty",
+    "prophecy": "prophecy",
+    "quest": "quest",
+    "promise": "oath",
+}
+_STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "open",
+        re.compile(
+            r"\b(?:not yet|never|yet to be|has yet to|have yet to|still not|isn't|is not|wasn't|was not)\b"
+            r"(?:\s+\w+){0,2}?\s+(?:paid|repaid|settled|fulfilled|honou?red|called in|discharged|cleared|"
+            r"kept)\b|\b(?:unpaid|outstanding|unfulfilled|unsettled)\b"
+        ),
+    ),
+    (
+        "settled",
+        re.compile(
+            r"\b(?:no longer owes?|owes? (?:\w+ )?nothing|nothing (?:more )?owed|paid in full|"
+            r"(?:is|was|been|now|finally|are) (?:\w+ )?(?:paid|repaid|settled|fulfilled|"
+            r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed)|"
+            r"(?:repaid|settled|fulfilled|honou?red|discharged|squared|kept)\b)"
+        ),
+    ),
+    ("broken", re.compile(r"\b(?:broken|broke|forsworn|betrayed)\b")),
+    ("expired", re.compile(r"\b(?:expired|lapsed)\b")),
+    (
+        "open",
+        re.compile(
+            r"\b(?:still owes?|still owed|owes?|still stands|hangs over|still binds|remains open|due|"
+            r"waiting to be|still open|unpaid|outstanding)\b"
+        ),
+    ),
+)
+_CONDITIONS = frozenset(
+    [
+        "unconscious",
+        "paralyzed",
+        "paralysed",
+        "petrified",
+        "poisoned",
+        "blinded",
+        "deafened",
+        "frightened",
+        "grappled",
+        "restrained",
+        "stunned",
+        "prone",
+        "charmed",
+        "invisible",
+        "exhausted",
+        "incapacitated",
+    ]
+)
+INCAPACITATING = frozenset({"unconscious", "paralyzed", "petrified", "stunned", "incapacitated"})
+_HOLD_VERBS = frozenset(_HOLDING.split())
+_GIVE_VERBS = frozenset({"hand", "give", "pass", "toss", "offer", "slide", "throw", "press"})
+_ACQUIRE_VERBS = frozenset(
+    {"pick", "take", "grab", "snatch", "seize", "buy", "receive", "accept", "catch", "find"}
+)
+_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "twenty": 20,
+    "a": 1,
+    "an": 1,
+    "single": 1,
+}
+_PRONOUN_POSS = frozenset({"his", "her", "their", "its"})
+_QUOTE_CHARS = {'"': "both", "“": "open", "”": "close"}
+_NEW_NAME_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "he",
+        "she",
+        "it",
+        "they",
+        "his",
+        "her",
+        "their",
+        "its",
+        "you",
+        "your",
+        "i",
+        "we",
+        "our",
+        "my",
+        "me",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "then",
+        "now",
+        "when",
+        "while",
+        "as",
+        "at",
+        "in",
+        "on",
+        "by",
+        "with",
+        "behind",
+        "beside",
+        "outside",
+        "inside",
+        "above",
+        "below",
+        "across",
+        "from",
+        "to",
+        "of",
+        "for",
+        "but",
+        "and",
+        "or",
+        "so",
+        "yet",
+        "if",
+        "no",
+        "not",
+        "one",
+        "two",
+        "three",
+        "somewhere",
+        "someone",
+        "something",
+        "everyone",
+        "nobody",
+        "none",
+        "all",
+        "every",
+        "each",
+        "only",
+        "still",
+        "even",
+        "just",
+        "welcome",
+        "yes",
+        "well",
+        "oh",
+        "ah",
+        "aye",
+        "gods",
+        "sir",
+        "madam",
+        "lady",
+        "lord",
+        "captain",
+        "master",
+        "mistress",
+        "father",
+        "mother",
+        "brother",
+        "sister",
+        "friend",
+        "friends",
+        "come",
+        "go",
+        "look",
+        "listen",
+        "wait",
+        "stop",
+        "please",
+        "thank",
+        "thanks",
+        "good",
+        "where",
+        "what",
+        "who",
+        "why",
+        "how",
+        "which",
+        "before",
+        "after",
+        "again",
+        "around",
+        "over",
+        "under",
+        "beyond",
+        "near",
+        "far",
+        "up",
+        "down",
+        "out",
+        "off",
+        "meanwhile",
+        "somewhere",
+        "nearby",
+        "overhead",
+        "above",
+        "below",
+        "around",
+        "through",
+        "along",
+        "against",
+        "toward",
+        "towards",
+        "upon",
+        "without",
+        "within",
+        "though",
+        "although",
+        "because",
+        "since",
+        "until",
+        "once",
+        "twice",
+        "never",
+        "always",
+        "perhaps",
+        "maybe",
+        "later",
+        "soon",
+        "today",
+        "tonight",
+        "tomorrow",
+        "morning",
+        "evening",
+        "dawn",
+        "dusk",
+        "night",
+        "day",
+        "monday",
+        "sunday",
+        "spring",
+        "summer",
+        "autumn",
+        "winter",
+        "north",
+        "south",
+        "east",
+        "west",
+        "something",
+        "nothing",
+        "another",
+        "other",
+        "whatever",
+        "whoever",
+        "don't",
+        "can't",
+        "won't",
+        "it's",
+        "i'm",
+        "you're",
+        "we're",
+        "that's",
+        "there's",
+        "let's",
+    ]
+)
+
+_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z\-]*(?:['’][A-Za-z]+)*['’]?|\d+|[\"“”]|[^\s\w]")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word or mark: ``low`` is lowercased with any possessive ``'s`` removed."""
+
+    text: str
+    low: str
+    start: int
+    end: int
+    poss: bool
+    quoted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A known name found in the text: the entity ids it may denote and the token range it covers."""
+
+    ids: tuple[str, ...]
+    i: int
+    j: int  # exclusive token index
+    poss: bool
+    quoted: bool
+    alias_visibility: str
+
+    @property
+    def id(self) -> str | None:
+        """The entity, when the name is unambiguous."""
+        return self.ids[0] if len(self.ids) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class NameIndex:
+    """Lowercased token n-grams -> (entity id, alias visibility); tells of facts; thread aliases."""
+
+    names: Mapping[tuple[str, ...], tuple[tuple[str, str], ...]]
+    tells: Mapping[tuple[str, ...], tuple[str, ...]]
+    threads: Mapping[tuple[str, ...], tuple[str, ...]]
+    longest: int
+
+
+def _norm(word: str) -> tuple[str, bool]:
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        return w[:-2], True
+    if w.endswith("s'"):
+        return w[:-1], True
+    return w.rstrip("'"), False
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into tokens, marking possessives and whether each lies inside quotation marks."""
+    out: list[Token] = []
+    inside = False
+    for m in _TOKEN_RE.finditer(text):
+        s = m.group(0)
+        if s in _QUOTE_CHARS:
+            mode = _QUOTE_CHARS[s]
+            inside = (not inside) if mode == "both" else (mode == "open")
+            out.append(Token(s, s, m.start(), m.end(), False, True))
+            continue
+        low, poss = _norm(s)
+        out.append(Token(s, low, m.start(), m.end(), poss, inside))
+    return out
+
+
+def _key(phrase: str) -> tuple[str, ...]:
+    return tuple(_norm(m.group(0))[0] for m in _TOKEN_RE.finditer(phrase) if m.group(0) not in _QUOTE_CHARS)
+
+
+def name_index(snapshot: WorldSnapshot) -> NameIndex:
+    """The snapshot's name matcher, built on first use and cached on the snapshot."""
+    cached = snapshot.cache.get("names")
+    if isinstance(cached, NameIndex):
+        return cached
+    names: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    longest = 1
+
+    def add(phrase: str, eid: str, vis: str) -> None:
+        nonlocal longest
+        k = _key(phrase)
+        if not k:
+            return
+        bucket = names.setdefault(k, [])
+        if all(b[0] != eid for b in bucket):
+            bucket.append((eid, vis))
+        longest = max(longest, len(k))
+
+    for e in snapshot.entities.values():
+        for alias in e.names():
+            vis = alias.visibility if alias.visibility != "public" else e.visibility
+            add(alias.name, e.id, vis)
+            words = alias.name.split()
+            # "the Gilded Anchor" is also "Gilded Anchor"; "the merchant" is never just "merchant".
+            if len(words) > 1 and words[0].lower() == "the" and any(w[:1].isupper() for w in words[1:]):
+                add(" ".join(words[1:]), e.id, vis)
+    tells: dict[tuple[str, ...], list[str]] = {}
+    for f in snapshot.facts.values():
+        for t in f.tells:
+            k = _key(t)
+            if k:
+                tells.setdefault(k, []).append(f.key)
+                longest = max(longest, len(k))
+    threads: dict[tuple[str, ...], list[str]] = {}
+    for th in snapshot.threads.values():
+        for a in th.aliases:
+            k = _key(a)
+            if k:
+                threads.setdefault(k, []).append(th.id)
+                longest = max(longest, len(k))
+    index = NameIndex(
+        names={k: tuple(v) for k, v in names.items()},
+        tells={k: tuple(v) for k, v in tells.items()},
+        threads={k: tuple(v) for k, v in threads.items()},
+        longest=longest,
+    )
+    snapshot.cache["names"] = index
+    return index
+
+
+@dataclass
+class Extraction:
+    """Everything the extractor found in one narration."""
+
+    tokens: list[Token]
+    mentions: list[Mention]
+    claims: list[Claim] = field(default_factory=list)
+    tells: list[tuple[str, int, int]] = field(default_factory=list)  # fact key, char span
+    thread_mentions: list[tuple[str, int, int]] = field(default_factory=list)
+    new_entities: list[str] = field(default_factory=list)
+    sentences: list[tuple[int, int]] = field(default_factory=list)  # char spans
+    antecedent: dict[int, str] = field(default_factory=dict)  # sentence start token -> previous subject
+
+
+def find_mentions(
+    tokens: list[Token], index: NameIndex, snapshot: WorldSnapshot
+) -> tuple[list[Mention], list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+    """Longest-first lookup of names, fact tells and thread aliases at every token."""
+    mentions: list[Mention] = []
+    tells: list[tuple[str, int, int]] = []
+    threads: list[tuple[str, int, int]] = []
+    lows = [t.low for t in tokens]
+    n = len(tokens)
+    present = snapshot.scene.present
+    best: list[int] = [0] * n  # length of the longest name starting at each token
+    for i in range(n):
+        if not lows[i][:1].isalpha():
+            continue
+        for size in range(min(index.longest, n - i), 0, -1):
+            if size > 1 and any(tokens[k].poss for k in range(i, i + size - 1)):
+                continue
+            key = tuple(lows[i : i + size])
+            span = (tokens[i].start, tokens[i + size - 1].end)
+            for fk in index.tells.get(key, ()):
+                tells.append((fk, *span))
+            for tid in index.threads.get(key, ()):
+                threads.append((tid, *span))
+            if not best[i] and key in index.names:
+                best[i] = size
+    i = 0
+    while i < n:
+        size = best[i]
+        if not size:
+            i += 1
+            continue
+        # "the crypt map": "crypt map" (an item) beats "the crypt" (a place) when it reaches further
+        if any(best[k] and k + best[k] > i + size for k in range(i + 1, i + size)):
+            i += 1
+            continue
+        found = index.names[tuple(lows[i : i + size])]
+        ids = tuple(eid for eid, _ in found)
+        if len(ids) > 1:  # "the guard": prefer whoever is in the scene
+            here = tuple(eid for eid in ids if eid in present)
+            ids = here if here else ids
+        vis = next((v for eid, v in found if eid == ids[0]), "public")
+        mentions.append(Mention(ids, i, i + size, tokens[i + size - 1].poss, tokens[i].quoted, vis))
+        i += size
+    return mentions, tells, threads
+
+
+def _sentences(text: str, tokens: list[Token]) -> list[tuple[int, int]]:
+    """Token ranges of sentences; a sentence never ends inside quotation marks."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    closers = {q1 for _, q1 in _quote_ranges(tokens)}
+    for k, t in enumerate(tokens):
+        if t.text in ".!?" and not t.quoted:
+            end = k + 1
+            while end < len(tokens) and end in closers:
+                end += 1
+            out.append((start, end))
+            start = end
+        elif t.text in ".!?" and t.quoted and k + 1 < len(tokens) and tokens[k + 1].text in '"”':
+            # a quote that closes a sentence: "Welcome." Voss turns away.
+            nxt = k + 2
+            tail = [VERBS.get(t.low) for t in tokens[nxt : nxt + 4]]
+            if (
+                nxt < len(tokens)
+                and tokens[nxt].text[:1].isupper()
+                and tokens[nxt].low not in VERBS
+                and not any(v in SPEECH for v in tail)
+            ):
+                out.append((start, k + 2))
+                start = k + 2
+    if start < len(tokens):
+        out.append((start, len(tokens)))
+    return [(a, b) for a, b in out if b > a]
+
+
+class _Sentence:
+    """One sentence's tokens and mentions, with helpers for the phrase rules."""
+
+    def __init__(self, ex: Extraction, snap: WorldSnapshot, text: str, a: int, b: int) -> None:
+        self.ex = ex
+        self.snap = snap
+        self.text = text
+        self.a = a
+        self.b = b
+        self.tokens = ex.tokens
+        self.mentions = [m for m in ex.mentions if a <= m.i < b]
+        self.span = (ex.tokens[a].start, ex.tokens[b - 1].end)
+        self.raw = text[self.span[0] : self.span[1]]
+        narrative = [t.low for t in ex.tokens[a:b] if not t.quoted]
+        self.narr = " ".join(narrative)
+        self.clauses = self._clause_starts()
+
+    def _clause_starts(self) -> list[int]:
+        starts = [self.a]
+        for k in range(self.a, self.b):
+            t = self.tokens[k]
+            if not t.quoted and (t.text in (";", "—", "–") or t.low in ("but", "instead", "meanwhile")):
+                starts.append(k + 1)
+        return starts
+
+    def clause_of(self, k: int) -> tuple[int, int]:
+        start = max(s for s in self.clauses if s <= k)
+        later = [s for s in self.clauses if s > k]
+        return start, (later[0] if later else self.b)
+
+    def kind(self, m: Mention) -> str | None:
+        eid = m.id
+        if eid is None:
+            return None
+        e = self.snap.entities.get(eid)
+        return e.kind if e else None
+
+    def creatures(self, narrative_only: bool = True) -> list[Mention]:
+        return [
+            m
+            for m in self.mentions
+            if m.id and self.kind(m) in ("pc", "npc", "monster") and not (narrative_only and m.quoted)
+        ]
+
+    def modality(self, m: Mention, verb_at: int | None = None) -> Modality:
+        c0, c1 = self.clause_of(m.i)
+        before = [t.low for t in self.tokens[self.a : m.i] if not t.quoted]
+        before_clause = [t.low for t in self.tokens[c0 : m.i] if not t.quoted]
+        after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
+        whole = self.narr
+        hypo = bool(_HYPO & set(before_clause)) or bool(after and after[0] in _MODAL_AFTER)
+        hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
+        memory = bool(_MEMORY & set(before)) or bool(after and after[0] == "had")
+        memory = memory or any(
+            p in whole for p in ("years ago", "long ago", "used to", "back when", "last winter")
+        )
+        rumour = bool(_RUMOUR & set(before_clause)) or any(
+            p in " ".join(before)
+            for p in (
+                "they say",
+                "it is said",
+                "word is",
+                "people say",
+                "some say",
+                "say that",
+                "says that",
+                "said that",
+                "whisper that",
+                "whispers that",
+                "heard that",
+                "hear that",
+                "swear that",
+                "swears that",
+                "insist that",
+                "insists that",
+                "talk of",
+                "tell of",
+                "tells of",
+            )
+        )
+        neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
+        negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
+        negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
+        return Modality(m.quoted, hypo, memory, rumour, negated)
+
+    def claim(
+        self, kind: ClaimKind, args: Iterable[str], m: Mention | None, modality: Modality, detail: str = ""
+    ) -> None:
+        self.ex.claims.append(Claim(kind, tuple(args), self.raw.strip(), self.span, modality, detail))
+
+    def verb_after(self, m: Mention) -> tuple[int, str, str] | None:
+        """(token index, surface form, lemma) of the verb whose subject is ``m``, if any."""
+        k = m.j
+        if m.poss:
+            # "Voss's eyes narrow": possessive + body noun + verb acts for the owner
+            if k < self.b and self.tokens[k].low in _BODY_NOUNS:
+                k += 1
+                while k < self.b and self.tokens[k].low in _BODY_NOUNS | {"and"}:
+                    k += 1
+            else:
+                return None
+        steps = 0
+        while k < self.b and steps < 14:
+            t = self.tokens[k]
+            if t.quoted:
+                return None
+            if t.text == ",":
+                # skip an appositive: "Voss, wiping a mug, greets you"
+                close = next(
+                    (q for q in range(k + 1, min(self.b, k + 10)) if self.tokens[q].text == ","), None
+                )
+                if close is None:
+                    return None
+                k = close + 1
+                steps += 1
+                continue
+            if t.low in _ADVERBS or (t.low.endswith("ly") and t.low not in VERBS and len(t.low) > 4):
+                k += 1
+                steps += 1
+                continue
+            if t.low in _AUX:
+                nxt = self.tokens[k + 1].low if k + 1 < self.b else ""
+                if nxt in VERBS and nxt.endswith("ing"):
+                    return k + 1, nxt, VERBS[nxt]
+                return (
+                    k,
+                    t.low,
+                    "be" if t.low in ("is", "was", "are", "were", "seems") else VERBS.get(t.low, "be"),
+                )
+            if t.low in VERBS:
+                if t.low.endswith("ing"):
+                    return None  # "Voss, smiling" is not a finite verb
+                return k, t.low, VERBS[t.low]
+            if t.low in ("and",) and steps == 0:
+                return None
+            return None
+        return None
+
+    def verb_before(self, m: Mention) -> tuple[int, str, str] | None:
+        """Inversion: "behind the bar stands Harlan Voss", '"Welcome," says Voss'."""
+        k = m.i - 1
+        if k < self.a:
+            return None
+        t = self.tokens[k]
+        lemma = VERBS.get(t.low)
+        if lemma is None or t.quoted or not (lemma in SPEECH or lemma in STATIC or lemma in MOTION):
+            return None
+        if t.low.endswith("ing"):
+            return None
+        prev = [
+            x
+            for x in self.mentions
+            if x.j <= k and self.kind(x) in ("pc", "npc", "monster") and not x.quoted and not x.poss
+        ]
+        if prev and self.clause_of(prev[-1].i)[0] == self.clause_of(k)[0]:
+            return None
+        return k, t.low, lemma
+
+
+def _content(words: Iterable[str]) -> set[str]:
+    stop = {
+        "the",
+        "and",
+        "you",
+        "your",
+        "with",
+        "that",
+        "this",
+        "for",
+        "are",
+        "was",
+        "his",
+        "her",
+        "him",
+        "she",
+        "they",
+        "them",
+        "then",
+        "have",
+        "has",
+        "not",
+        "but",
+        "will",
+        "from",
+        "into",
+        "what",
+        "our",
+        "all",
+    }
+    out: set[str] = set()
+    for w in words:
+        w = w.lower().strip("'’")
+        if len(w) < 3 or w in stop:
+            continue
+        for suf in ("ing", "ed", "es", "s", "ly"):
+            if w.endswith(suf) and len(w) - len(suf) >= 3:
+                w = w[: -len(suf)]
+                break
+        out.add(w[:5])
+    return out
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed content words of ``text`` (for comparing narrated speech with what a player wrote)."""
+    return _content(m.group(0) for m in _TOKEN_RE.finditer(text))
+
+
+def _number(tokens: list[Token], lo: int, hi: int) -> tuple[int | None, bool]:
+    """A quantity written between token ``lo`` and ``hi`` and whether it is exact ("last", "all", possessed)."""
+    qty: int | None = None
+    exact = False
+    for t in tokens[lo:hi]:
+        if t.low.isdigit():
+            qty = int(t.low)
+        elif t.low in _NUMBERS and t.low not in ("a", "an"):
+            qty = _NUMBERS[t.low]
+        if t.low in ("last", "remaining", "only", "all", "final"):
+            exact = True
+    return qty, exact
+
+
+def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
+    """Find every claim in ``text`` (known names only; unknown names go to ``new_entities``)."""
+    index = name_index(snapshot)
+    tokens = tokenize(text)
+    mentions, tells, threads = find_mentions(tokens, index, snapshot)
+    ex = Extraction(tokens=tokens, mentions=mentions, tells=tells, thread_mentions=threads)
+    covered = {k for m in mentions for k in range(m.i, m.j)}
+    quotes = _quote_ranges(tokens)
+    attributed: set[tuple[str, int]] = set()
+    sentences = _sentences(text, tokens)
+    _pronouns(ex, snapshot, sentences)
+    ex.sentences = [(tokens[a].start, tokens[b - 1].end) for a, b in sentences]
+    for a, b in sentences:
+        s = _Sentence(ex, snapshot, text, a, b)
+        _speech(s, quotes, attributed)
+        _subjects(s, attributed)
+        _combat(s)
+        _holdings(s)
+        _relations(s)
+        if not any(c.kind == "relation" and c.span == s.span for c in ex.claims):
+            _relation_by_pronoun(s)
+        _threads(s)
+        _new_names(s, covered)
+    return ex
+
+
+def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, int]]) -> None:
+    """A sentence opening with "He"/"She" (or "His eyes ...") continues the previous sentence's subject."""
+    added: list[Mention] = []
+    prev_subject: str | None = None
+    prev_monster: str | None = None
+    for a, b in sentences:
+        if prev_subject is not None:
+            ex.antecedent[a] = prev_subject
+        first = a if a < b and not ex.tokens[a].quoted else None
+        here = [m for m in ex.mentions if a <= m.i < b and not m.quoted and m.id]
+        creatures = [m for m in here if snap.entities[m.id].kind in ("pc", "npc", "monster")]  # type: ignore[index]
+        continued = False
+        if first is None and a < b:
+            # '"...," she says': a speaker pronoun right after the opening quote
+            k = next((q for q in range(a, b) if not ex.tokens[q].quoted), None)
+            if k is not None and ex.tokens[k].text == ",":
+                k += 1
+            if (
+                k is not None
+                and k + 1 < b
+                and ex.tokens[k].low in ("he", "she")
+                and prev_subject is not None
+                and VERBS.get(ex.tokens[k + 1].low) in SPEECH
+            ):
+                added.append(Mention((prev_subject,), k, k + 1, False, False, "public"))
+                continued = True
+        if first is not None and prev_subject is not None and (not creatures or creatures[0].i > first):
+            t = ex.tokens[first]
+            nxt = ex.tokens[first + 1].low if first + 1 < b else ""
+            if t.low in ("he", "she"):
+                added.append(Mention((prev_subject,), first, first + 1, False, False, "public"))
+                continued = True
+            elif t.low in ("his", "her") and nxt in _BODY_NOUNS:
+                added.append(Mention((prev_subject,), first, first + 1, True, False, "public"))
+                continued = True
+        if first is not None and not continued and ex.tokens[first].low == "it" and prev_monster is not None:
+            added.append(Mention((prev_monster,), first, first + 1, False, False, "public"))
+        monsters = {m.id for m in creatures if snap.entities[m.id].kind == "monster"}  # type: ignore[index]
+        prev_monster = next(iter(monsters)) if len(monsters) == 1 else None
+        if not continued:
+            # the antecedent is a named subject that opens the sentence ("Sela Marr spots ...")
+            opener = creatures[0] if creatures and creatures[0].i == a else None
+            if opener is not None and opener.poss and not (
+                opener.j < b and ex.tokens[opener.j].low in _BODY_NOUNS
+            ):
+                opener = None
+            prev_subject = opener.id if opener else None
+    if added:
+        ex.mentions = sorted(ex.mentions + added, key=lambda m: m.i)
+
+
+def _quote_ranges(tokens: list[Token]) -> list[tuple[int, int]]:
+    """(open token, close token) index pairs of quotation marks."""
+    out: list[tuple[int, int]] = []
+    open_at: int | None = None
+    for k, t in enumerate(tokens):
+        if t.text in _QUOTE_CHARS:
+            if open_at is None and t.text != "”":
+                open_at = k
+            elif open_at is not None and t.text != "“":
+                out.append((open_at, k))
+                open_at = None
+    return out
+
+
+def _speech(s: _Sentence, quotes: list[tuple[int, int]], attributed: set[tuple[str, int]]) -> None:
+    """Attribute quoted speech to a speaker: '"...," Mira says', 'Voss growls: "..."', '"..." says Wei'."""
+    toks = s.tokens
+    for q0, q1 in quotes:
+        if not (s.a <= q1 < s.b or s.a <= q0 < s.b):
+            continue
+        words = " ".join(t.text for t in toks[q0 + 1 : q1])
+        speaker: Mention | None = None
+        verb = ""
+        # after the closing mark
+        after = [m for m in s.mentions if q1 < m.i <= q1 + 3 and not m.quoted]
+        for m in after:
+            between = [t.low for t in toks[q1 + 1 : m.i] if t.text not in ",."]
+            v = s.verb_after(m)
+            if not between and v and VERBS.get(v[1]) in SPEECH:
+                speaker, verb = m, v[2]
+            elif between and VERBS.get(between[-1]) in SPEECH:
+                speaker, verb = m, VERBS[between[-1]]
+            if speaker:
+                break
+        if speaker is None:
+            # before the opening mark: Mira says, "..." / Voss growls: "..."
+            before = [m for m in s.mentions if m.j <= q0 and q0 - m.j <= 5 and not m.quoted]
+            if before:
+                m = before[-1]
+                v = s.verb_after(m)
+                if v and v[2] in SPEECH and v[0] < q0:
+                    speaker, verb = m, v[2]
+                elif q0 - m.j <= 1 and toks[m.j].text == ":" if m.j < len(toks) else False:
+                    speaker, verb = m, "say"
+        if speaker is None or speaker.id is None:
+            continue
+        mod = s.modality(speaker)
+        mod = Modality(False, mod.hypothetical, mod.memory, mod.rumour, mod.negated)
+        attributed.add((speaker.id, speaker.i))
+        s.claim("acts", (speaker.id,), speaker, mod, verb)
+        if s.kind(speaker) == "pc":
+            s.claim("pc_choice", (speaker.id,), speaker, mod, f"say:{words}")
+
+
+_ARRIVE = frozenset({"arrive", "enter", "come", "emerge", "appear", "approach", "return"})
+
+
+def _location_after(s: _Sentence, k: int) -> Mention | None:
+    """A known location named after a preposition in the same clause after token ``k``."""
+    _, c1 = s.clause_of(k)
+    for m in s.mentions:
+        if k < m.i < c1 and s.kind(m) == "location" and not m.quoted:
+            prev = s.tokens[m.i - 1].low if m.i - 1 >= s.a else ""
+            if prev in (
+                "at",
+                "in",
+                "on",
+                "inside",
+                "by",
+                "near",
+                "beside",
+                "outside",
+                "behind",
+                "of",
+                "into",
+                "onto",
+                "across",
+                "over",
+                "under",
+                "within",
+                "the",
+            ) or prev.endswith("side"):
+                return m
+    return None
+
+
+def _location_before(s: _Sentence, k: int) -> Mention | None:
+    c0, _ = s.clause_of(k)
+    for m in s.mentions:
+        if c0 <= m.i < k and s.kind(m) == "location" and not m.quoted:
+            return m
+    return None
+
+
+def _condition_after(s: _Sentence, m: Mention, c1: int) -> str | None:
+    """ "Sir Hollis stands rigid, paralyzed by the spell": a condition word describing ``m``."""
+    toks = s.tokens
+    starts = {x.i for x in s.mentions if x is not m and s.kind(x) in ("pc", "npc", "monster")}
+    for k in range(m.j, min(c1, m.j + 10)):
+        if k in starts or toks[k].quoted:
+            return None
+        low = toks[k].low
+        if low in _CONDITIONS and toks[k - 1].low in {",", "still", "is", "lies", "remains", "stands", "sits", "now"}:
+            return "paralyzed" if low == "paralysed" else low
+    return None
+
+
+def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
+    """True when the clause after ``m`` says it dies ("falls dead", "breathes its last") before naming anyone else."""
+    toks = s.tokens
+    starts = {x.i for x in s.mentions if x is not m}
+    end = min(c1, m.j + 12)
+    for k in range(m.j, end):
+        if k in starts:
+            return False
+        if toks[k].quoted:
+            continue
+        if toks[k].low in ("he", "she", "they", "who", "whose", "whom", "which", "that", "by", "you", "i", "we"):
+            return False
+        if toks[k].low in _DEATH_WORDS and (k + 1) not in starts:
+            return True
+    tail = " ".join(t.low for t in toks[m.j : end] if not t.quoted)
+    return bool(_DEATH_PHRASES.search(tail))
+
+
+def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
+    """Creatures doing things: acts / present / at / dead / condition / pc_choice."""
+    toks = s.tokens
+    for m in s.creatures(narrative_only=False):
+        eid = m.id
+        assert eid is not None
+        kind = s.kind(m)
+        # "the late Harlan Voss", "the dead goblin"
+        prev = toks[m.i - 1].low if m.i - 1 >= s.a else ""
+        if prev in ("late", "dead", "slain", "fallen") and not m.quoted:
+            s.claim("dead", (eid,), m, s.modality(m), prev)
+            continue
+        if m.poss and m.j < s.b and toks[m.j].low in _MOURN_NOUNS and not m.quoted:
+            s.claim("dead", (eid,), m, s.modality(m), toks[m.j].low)
+            continue
+        if m.quoted:
+            continue
+        v = s.verb_after(m)
+        inverted = False
+        if v is None:
+            v = s.verb_before(m)
+            inverted = v is not None
+        # death and down phrases in the clause after the mention
+        c0, c1 = s.clause_of(m.i)
+        tail = " ".join(t.low for t in toks[m.j : min(c1, m.j + 8)] if not t.quoted)
+        first = tail.split()[:4]
+        if not m.poss and _dies_after(s, m, c1):
+            s.claim("dead", (eid,), m, s.modality(m, v[0] if v else None), tail)
+            continue
+        cond = _condition_after(s, m, c1)
+        if cond is not None:
+            s.claim("condition", (eid, cond), m, s.modality(m), "described")
+        if _DOWN_WORDS.search(" ".join(first + tail.split()[4:6])) and not m.poss:
+            s.claim("condition", (eid, "unconscious"), m, s.modality(m), "down")
+            continue
+        if v is None:
+            continue
+        k, form, lemma = v
+        mod = s.modality(m, k)
+        if lemma == "be":
+            nxt = [t.low for t in toks[k + 1 : min(c1, k + 4)]]
+            if nxt[:1] and nxt[0] in _NEGATION:
+                continue
+            cond = next((w for w in nxt[:2] if w in _CONDITIONS), None)
+            if cond:
+                s.claim("condition", (eid, cond), m, mod, form)
+                continue
+            if nxt[:1] == ["here"] or nxt[:2] == ["already", "here"]:
+                s.claim("present", (eid,), m, mod, "here")
+                s.claim("acts", (eid,), m, mod, "be")
+                continue
+            loc = _location_after(s, k)
+            if loc and loc.id:
+                s.claim("at", (eid, loc.id), m, mod, form)
+            continue
+        if (eid, m.i) in attributed:
+            continue
+        for k2, lemma2 in _chained_verbs(s, k, c1):
+            _act(s, m, eid, kind, k2, lemma2, mod, c1, False)
+        _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
+
+
+def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
+    """Later verbs of the same subject: "stretches his arms, strolls over and helps himself"."""
+    out: list[tuple[int, str]] = []
+    toks = s.tokens
+    first = toks[k].low
+    third_person = first.endswith("s")
+    for q in range(k + 1, min(c1, k + 16)):
+        t = toks[q]
+        if t.quoted:
+            break
+        if any(x.i == q for x in s.mentions) or t.low in ("he", "she", "it", "they", "who", "which", "that"):
+            break
+        if toks[q - 1].text in (",", "and") or toks[q - 1].low == "then":
+            lemma = VERBS.get(t.low)
+            if lemma and (t.low.endswith("s") == third_person) and not t.low.endswith("ing"):
+                if t.low.endswith("ed") and third_person:
+                    continue
+                out.append((q, lemma))
+    return out
+
+
+def _act(s: _Sentence, m: Mention, eid: str, kind: str | None, k: int, lemma: str, mod: Modality, c1: int,
+         inverted: bool) -> None:
+    """Emit acts / present / at / pc_choice for ``m`` doing ``lemma`` at token ``k``."""
+    toks = s.tokens
+    s.claim("acts", (eid,), m, mod, lemma)
+    if lemma in MOTION:
+        dest = _location_after(s, k)
+        arriving = lemma in _ARRIVE or (
+            dest is not None
+            and dest.id is not None
+            and s.snap.scene.location is not None
+            and s.snap.within(dest.id, s.snap.scene.location)
+        )
+        if arriving and kind in ("npc", "monster"):
+            s.claim("present", (eid,), m, mod, lemma)  # walking in does not put them here
+        else:
+            s.claim("at", (eid, "*moving*"), m, mod, lemma)
+    elif kind in ("npc", "monster"):
+        loc = _location_after(s, k) or (_location_before(s, m.i) if inverted else None)
+        if loc and loc.id and (lemma in STATIC or lemma in SPEECH or lemma in IDLE or inverted):
+            s.claim("at", (eid, loc.id), m, mod, lemma)
+        else:
+            s.claim("present", (eid,), m, mod, lemma)
+    if kind == "pc":
+        words = " ".join(t.text for t in toks[k : min(c1, k + 12)] if not t.quoted)
+        if lemma in CHOICE or lemma in SPEECH:
+            s.claim("pc_choice", (eid,), m, mod, f"{lemma}:{words}")
+        elif lemma not in IDLE:
+            s.claim("pc_choice", (eid,), m, mod, f"do:{lemma}:{words}")
+
+
+_DEFEND = frozenset(
+    {"dodge", "sidestep", "duck", "parry", "deflect", "twist", "block", "roll", "spin", "leap", "jump", "sway",
+     "weave", "evade"}
+)
+
+
+_WEAPONS = frozenset(
+    "arrow arrows bolt bolts blade blades axe sword spear dagger knife cudgel club claws claw fist fists swing "
+    "strike blow blows spell flame flames fire hammer greataxe mace teeth jaws bite shot throw lance staff "
+    "whip rapier scimitar javelin javelins knuckles talons tail boot shield sling stone ray bolt magic "
+    "hand hands".split()
+)
+
+
+def _weapon_follows(s: _Sentence, m: Mention) -> bool:
+    """True when a possessive names the means of an attack: "Mira's arrow", "Durgan's greataxe"."""
+    for k in range(m.j, min(s.b, m.j + 3)):
+        low = s.tokens[k].low
+        if low in _WEAPONS:
+            return True
+        if any(x.i == k and s.kind(x) == "item" for x in s.mentions):
+            return True
+    return False
+
+
+def _polarity(words: list[str]) -> tuple[bool, bool]:
+    text = " ".join(words)
+    hit = any(w in _HIT for w in words)
+    miss = any(w in _MISS for w in words) or bool(_MISS_PHRASES.search(text))
+    return hit, miss
+
+
+def _is_attack(a: ActionResult) -> bool:
+    """An action whose result a narration can tell as a hit or a miss."""
+    return a.target is not None and (a.outcome in ("hit", "miss", "critical") or a.damage > 0)
+
+
+def _actor_like(s: _Sentence, x: Mention) -> bool:
+    """A creature mention that starts its own attack: "the northman's longsword", "Gault swings"."""
+    if x.poss:
+        return _weapon_follows(s, x)
+    v = s.verb_after(x)
+    return v is not None and v[2] not in _DEFEND
+
+
+def _combat(s: _Sentence) -> None:
+    """hit / missed / damaged / dead from attack phrasing, guided by who acted this round."""
+    rnd = s.snap.round
+    toks = s.tokens
+    creatures = s.creatures()
+    if not creatures:
+        return
+    for m in creatures:
+        eid = m.id
+        assert eid is not None
+        attacks = [a for a in rnd.actions_by(eid) if _is_attack(a)]
+        if not attacks:
+            continue
+        v = s.verb_after(m) if not m.poss else None
+        if m.poss and not _weapon_follows(s, m):
+            continue  # "the ghoul's head" is where a blow lands, not who strikes
+        if v is not None and v[2] in _DEFEND:
+            continue  # "the thug twists aside": the thug defends here, it does not attack
+        if not m.poss and v is None:
+            continue
+        c0, c1 = s.clause_of(m.i)
+        # the blow this attacker lands: stop where another attacker's words begin
+        stop = next((x.i for x in creatures if x.i > m.i and x.i < c1 and _actor_like(s, x)), c1)
+        words = [t.low for t in toks[m.j : stop] if not t.quoted]
+        hit, miss = _polarity(words)
+        nxt_end = c1
+        if c1 < s.b and toks[c1 - 1].low == "but":
+            # "Jarl cuts low, but Gault parries": the clause after "but" tells the outcome
+            nxt_end = s.clause_of(c1)[1]
+            later = [t.low for t in toks[c1:nxt_end] if not t.quoted]
+            l_hit, l_miss = _polarity(later)
+            defended = any(VERBS.get(w) in _DEFEND for w in later)
+            if l_miss or defended:
+                hit, miss = False, True
+            elif not hit and not miss and l_hit:
+                hit = True
+        if hit == miss:
+            continue
+        others = [x for x in creatures if x.id != eid and c0 <= x.i < nxt_end]
+        after = [x for x in others if x.i > m.i]
+        target = (after or others or [None])[0]
+        tid = target.id if target is not None else (attacks[0].target or "")
+        mod = s.modality(m)
+        if mod.hypothetical or mod.memory or mod.rumour:
+            continue
+        s.claim("hit" if hit else "missed", (eid, tid), m, mod, "")
+        if hit and any(w in _KILL_VERBS or VERBS.get(w) in _KILL_VERBS for w in words) and tid:
+            s.claim("dead", (tid,), target, mod, "killed")
+    # "the goblin dodges Mira's arrow": a defender, then the attacker's weapon
+    for d in creatures:
+        v = s.verb_after(d) if not d.poss else None
+        if v is None or v[2] not in _DEFEND or d.id is None:
+            continue
+        c0, c1 = s.clause_of(d.i)
+        a = next((x for x in creatures if v[0] < x.i < c1 and x.poss and _weapon_follows(s, x)), None)
+        if a is not None and a.id and any(_is_attack(x) for x in rnd.actions_by(a.id)):
+            s.claim("missed", (a.id, d.id), a, s.modality(d), "dodged")
+    # damage without a named attacker: "Greyrock staggers, blood running down his arm"
+    for m in creatures:
+        eid = m.id
+        assert eid is not None
+        if not rnd.actions_on(eid) or m.poss:
+            continue
+        c0, c1 = s.clause_of(m.i)
+        words = [t.low for t in toks[m.j : min(c1, m.j + 6)] if not t.quoted]
+        if any(w in _DAMAGE for w in words[:4]):
+            s.claim("damaged", (eid,), m, s.modality(m), " ".join(words))
+
+
+_TRAILING_PREPS = frozenset(
+    {"at", "on", "in", "from", "under", "against", "across", "over", "into", "between", "upon", "inside",
+     "within", "beneath", "behind", "beside"}
+)
+
+
+def _holdings(s: _Sentence) -> None:
+    """holds(holder, item, qty?) from possessives, pronouns and handling verbs; hand-overs as details."""
+    toks = s.tokens
+    items = [m for m in s.mentions if s.kind(m) == "item" and not m.quoted]
+    if not items:
+        return
+    creatures = s.creatures()
+    for it in items:
+        iid = it.id
+        assert iid is not None
+        holder: Mention | None = None
+        qlo = it.i
+        # Mira's silver dagger / Greyrock's last three arrows
+        k = it.i - 1
+        while k >= s.a and (
+            toks[k].low in _NUMBERS
+            or toks[k].low.isdigit()
+            or toks[k].low
+            in ("last", "remaining", "only", "final", "trusty", "old", "own", "spare", "prized", "precious")
+        ):
+            k -= 1
+        poss = next((c for c in creatures if c.j - 1 == k and c.poss), None)
+        pronoun = k >= s.a and toks[k].low in _PRONOUN_POSS
+        verb_lemma = ""
+        subject = None
+        before = [c for c in creatures if c.j <= it.i and not c.poss]
+        if not before and creatures and creatures[0].i < it.i:
+            before = [creatures[0]]
+        if before:
+            subject = before[-1]
+            between = [t.low for t in toks[subject.j : it.i]]
+            verb_lemma = next((VERBS[w] for w in reversed(between) if w in VERBS), "")
+        elif pronoun and creatures:
+            subject = creatures[0]
+        trailing = [t.low for t in toks[it.j : min(s.b, it.j + 3)]]
+        if (
+            not pronoun
+            and subject is not None
+            and any(w in _PRONOUN_POSS for w in trailing[1:3])
+            and trailing[:1]
+            and trailing[0] in _TRAILING_PREPS
+        ):
+            pronoun = True
+        if poss is not None:
+            holder, qlo = poss, poss.j
+        elif subject is not None and (pronoun or verb_lemma in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS):
+            holder, qlo = subject, subject.j
+        if holder is None or holder.id is None:
+            continue
+        qty, exact = _number(toks, qlo, it.i)
+        if qty is None and exact and not toks[it.j - 1].low.endswith("s"):
+            qty = 1
+        if (qty is not None and poss is not None) or pronoun:
+            exact = exact or qty is not None
+        mod = s.modality(holder)
+        if "sold" in s.narr or "pawned" in s.narr or "lost" in s.narr.split():
+            mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
+        detail = ""
+        if verb_lemma in _GIVE_VERBS and holder is subject:
+            to = next((c for c in creatures if c.i > it.j and c.id != holder.id), None)
+            if to is not None and to.id:
+                detail = f"give:{to.id}"
+        elif verb_lemma in _ACQUIRE_VERBS and holder is subject and poss is None:
+            detail = "acquire"
+        if qty is not None:
+            detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
+        s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+def _relations(s: _Sentence) -> None:
+    """Kinship ("Wei's brother") and attitude ("greets his old friend") between two named creatures."""
+    creatures = [c for c in s.creatures() if c.id]
+    if len({c.id for c in creatures}) < 2:
+        return
+    toks = s.tokens
+    for c in creatures:
+        if c.poss and c.j < s.b and toks[c.j].low in _KIN:
+            other = min((x for x in creatures if x.id != c.id), key=lambda x: abs(x.i - c.j), default=None)
+            if other is not None and other.id and c.id:
+                s.claim("relation", (c.id, other.id, "kin"), c, s.modality(c), toks[c.j].low)
+                return
+    for k in range(s.a, s.b):
+        t = toks[k]
+        if not t.quoted and t.low in _KIN and k > s.a and toks[k - 1].low in _PRONOUN_POSS:
+            before = [x for x in creatures if x.j <= k]
+            after = [x for x in creatures if x.i > k and (not before or x.id != before[-1].id)]
+            if before and after and before[-1].id and after[0].id:
+                s.claim(
+                    "relation", (before[-1].id, after[0].id, "kin"), before[-1], s.modality(before[-1]), t.low
+                )
+                return
+    for kind, pattern in (("positive", _POSITIVE), ("negative", _NEGATIVE)):
+        for found in pattern.finditer(s.raw.lower()):
+            at = s.span[0] + found.start()
+            k = next((i for i in range(s.a, s.b) if toks[i].start >= at), s.b - 1)
+            if toks[k].quoted:
+                continue
+            before = [x for x in creatures if x.j <= k]
+            if not before:
+                break
+            a = before[-1]
+            rest = [x for x in creatures if x.id != a.id]
+            after = [x for x in rest if x.i > k]
+            b = after[0] if after else (min(rest, key=lambda x: abs(x.i - k)) if rest else None)
+            if b is None or a.id is None or b.id is None:
+                break
+            s.claim("relation", (a.id, b.id, kind), a, s.modality(a), found.group(0))
+            return
+
+
+def _relation_by_pronoun(s: _Sentence) -> None:
+    """ "the guide is his bitter enemy" after a sentence about Venn: the pronoun is the earlier subject."""
+    creatures = [c for c in s.creatures() if c.id]
+    antecedent = s.ex.antecedent.get(s.a)
+    ids = {c.id for c in creatures}
+    if len(ids) != 1 or antecedent is None or antecedent in ids:
+        return
+    toks = s.tokens
+    for k in range(s.a + 1, s.b):
+        t = toks[k]
+        if t.quoted or toks[k - 1].low not in _PRONOUN_POSS and (k < 2 or toks[k - 2].low not in _PRONOUN_POSS):
+            continue
+        words = " ".join(x.low for x in toks[k : min(s.b, k + 2)])
+        kind = "kin" if t.low in _KIN else "positive" if _POSITIVE.match(words) else (
+            "negative" if _NEGATIVE.match(words) else None)
+        if kind is None:
+            continue
+        c = creatures[0]
+        s.claim("relation", (c.id, antecedent, kind), c, s.modality(c), t.low)  # type: ignore[arg-type]
+        return
+
+
+def _threads(s: _Sentence) -> None:
+    """thread_status(t, status) from "the favour you still owe Wei", "your debt is paid"."""
+    words = s.narr.split()
+    kinds = {_THREAD_WORDS[w] for w in words if w in _THREAD_WORDS}
+    aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
+    if not kinds and not aliased:
+        return
+    snap = s.snap
+    candidates = list(dict.fromkeys(aliased)) or [t.id for t in snap.threads.values() if t.kind in kinds]
+    named = {m.id for m in s.mentions if m.id}
+    if len(candidates) > 1:
+        narrowed = [t for t in candidates if named & set(snap.threads[t].parties)]
+        candidates = narrowed
+    if len(candidates) != 1:
+        return
+    first = next((i for i, w in enumerate(words) if w in _THREAD_WORDS), len(words))
+    lead = words[:first]
+    if any(w in _HYPO or w in ("remember", "remembers", "recall", "recalls") for w in lead) or "if" in words:
+        return
+    status = None
+    for st, pat in _STATUS_PATTERNS:
+        if pat.search(s.narr):
+            status = st
+            break
+    if status is None:
+        return
+    s.ex.claims.append(
+        Claim("thread_status", (candidates[0], status), s.raw.strip(), s.span, Modality(), s.narr)
+    )
+
+
+_TITLES = frozenset(
+    "captain lord lady sir ser master mistress brother sister father mother king queen prince princess duke "
+    "duchess baron baroness count countess dame old widow".split()
+)
+
+
+def _new_names(s: _Sentence, covered: set[int]) -> None:
+    """Capitalised names nobody recorded: reported so the GM can add them, never a conflict."""
+    toks = s.tokens
+    k = s.a
+    while k < s.b:
+        t = toks[k]
+        titled = (
+            t.low in _TITLES
+            and k + 1 < s.b
+            and toks[k + 1].text[:1].isupper()
+            and k + 1 not in covered
+            and toks[k + 1].low not in _NEW_NAME_STOP
+        )
+        if k in covered or not t.text[:1].isupper() or (t.low in _NEW_NAME_STOP and not titled):
+            k += 1
+            continue
+        start = k
+        run = [t.text.rstrip("'’s") if t.poss else t.text]
+        k += 1
+        while (
+            k < s.b and toks[k].text[:1].isupper() and k not in covered and toks[k].low not in _NEW_NAME_STOP
+        ):
+            run.append(toks[k].text)
+            k += 1
+        sentence_start = start == s.a or toks[start - 1].text in _QUOTE_CHARS or toks[start - 1].text in ".!?"
+        if sentence_start and len(run) == 1:
+            nxt = toks[k].low if k < s.b else ""
+            if nxt not in VERBS or t.low in VERBS:
+                continue
+        name = " ".join(run)
+        if name not in s.ex.new_entities:
+            s.ex.new_entities.append(name)

@@ -1,0 +1,267 @@
+"""Load a scenario file into the SQL ledger, so a loaded campaign is the same ledger as a played one.
+
+The scenario module already turns a file into its timeline (:func:`ledger.scenario.timeline`): per source
+session, the setup records (locations, PCs, NPCs, items, relationships, threads, facts), then each
+``[[history]]`` entry, every one a group of changes in the ledger's own change vocabulary. This module creates
+the campaign row and pushes each group through the ledger service's staging step, exactly as a round would,
+so every row gets its events, witnesses, involved entities, source session, visibility and a cause
+``scenario:<source>``. The whole load is one transaction: a scenario that fails half way leaves nothing.
+
+Scale conversions (stated once, here):
+
+* importance: a scenario entry says 1..5 (default 2); the ledger keeps 0..10 (live default 5): it is doubled.
+* PC owners: ``player:alice`` in a file is a placeholder for a Discord user who has not claimed the PC yet;
+  it is stored as the entity's ``owner_user_id`` in that ``player:alice`` form (a real owner is digits), and
+  the campaign's ``settings["placeholder_owners"]`` maps each placeholder to its PC ids, so ``/join claim:``
+  can rebind it (see :data:`PLACEHOLDER_PREFIX`).
+* retcon/correction targets name history ``id`` s in a file; the ledger wants event refs, so each history id
+  is mapped to the first event its entry wrote (kept in ``settings["history_events"]``).
+* setup groups are written with ``permanent = false`` (a record is permanent for what it is, e.g. an open
+  favour or a death, not because it was in the file); history entries keep their own flag.
+* each history entry's ``summary`` becomes a :class:`ledger.models.Summary` row (scope ``history``)
+  pointing at the events the entry wrote: the text a Chroma index may later embed, never the authority.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+
+from ledger import models as m
+from ledger.errors import InvalidChange, LedgerError
+from ledger.mutations import Mutation, parse_mutation
+
+if TYPE_CHECKING:
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    from ledger.scenario import Scenario, ScenarioEvent
+
+#: A scenario owner that is not a Discord user id yet is stored as ``player:<handle>``.
+PLACEHOLDER_PREFIX = "player:"
+#: Scenario importance runs 1..5; the ledger's runs 0..10.
+IMPORTANCE_SCALE = 2
+SETUP_PATH = "setup"
+
+
+def scenario_cause(source: str) -> str:
+    """The cause every event of a loaded scenario carries: ``scenario:<source>`` (at most 120 characters)."""
+    return f"scenario:{source}"[:120]
+
+
+def owner_for_ledger(owner: str | None) -> str | None:
+    """A scenario PC owner as stored: a Discord id stays, a handle becomes ``player:<handle>``."""
+    if owner is None or owner == "":
+        return None
+    if owner.isdigit() or owner.startswith(PLACEHOLDER_PREFIX):
+        return owner
+    return f"{PLACEHOLDER_PREFIX}{owner}"
+
+
+def is_placeholder_owner(owner: str | None) -> bool:
+    """True when ``owner`` is a scenario placeholder (``player:alice``) rather than a real Discord user id."""
+    return bool(owner) and str(owner).startswith(PLACEHOLDER_PREFIX)
+
+
+def _to_mutation(change: Any, history_refs: dict[str, str]) -> Mutation:
+    """Convert a scenario change into a ledger change (owners, retcon targets mapped to event refs)."""
+    data = change.model_dump(mode="json")
+    _fix(data, history_refs)
+    return parse_mutation(data)
+
+
+def _fix(data: dict[str, Any], history_refs: dict[str, str]) -> None:
+    if data.get("visibility") is None:
+        data["visibility"] = "public"
+    if data.get("witnesses") is None:
+        data["witnesses"] = []
+    kind = data.get("kind")
+    if kind == "create_entity":
+        data["owner"] = owner_for_ledger(data.get("owner"))
+    if kind in ("retcon", "correction"):
+        target = str(data.get("target", ""))
+        data["target"] = history_refs.get(target, target)
+        for inner in data.get("changes", ()):
+            _fix(inner, history_refs)
+
+
+def _settings(scenario: Scenario, source: str) -> dict[str, Any]:
+    c = scenario.campaign
+    placeholders: dict[str, list[str]] = {}
+    for pc in scenario.pcs:
+        owner = owner_for_ledger(None if pc.owner is None else str(pc.owner))
+        if owner is not None and is_placeholder_owner(owner):
+            placeholders.setdefault(owner, []).append(pc.id)
+    return {
+        "current_session": c.current_session,
+        "starting_location": c.starting_location,
+        "default_action": c.default_action,
+        "description": c.description,
+        "scenario": source,
+        "scenario_id": c.id,
+        "placeholder_owners": placeholders,
+    }
+
+
+def _source_name(scenario: Scenario, source: str | Path | None) -> str:
+    if source is None:
+        return scenario.campaign.id or scenario.campaign.name
+    return Path(source).name if isinstance(source, Path) or "/" in str(source) else str(source)
+
+
+async def load_scenario_into(
+    session: AsyncSession,
+    *,
+    scenario: Scenario,
+    guild_id: str = "",
+    channel_id: str = "",
+    owner_user_id: str = "",
+    source: str | Path | None = None,
+) -> int:
+    """Create a campaign from ``scenario`` (its world, then its history in order) and return its id.
+
+    ``source`` (the file, e.g. ``harbor.toml``; default the campaign's id or name) names the cause
+    ``scenario:<source>`` of every event. Everything is written and committed as one transaction; each
+    timeline group goes through the ledger service exactly as a played round would (events, witnesses,
+    projections). Loading the same scenario twice makes two independent campaigns.
+
+    Raises a :class:`ledger.errors.LedgerError` (nothing written) if the ledger refuses a change, naming the
+    scenario path of the group that failed.
+    """
+    from ledger.scenario import timeline
+
+    name = _source_name(scenario, source)
+    cause = scenario_cause(name)
+    try:
+        campaign = m.Campaign(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            name=scenario.campaign.name,
+            owner_user_id=owner_user_id,
+            settings=_settings(scenario, name),
+        )
+        session.add(campaign)
+        await session.flush()
+        assert campaign.id is not None
+        campaign_id = campaign.id
+        history_refs: dict[str, str] = {}
+        summaries: list[dict[str, Any]] = []
+        for event in timeline(scenario):
+            refs = await _apply_group(session, campaign_id, event, cause, history_refs)
+            if event.history_id and refs:
+                history_refs[event.history_id] = refs[0]
+            if event.path != SETUP_PATH and refs:
+                summaries.append(
+                    {
+                        "campaign_id": campaign_id,
+                        "session_number": event.session,
+                        "round_number": event.round,
+                        "scope": "history",
+                        "text": event.summary,
+                        "event_ids": refs,
+                        "cause": f"{cause}#{event.history_id or event.path}"[:120],
+                        "visibility": event.visibility,
+                        "created_at": m.utcnow(),
+                    }
+                )
+        if summaries:
+            await (await session.connection()).execute(insert(m.Summary), summaries)
+        # History ids -> the first event each entry wrote (retcons and corrections in files name history ids).
+        campaign.settings = {**campaign.settings, "history_events": dict(history_refs)}
+        session.add(campaign)
+        await session.flush()
+        await session.commit()
+    except IntegrityError as err:
+        await session.rollback()
+        raise InvalidChange(f"the ledger refused the scenario: {str(err.orig).splitlines()[0]}") from None
+    except BaseException:
+        await session.rollback()
+        raise
+    return campaign_id
+
+
+def _stager() -> Any:
+    """The ledger service's non-committing "stage the changes" step (apply_changes without its commit).
+
+    The load commits once at the end, so it needs the step apply_changes wraps; its public name may still
+    change, so look it up by the names the service has used.
+    """
+    import importlib
+
+    for module_name, attr in (
+        ("ledger.service", "stage_changes"),
+        ("ledger.changes", "stage_changes"),
+        ("ledger.changes", "_stage"),
+        ("ledger.service", "_stage"),
+    ):
+        try:
+            fn = getattr(importlib.import_module(module_name), attr, None)
+        except ImportError:
+            continue
+        if fn is not None:
+            return fn
+    raise RuntimeError("the ledger service has no staging step (stage_changes) to load a scenario with")
+
+
+async def _apply_group(
+    session: AsyncSession, campaign_id: int, event: ScenarioEvent, cause: str, history_refs: dict[str, str]
+) -> list[str]:
+    mutations = [_to_mutation(c, history_refs) for c in event.changes]
+    if not mutations:
+        return []
+    try:
+        return await _stager()(
+            session,
+            campaign_id=campaign_id,
+            session_number=event.session,
+            round_number=event.round,
+            cause=cause,
+            mutations=mutations,
+            importance=max(0, min(10, event.importance * IMPORTANCE_SCALE)),
+            # Setup rows are the world's baseline, not moments of play: a record is permanent for what it
+            # is (a favour, a death), so setup events are not flagged permanent.
+            permanent=event.permanent and event.path != SETUP_PATH,
+            witnesses=event.witnesses,
+            round_state=None,
+            resolution=None,
+        )
+    except LedgerError as err:
+        raise type(err)(f"scenario {event.path}: {err}") from None
+
+
+async def load_scenario_file(
+    session: AsyncSession,
+    path: str | Path,
+    *,
+    guild_id: str = "",
+    channel_id: str = "",
+    owner_user_id: str = "",
+) -> int:
+    """Read, validate and load the scenario at ``path``; return the new campaign id.
+
+    Raises :class:`ledger.scenario.ScenarioError` for a bad file, a LedgerError if the ledger refuses it.
+    """
+    from ledger.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    return await load_scenario_into(
+        session,
+        scenario=scenario,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        owner_user_id=owner_user_id,
+        source=Path(path).name,
+    )
+
+
+__all__ = [
+    "IMPORTANCE_SCALE",
+    "PLACEHOLDER_PREFIX",
+    "is_placeholder_owner",
+    "load_scenario_file",
+    "load_scenario_into",
+    "owner_for_ledger",
+    "scenario_cause",
+]

@@ -1,0 +1,581 @@
+"""Reading the world through a :class:`~ledger.visibility.Viewer`: nothing the viewer may not see leaves SQL.
+
+Every read filters on the ``visibility`` column in the query itself. A record the viewer may not see is
+treated as absent (``UnknownRecord`` / not listed), so its existence does not leak either. Entity state is
+per field: a player may see where an NPC stands but not a secret condition on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from ledger import models as m
+from ledger.errors import UnknownRecord
+from ledger.views import (
+    EdgeChange,
+    EdgeView,
+    EntityView,
+    EventView,
+    FactView,
+    HoldingView,
+    ItemView,
+    LocationView,
+    NameMatch,
+    RecordView,
+    ThreadView,
+)
+from ledger.visibility import Viewer, can_see, visible_clause
+
+_MAX_CAUSE_CHAIN = 20
+
+
+def _prov(row: Any) -> dict[str, Any]:
+    return {
+        "session_number": row.session_number,
+        "round_number": row.round_number,
+        "cause": row.cause,
+        "visibility": row.visibility,
+    }
+
+
+def _entity_view(row: m.Entity, facts: Iterable[m.Fact]) -> EntityView:
+    state: dict[str, Any] = {"conditions": []}
+    for f in facts:
+        if f.field in ("alive", "location", "hp"):
+            state[f.field] = f.value
+        elif f.field.startswith("condition-") and f.value is True:
+            state["conditions"].append(f.field.removeprefix("condition-"))
+    state["conditions"] = tuple(sorted(state["conditions"]))
+    return EntityView(
+        id=row.id,
+        kind=row.kind,
+        name=row.name,
+        aliases=tuple(row.aliases),
+        description=row.description,
+        owner_user_id=row.owner_user_id,
+        sheet=row.sheet,
+        **state,
+        **_prov(row),
+    )
+
+
+async def get_entities(
+    session: AsyncSession, *, campaign_id: int, entity_ids: Sequence[str], viewer: Viewer
+) -> list[EntityView]:
+    """The entities among ``entity_ids`` the viewer may see, with the state they may see, in id order."""
+    if not entity_ids:
+        return []
+    rows = (
+        await session.exec(
+            select(m.Entity)
+            .where(
+                m.Entity.campaign_id == campaign_id,
+                col(m.Entity.id).in_(list(entity_ids)),
+                visible_clause(viewer, m.Entity.visibility),
+            )
+            .order_by(col(m.Entity.id))
+        )
+    ).all()
+    if not rows:
+        return []
+    facts = (
+        await session.exec(
+            select(m.Fact).where(
+                m.Fact.campaign_id == campaign_id,
+                col(m.Fact.subject).in_([r.id for r in rows]),
+                visible_clause(viewer, m.Fact.visibility),
+            )
+        )
+    ).all()
+    by_subject: dict[str, list[m.Fact]] = {}
+    for f in facts:
+        by_subject.setdefault(f.subject or "", []).append(f)
+    return [_entity_view(r, by_subject.get(r.id, [])) for r in rows]
+
+
+async def get_entity(
+    session: AsyncSession, *, campaign_id: int, entity_id: str, viewer: Viewer
+) -> EntityView:
+    """One entity with its state (alive, location, hp, conditions) as the viewer may see it.
+
+    Raises UnknownRecord when there is no such entity or the viewer may not see it.
+    """
+    found = await get_entities(session, campaign_id=campaign_id, entity_ids=[entity_id], viewer=viewer)
+    if not found:
+        raise UnknownRecord(f"no entity called {entity_id!r}")
+    return found[0]
+
+
+async def get_location(
+    session: AsyncSession, *, campaign_id: int, location_id: str, viewer: Viewer
+) -> LocationView:
+    """One location. Raises UnknownRecord when absent or hidden from the viewer."""
+    row = (
+        await session.exec(
+            select(m.Location).where(
+                m.Location.campaign_id == campaign_id,
+                m.Location.id == location_id,
+                visible_clause(viewer, m.Location.visibility),
+            )
+        )
+    ).first()
+    if row is None:
+        raise UnknownRecord(f"no location called {location_id!r}")
+    return LocationView(
+        id=row.id, name=row.name, aliases=tuple(row.aliases), description=row.description, **_prov(row)
+    )
+
+
+async def get_item(session: AsyncSession, *, campaign_id: int, item_id: str, viewer: Viewer) -> ItemView:
+    """One item kind. Raises UnknownRecord when absent or hidden from the viewer."""
+    row = (
+        await session.exec(
+            select(m.Item).where(
+                m.Item.campaign_id == campaign_id,
+                m.Item.id == item_id,
+                visible_clause(viewer, m.Item.visibility),
+            )
+        )
+    ).first()
+    if row is None:
+        raise UnknownRecord(f"no item called {item_id!r}")
+    return ItemView(
+        id=row.id,
+        name=row.name,
+        aliases=tuple(row.aliases),
+        description=row.description,
+        properties=row.properties,
+        **_prov(row),
+    )
+
+
+async def find_records(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    text: str,
+    viewer: Viewer,
+    kinds: Sequence[str] | None = None,
+    prefix: bool = False,
+    limit: int = 25,
+) -> list[NameMatch]:
+    """Records whose name or an alias equals ``text`` (case-insensitive), or starts with it when ``prefix``.
+
+    ``kinds`` narrows to ``entity``/``location``/``item``. For parsers (exact) and autocomplete (prefix).
+    """
+    folded = text.strip().casefold()
+    if not folded:
+        return []
+    cond: ColumnElement[bool]
+    if prefix:
+        escaped = folded.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        cond = col(m.NameIndex.name_folded).like(escaped + "%", escape="\\")
+    else:
+        cond = col(m.NameIndex.name_folded) == folded
+    stmt = select(m.NameIndex).where(
+        m.NameIndex.campaign_id == campaign_id, cond, visible_clause(viewer, m.NameIndex.visibility)
+    )
+    if kinds:
+        stmt = stmt.where(col(m.NameIndex.record_kind).in_(list(kinds)))
+    hits = (
+        await session.exec(stmt.order_by(col(m.NameIndex.name_folded), col(m.NameIndex.ref)).limit(limit))
+    ).all()
+    names: dict[str, str] = {}
+    for table in (m.Entity, m.Location, m.Item):
+        refs = [h.ref for h in hits]
+        if refs:
+            for rid, name in (
+                await session.exec(
+                    select(table.id, table.name).where(
+                        table.campaign_id == campaign_id, col(table.id).in_(refs)
+                    )
+                )
+            ).all():
+                names[rid] = name
+    seen: set[str] = set()
+    out: list[NameMatch] = []
+    for h in hits:
+        if h.ref in seen:
+            continue
+        seen.add(h.ref)
+        out.append(
+            NameMatch(
+                ref=h.ref, record_kind=h.record_kind, name=names.get(h.ref, h.ref), matched=h.name_folded
+            )
+        )
+    return out
+
+
+async def find_entity(
+    session: AsyncSession, *, campaign_id: int, name: str, viewer: Viewer
+) -> EntityView | None:
+    """The entity called ``name`` (or with that alias or id), case-insensitive; None if none or ambiguous."""
+    matches = await find_records(session, campaign_id=campaign_id, text=name, viewer=viewer, kinds=["entity"])
+    if len(matches) != 1:
+        try:
+            return await get_entity(session, campaign_id=campaign_id, entity_id=name.strip(), viewer=viewer)
+        except UnknownRecord:
+            return None
+    return await get_entity(session, campaign_id=campaign_id, entity_id=matches[0].ref, viewer=viewer)
+
+
+async def _holdings(session: AsyncSession, campaign_id: int, viewer: Viewer, where: Any) -> list[HoldingView]:
+    stmt = (
+        select(m.Holding, m.Item.name)
+        .join(
+            m.Item, (col(m.Item.campaign_id) == m.Holding.campaign_id) & (col(m.Item.id) == m.Holding.item_id)
+        )
+        .where(
+            m.Holding.campaign_id == campaign_id,
+            where,
+            m.Holding.quantity > 0,
+            visible_clause(viewer, m.Holding.visibility),
+            visible_clause(viewer, m.Item.visibility),
+        )
+        .order_by(col(m.Holding.holder_id), col(m.Holding.item_id))
+    )
+    return [
+        HoldingView(item_id=h.item_id, item_name=name, holder_id=h.holder_id, quantity=h.quantity, **_prov(h))
+        for h, name in (await session.exec(stmt)).all()
+    ]
+
+
+async def inventory(
+    session: AsyncSession, *, campaign_id: int, holder_id: str, viewer: Viewer
+) -> list[HoldingView]:
+    """What ``holder_id`` (an entity or a location) holds, as the viewer may see it, by item id."""
+    return await _holdings(session, campaign_id, viewer, m.Holding.holder_id == holder_id)
+
+
+async def holders_of(
+    session: AsyncSession, *, campaign_id: int, item_id: str, viewer: Viewer
+) -> list[HoldingView]:
+    """Who holds ``item_id`` and how many, as the viewer may see it."""
+    return await _holdings(session, campaign_id, viewer, m.Holding.item_id == item_id)
+
+
+async def entities_at(
+    session: AsyncSession, *, campaign_id: int, location_id: str, viewer: Viewer, alive_only: bool = False
+) -> list[EntityView]:
+    """Entities the viewer may see standing at ``location_id`` (by a location fact the viewer may see)."""
+    ids = (
+        await session.exec(
+            select(m.Fact.subject).where(
+                m.Fact.campaign_id == campaign_id,
+                m.Fact.field == "location",
+                m.Fact.value_text == location_id,
+                visible_clause(viewer, m.Fact.visibility),
+            )
+        )
+    ).all()
+    found = await get_entities(
+        session, campaign_id=campaign_id, entity_ids=[i for i in ids if i], viewer=viewer
+    )
+    return [e for e in found if not alive_only or e.alive is not False]
+
+
+async def relationships(
+    session: AsyncSession, *, campaign_id: int, entity_id: str, viewer: Viewer, with_history: bool = True
+) -> list[EdgeView]:
+    """Edges from or to ``entity_id`` the viewer may see, each with its visible history (oldest first)."""
+    edges = (
+        await session.exec(
+            select(m.Edge)
+            .where(
+                m.Edge.campaign_id == campaign_id,
+                or_(col(m.Edge.source_id) == entity_id, col(m.Edge.target_id) == entity_id),
+                visible_clause(viewer, m.Edge.visibility),
+            )
+            .order_by(col(m.Edge.source_id), col(m.Edge.target_id), col(m.Edge.kind))
+        )
+    ).all()
+    history: dict[tuple[str, str, str], list[EdgeChange]] = {}
+    if with_history and edges:
+        rows = (
+            await session.exec(
+                select(m.EdgeHistory)
+                .where(
+                    m.EdgeHistory.campaign_id == campaign_id,
+                    or_(col(m.EdgeHistory.source_id) == entity_id, col(m.EdgeHistory.target_id) == entity_id),
+                    visible_clause(viewer, m.EdgeHistory.visibility),
+                )
+                .order_by(col(m.EdgeHistory.id))
+            )
+        ).all()
+        for h in rows:
+            history.setdefault((h.source_id, h.target_id, h.kind), []).append(
+                EdgeChange(attitude=h.attitude, reason=h.reason, **_prov(h))
+            )
+    return [
+        EdgeView(
+            source=e.source_id,
+            target=e.target_id,
+            kind=e.kind,
+            attitude=e.attitude,
+            reason=e.reason,
+            since_session=e.since_session,
+            history=tuple(history.get((e.source_id, e.target_id, e.kind), [])),
+            **_prov(e),
+        )
+        for e in edges
+    ]
+
+
+def _thread_view(t: m.Thread) -> ThreadView:
+    return ThreadView(
+        id=t.id,
+        kind=t.kind,
+        status=t.status,
+        terms=t.terms,
+        tags=tuple(t.tags),
+        parties=tuple(t.parties),
+        expires_session=t.expires_session,
+        opened_session=t.opened_session,
+        **_prov(t),
+    )
+
+
+async def threads(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    viewer: Viewer,
+    status: str | Sequence[str] | None = None,
+    parties: Sequence[str] | None = None,
+    thread_ids: Sequence[str] | None = None,
+) -> list[ThreadView]:
+    """Threads the viewer may see, optionally only with ``status`` and binding any of ``parties``, by id."""
+    stmt = select(m.Thread).where(
+        m.Thread.campaign_id == campaign_id, visible_clause(viewer, m.Thread.visibility)
+    )
+    if status is not None:
+        stmt = stmt.where(col(m.Thread.status).in_([status] if isinstance(status, str) else list(status)))
+    if thread_ids is not None:
+        stmt = stmt.where(col(m.Thread.id).in_(list(thread_ids)))
+    if parties is not None:
+        bound = select(m.ThreadParty.thread_id).where(
+            m.ThreadParty.campaign_id == campaign_id, col(m.ThreadParty.entity_id).in_(list(parties))
+        )
+        stmt = stmt.where(col(m.Thread.id).in_(bound))
+    return [_thread_view(t) for t in (await session.exec(stmt.order_by(col(m.Thread.id)))).all()]
+
+
+def _visible_payload(payload: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """The payload without the nested changes (of a retcon or correction) the viewer may not see."""
+    nested = payload.get("changes")
+    if not isinstance(nested, list):
+        return payload
+    kept = [c for c in nested if can_see(viewer, str(c.get("visibility", "public")))]
+    return payload if len(kept) == len(nested) else {**payload, "changes": kept}
+
+
+async def _event_views(
+    session: AsyncSession, campaign_id: int, rows: Sequence[m.Event], viewer: Viewer
+) -> list[EventView]:
+    if not rows:
+        return []
+    ids = [r.id for r in rows]
+    witnesses: dict[int, list[str]] = {}
+    for eid, ent in (
+        await session.exec(
+            select(m.EventWitness.event_id, m.EventWitness.entity_id).where(
+                col(m.EventWitness.event_id).in_(ids)
+            )
+        )
+    ).all():
+        witnesses.setdefault(eid, []).append(ent)
+    involved: dict[int, list[str]] = {}
+    for eid, ent in (
+        await session.exec(
+            select(m.EventEntity.event_id, m.EventEntity.entity_id).where(
+                col(m.EventEntity.event_id).in_(ids)
+            )
+        )
+    ).all():
+        involved.setdefault(eid, []).append(ent)
+    later: dict[str, list[str]] = {}
+    for ref, sup in (
+        await session.exec(
+            select(m.Event.ref, m.Event.supersedes).where(
+                m.Event.campaign_id == campaign_id,
+                col(m.Event.supersedes).in_([r.ref for r in rows]),
+                visible_clause(viewer, m.Event.visibility),
+            )
+        )
+    ).all():
+        if sup is not None:
+            later.setdefault(sup, []).append(ref)
+    return [
+        EventView(
+            ref=r.ref,
+            seq=r.seq,
+            kind=r.kind,
+            payload=_visible_payload(r.payload, viewer),
+            importance=r.importance,
+            permanent=r.permanent,
+            supersedes=r.supersedes,
+            superseded_by=tuple(sorted(later.get(r.ref, []))),
+            witnesses=tuple(sorted(witnesses.get(r.id or 0, []))),
+            involved=tuple(sorted(involved.get(r.id or 0, []))),
+            created_at=r.created_at,
+            **_prov(r),
+        )
+        for r in rows
+    ]
+
+
+async def history(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    viewer: Viewer,
+    limit: int = 20,
+    involving: Sequence[str] | None = None,
+    session_number: int | None = None,
+    round_number: int | None = None,
+) -> list[EventView]:
+    """The last ``limit`` events the viewer may see, newest first, each with its cause and what it supersedes.
+
+    ``involving`` keeps events that involve any of those ids (entities, locations, items, threads).
+    Corrected or retconned events stay listed next to the events that supersede them.
+    """
+    stmt = select(m.Event).where(
+        m.Event.campaign_id == campaign_id, visible_clause(viewer, m.Event.visibility)
+    )
+    if involving is not None:
+        hit = select(m.EventEntity.event_id).where(
+            m.EventEntity.campaign_id == campaign_id, col(m.EventEntity.entity_id).in_(list(involving))
+        )
+        stmt = stmt.where(col(m.Event.id).in_(hit))
+    if session_number is not None:
+        stmt = stmt.where(m.Event.session_number == session_number)
+    if round_number is not None:
+        stmt = stmt.where(m.Event.round_number == round_number)
+    rows = (await session.exec(stmt.order_by(col(m.Event.seq).desc()).limit(limit))).all()
+    return await _event_views(session, campaign_id, rows, viewer)
+
+
+async def npc_knowledge(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    npc_id: str,
+    viewer: Viewer | None = None,
+    limit: int = 100,
+) -> list[EventView]:
+    """Events ``npc_id`` witnessed or was told of (listed as a witness), newest first.
+
+    An NPC who was not in the back room does not know what was said there. By default (``viewer=None``)
+    this is the NPC's own knowledge, secrets included, for its dialogue context; pass a viewer to also
+    restrict to what that viewer may see.
+    """
+    seen = select(m.EventWitness.event_id).where(
+        m.EventWitness.campaign_id == campaign_id, m.EventWitness.entity_id == npc_id
+    )
+    stmt = select(m.Event).where(m.Event.campaign_id == campaign_id, col(m.Event.id).in_(seen))
+    if viewer is not None:
+        stmt = stmt.where(visible_clause(viewer, m.Event.visibility))
+    rows = (await session.exec(stmt.order_by(col(m.Event.seq).desc()).limit(limit))).all()
+    return await _event_views(session, campaign_id, rows, viewer or Viewer.gm())
+
+
+async def facts(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    viewer: Viewer,
+    subject: str | None = None,
+    keys: Sequence[str] | None = None,
+) -> list[FactView]:
+    """Current facts the viewer may see, by key; optionally of one ``subject`` or only ``keys``."""
+    stmt = select(m.Fact).where(m.Fact.campaign_id == campaign_id, visible_clause(viewer, m.Fact.visibility))
+    if subject is not None:
+        stmt = stmt.where(m.Fact.subject == subject)
+    if keys is not None:
+        stmt = stmt.where(col(m.Fact.key).in_(list(keys)))
+    return [
+        FactView(key=f.key, subject=f.subject, field=f.field, value=f.value, **_prov(f))
+        for f in (await session.exec(stmt.order_by(col(m.Fact.key)))).all()
+    ]
+
+
+async def _event_row(session: AsyncSession, campaign_id: int, ref: str, viewer: Viewer) -> m.Event | None:
+    return (
+        await session.exec(
+            select(m.Event).where(
+                m.Event.campaign_id == campaign_id,
+                m.Event.ref == ref,
+                visible_clause(viewer, m.Event.visibility),
+            )
+        )
+    ).first()
+
+
+async def record(session: AsyncSession, *, campaign_id: int, ref: str, viewer: Viewer) -> RecordView:
+    """Any record by ref (event ``ev-000123``, entity, location, item, thread or fact key), with its causes.
+
+    ``cause_chain`` follows causes through events (newest first) as far as the viewer may see;
+    ``root_cause`` is the first cause that is not an event: the roll (``round-12#3``) or ruling behind it.
+    Raises UnknownRecord when there is no such record or the viewer may not see it.
+    """
+    kind: str
+    data: dict[str, Any]
+    prov: dict[str, Any]
+    ev = await _event_row(session, campaign_id, ref, viewer)
+    if ev is not None:
+        (view,) = await _event_views(session, campaign_id, [ev], viewer)
+        kind, data, prov = "event", view.model_dump(mode="json"), _prov(ev)
+    else:
+        found: Any = None
+        for table, name in (
+            (m.Entity, "entity"),
+            (m.Location, "location"),
+            (m.Item, "item"),
+            (m.Thread, "thread"),
+        ):
+            found = (
+                await session.exec(
+                    select(table).where(
+                        table.campaign_id == campaign_id,
+                        table.id == ref,
+                        visible_clause(viewer, table.visibility),
+                    )
+                )
+            ).first()
+            if found is not None:
+                kind = name
+                break
+        if found is None:
+            found = (
+                await session.exec(
+                    select(m.Fact).where(
+                        m.Fact.campaign_id == campaign_id,
+                        m.Fact.key == ref,
+                        visible_clause(viewer, m.Fact.visibility),
+                    )
+                )
+            ).first()
+            kind = "fact"
+        if found is None:
+            raise UnknownRecord(f"no record {ref!r}")
+        data, prov = found.model_dump(mode="json"), _prov(found)
+    chain: list[EventView] = []
+    cause: str | None = prov["cause"]
+    root: str | None = None
+    seen = {ref}
+    while cause and cause not in seen and len(chain) < _MAX_CAUSE_CHAIN:
+        seen.add(cause)
+        row = await _event_row(session, campaign_id, cause, viewer)
+        if row is None:
+            # Not an event (a roll or a ruling), or an event this viewer may not see: stop either way.
+            if not cause.startswith("ev-"):
+                root = cause
+            break
+        chain.extend(await _event_views(session, campaign_id, [row], viewer))
+        cause = row.cause
+    return RecordView(ref=ref, record_kind=kind, data=data, cause_chain=tuple(chain), root_cause=root, **prov)

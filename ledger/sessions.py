@@ -1,0 +1,485 @@
+"""Sessions of play and the table's remaining bookkeeping: sealed round seeds, late actions, deadlines, notes.
+
+These complete :mod:`ledger.rounds` for the round lifecycle in ``bot.table``: a round is opened with its seed
+sealed in the same transaction as its public commitment (so a crash can never lose the seed the players were
+promised), actions that arrive after a round closed wait for the next round, and the delivered messages
+double as the campaign's recent narration and each player's private notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from sqlmodel import col, func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from ledger import models as m
+from ledger.changes import lock_campaign
+from ledger.errors import CampaignNotFound, RoundStateError, UnknownRecord
+from ledger.rounds import get_round
+from ledger.views import EdgeView, LocationView, OutboxView, RoundView
+from ledger.visibility import Viewer, visible_clause
+
+
+class SessionInfo(BaseModel):
+    """The campaign's latest session: its number and whether it is being played now."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    open: bool
+
+
+async def _commit(session: AsyncSession) -> None:
+    try:
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+
+
+async def latest_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
+    """The latest session (``open`` while it is played); a scenario's history counts as sessions before it."""
+    row = (
+        await session.exec(
+            select(m.GameSession)
+            .where(m.GameSession.campaign_id == campaign_id)
+            .order_by(col(m.GameSession.number).desc())
+        )
+    ).first()
+    if row is not None:
+        return SessionInfo(number=row.number, open=row.status == "open")
+    campaign = await session.get(m.Campaign, campaign_id)
+    if campaign is None:
+        raise CampaignNotFound(f"no campaign {campaign_id}")
+    played = int((campaign.settings or {}).get("current_session", 1)) - 1
+    return SessionInfo(number=max(played, 0), open=False)
+
+
+async def start_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
+    """Open the next numbered session. Raises RoundStateError when one is already open."""
+    try:
+        await lock_campaign(session, campaign_id)
+        latest = await latest_session(session, campaign_id=campaign_id)
+        if latest.open:
+            raise RoundStateError(f"session {latest.number} is already running")
+        session.add(m.GameSession(campaign_id=campaign_id, number=latest.number + 1, status="open"))
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return SessionInfo(number=latest.number + 1, open=True)
+
+
+async def end_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
+    """Close the open session. Raises RoundStateError when none is open."""
+    try:
+        await lock_campaign(session, campaign_id)
+        row = (
+            await session.exec(
+                select(m.GameSession).where(
+                    m.GameSession.campaign_id == campaign_id, m.GameSession.status == "open"
+                )
+            )
+        ).first()
+        if row is None:
+            raise RoundStateError("no session is running")
+        row.status = "ended"
+        session.add(row)
+        number = row.number
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return SessionInfo(number=number, open=False)
+
+
+async def end_campaign(session: AsyncSession, *, campaign_id: int) -> None:
+    """Mark the campaign ended (its ledger stays readable); any open session ends with it."""
+    try:
+        await lock_campaign(session, campaign_id)
+        campaign = await session.get(m.Campaign, campaign_id)
+        assert campaign is not None
+        campaign.status = "ended"
+        session.add(campaign)
+        rows = (
+            await session.exec(
+                select(m.GameSession).where(
+                    m.GameSession.campaign_id == campaign_id, m.GameSession.status == "open"
+                )
+            )
+        ).all()
+        for row in rows:
+            row.status = "ended"
+            session.add(row)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+
+
+async def update_settings(
+    session: AsyncSession, *, campaign_id: int, changes: dict[str, Any]
+) -> dict[str, Any]:
+    """Merge ``changes`` into the campaign's settings; returns the new settings."""
+    try:
+        await lock_campaign(session, campaign_id)
+        campaign = await session.get(m.Campaign, campaign_id)
+        assert campaign is not None
+        campaign.settings = {**(campaign.settings or {}), **changes}
+        session.add(campaign)
+        settings = dict(campaign.settings)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return settings
+
+
+# --- rounds --------------------------------------------------------------------------------------------
+
+
+async def open_sealed_round(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    session_number: int,
+    number: int,
+    seed: int,
+    seed_commitment: str,
+    deadline: datetime | None,
+) -> RoundView:
+    """Open a round with its public ``seed_commitment`` and its ``seed`` sealed in the same transaction.
+
+    The sealed seed is kept in the round's resolution json until the round resolves (and then revealed);
+    no read of the table shows it earlier. Raises RoundStateError while another round is unfinished.
+    """
+    try:
+        await lock_campaign(session, campaign_id)
+        busy = (
+            await session.exec(
+                select(m.Round.id).where(
+                    m.Round.campaign_id == campaign_id, col(m.Round.state).in_(m.UNFINISHED_ROUND_STATES)
+                )
+            )
+        ).first()
+        if busy is not None:
+            raise RoundStateError("another round is still unfinished")
+        row = m.Round(
+            campaign_id=campaign_id,
+            session_number=session_number,
+            number=number,
+            seed_commitment=seed_commitment,
+            deadline=deadline,
+            resolution={"sealed_seed": seed},
+        )
+        session.add(row)
+        await session.flush()
+        round_id = row.id
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    assert round_id is not None
+    return await get_round(session, round_id=round_id)
+
+
+def sealed_seed(round_view: RoundView) -> int:
+    """The seed sealed when the round opened. Raises RoundStateError when the round has none."""
+    resolution = round_view.resolution or {}
+    seed = resolution.get("sealed_seed", resolution.get("seed"))
+    if not isinstance(seed, int):
+        raise RoundStateError(f"round {round_view.number} has no sealed seed")
+    return seed
+
+
+async def set_deadline(session: AsyncSession, *, round_id: int, deadline: datetime | None) -> RoundView:
+    """Move a round's deadline. Raises UnknownRecord."""
+    try:
+        row = await session.get(m.Round, round_id)
+        if row is None:
+            raise UnknownRecord(f"no round {round_id}")
+        row.deadline = deadline
+        session.add(row)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return await get_round(session, round_id=round_id)
+
+
+async def due_rounds(session: AsyncSession, *, now: datetime) -> list[RoundView]:
+    """Rounds still taking actions whose deadline has passed, in every campaign (for the deadline ticker)."""
+    rows = (
+        await session.exec(
+            select(m.Round)
+            .where(col(m.Round.state).in_(m.ACCEPTING_ROUND_STATES), col(m.Round.deadline).is_not(None))
+            .order_by(col(m.Round.id))
+        )
+    ).all()
+    out = []
+    for row in rows:
+        deadline = row.deadline
+        assert deadline is not None
+        if deadline.tzinfo is None:
+            deadline = deadline.replace(tzinfo=now.tzinfo)
+        if deadline <= now:
+            out.append(await get_round(session, round_id=row.id or 0))
+    return out
+
+
+async def interrupted_rounds(session: AsyncSession) -> list[RoundView]:
+    """Rounds a crash left between closing and posting, in every campaign (for resuming after a restart)."""
+    rows = (
+        await session.exec(
+            select(m.Round.id)
+            .where(col(m.Round.state).in_(("closed", "resolved", "narrated")))
+            .order_by(col(m.Round.id))
+        )
+    ).all()
+    return [await get_round(session, round_id=rid) for rid in rows]
+
+
+async def queue_late(
+    session: AsyncSession,
+    *,
+    round_id: int,
+    player_user_id: str,
+    character_id: str | None,
+    idempotency_key: str,
+    text: str,
+    intent: dict[str, Any] | None,
+) -> None:
+    """Keep an action that arrived after its round closed, to be carried into the next round."""
+    try:
+        row = await session.get(m.Round, round_id)
+        if row is None:
+            raise UnknownRecord(f"no round {round_id}")
+        existing = (
+            await session.exec(select(m.Submission).where(m.Submission.idempotency_key == idempotency_key))
+        ).first()
+        if existing is None:
+            session.add(
+                m.Submission(
+                    round_id=round_id,
+                    campaign_id=row.campaign_id,
+                    player_user_id=player_user_id,
+                    character_id=character_id,
+                    idempotency_key=idempotency_key,
+                    text=text,
+                    intent=intent,
+                    origin="late-moved",
+                )
+            )
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+
+
+# --- reads the table needs ---------------------------------------------------------------------------
+
+
+async def all_edges(
+    session: AsyncSession, *, campaign_id: int, viewer: Viewer, limit: int = 200
+) -> list[EdgeView]:
+    """Every relationship edge the viewer may see (for the graph and the relationships list), by source."""
+    rows = (
+        await session.exec(
+            select(m.Edge)
+            .where(m.Edge.campaign_id == campaign_id, visible_clause(viewer, m.Edge.visibility))
+            .order_by(col(m.Edge.source_id), col(m.Edge.target_id), col(m.Edge.kind))
+            .limit(limit)
+        )
+    ).all()
+    return [
+        EdgeView(
+            source=r.source_id,
+            target=r.target_id,
+            kind=r.kind,
+            attitude=r.attitude,
+            reason=r.reason,
+            since_session=r.since_session,
+            session_number=r.session_number,
+            round_number=r.round_number,
+            cause=r.cause,
+            visibility=r.visibility,
+        )
+        for r in rows
+    ]
+
+
+async def locations(session: AsyncSession, *, campaign_id: int, viewer: Viewer) -> list[LocationView]:
+    """Every location the viewer may see, by id."""
+    rows = (
+        await session.exec(
+            select(m.Location)
+            .where(m.Location.campaign_id == campaign_id, visible_clause(viewer, m.Location.visibility))
+            .order_by(col(m.Location.id))
+        )
+    ).all()
+    return [
+        LocationView(
+            id=r.id,
+            name=r.name,
+            aliases=tuple(r.aliases or ()),
+            description=r.description,
+            session_number=r.session_number,
+            round_number=r.round_number,
+            cause=r.cause,
+            visibility=r.visibility,
+        )
+        for r in rows
+    ]
+
+
+async def recent_public(session: AsyncSession, *, campaign_id: int, limit: int = 4) -> list[str]:
+    """The campaign's last ``limit`` public narrations that were delivered, oldest first."""
+    rows = (
+        await session.exec(
+            select(m.Outbox)
+            .where(m.Outbox.campaign_id == campaign_id, m.Outbox.kind == "public", m.Outbox.status == "sent")
+            .order_by(col(m.Outbox.id).desc())
+            .limit(limit)
+        )
+    ).all()
+    return [str((r.content or {}).get("text", "")) for r in reversed(rows)]
+
+
+async def notes_for(
+    session: AsyncSession, *, campaign_id: int, user_id: str, limit: int = 25
+) -> list[OutboxView]:
+    """One player's private notes (DMs), newest first, whether delivered or waiting (DMs closed)."""
+    rows = (
+        await session.exec(
+            select(m.Outbox)
+            .where(
+                m.Outbox.campaign_id == campaign_id,
+                m.Outbox.kind == "dm",
+                m.Outbox.recipient_user_id == user_id,
+            )
+            .order_by(col(m.Outbox.id).desc())
+            .limit(limit)
+        )
+    ).all()
+    from ledger.rounds import _outbox_view
+
+    return [_outbox_view(r) for r in rows]
+
+
+async def round_numbers(session: AsyncSession, *, round_ids: Sequence[int]) -> dict[int, int]:
+    """Round id -> round number, for labelling notes and conflicts."""
+    if not round_ids:
+        return {}
+    rows = (
+        await session.exec(select(m.Round.id, m.Round.number).where(col(m.Round.id).in_(round_ids)))
+    ).all()
+    return {int(rid): int(num) for rid, num in rows}
+
+
+async def count_events(session: AsyncSession, *, campaign_id: int) -> int:
+    """How many events the campaign's history holds."""
+    value = (
+        await session.exec(
+            select(func.count()).select_from(m.Event).where(m.Event.campaign_id == campaign_id)
+        )
+    ).one()
+    return int(value)
+
+
+# --- summaries ---------------------------------------------------------------------------------------------
+
+
+async def add_summary(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    session_number: int,
+    text: str,
+    event_ids: Sequence[str],
+    visibility: str = "party",
+    scope: str = "session",
+) -> int:
+    """File a summary in SQL (the authority for what it covers); returns its id for the Chroma index."""
+    try:
+        row = m.Summary(
+            campaign_id=campaign_id,
+            session_number=session_number,
+            scope=scope,
+            text=text,
+            event_ids=list(event_ids),
+            cause=f"session-{session_number}",
+            visibility=visibility,
+        )
+        session.add(row)
+        await session.flush()
+        summary_id = row.id
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    assert summary_id is not None
+    return summary_id
+
+
+async def summaries(session: AsyncSession, *, campaign_id: int) -> list[m.Summary]:
+    """Every summary of the campaign, oldest first (to rebuild the Chroma index)."""
+    rows = await session.exec(
+        select(m.Summary).where(m.Summary.campaign_id == campaign_id).order_by(col(m.Summary.id))
+    )
+    return list(rows.all())
+
+
+async def session_summary(
+    session: AsyncSession, *, campaign_id: int, session_number: int, viewer: Viewer
+) -> str | None:
+    """The text of the session's summaries the viewer may see (history summaries joined), or None."""
+    rows = (
+        await session.exec(
+            select(m.Summary)
+            .where(
+                m.Summary.campaign_id == campaign_id,
+                m.Summary.session_number == session_number,
+                visible_clause(viewer, m.Summary.visibility),
+            )
+            .order_by(col(m.Summary.id))
+        )
+    ).all()
+    return " ".join(r.text for r in rows) or None
+
+
+async def session_narrations(session: AsyncSession, *, campaign_id: int, session_number: int) -> list[str]:
+    """The public narrations delivered in one session, in order."""
+    rows = (
+        await session.exec(
+            select(m.Outbox)
+            .join(m.Round, col(m.Round.id) == col(m.Outbox.round_id))
+            .where(
+                m.Outbox.campaign_id == campaign_id,
+                m.Outbox.kind == "public",
+                col(m.Outbox.status).in_(("sent", "pending", "failed")),
+                m.Round.session_number == session_number,
+            )
+            .order_by(col(m.Outbox.id))
+        )
+    ).all()
+    return [str((r.content or {}).get("text", "")) for r in rows]
+
+
+async def find_round(
+    session: AsyncSession, *, campaign_id: int, session_number: int, number: int
+) -> RoundView | None:
+    """A round by its session and number, or None."""
+    rid = (
+        await session.exec(
+            select(m.Round.id).where(
+                m.Round.campaign_id == campaign_id,
+                m.Round.session_number == session_number,
+                m.Round.number == number,
+            )
+        )
+    ).first()
+    return None if rid is None else await get_round(session, round_id=rid)

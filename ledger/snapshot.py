@@ -1,0 +1,572 @@
+"""An in-memory, read-only picture of one campaign's world, for the assertion check.
+
+The checker must not need a database: the SQL ledger, a scenario file and the test corpus all produce a
+:class:`WorldSnapshot`, and :func:`ledger.checker.check` reads only that. The snapshot already reflects the
+changes this round applied; :class:`RoundFacts` says what the round's dice decided and what each player
+submitted, so a narration can be held to both. Indexes (names, holdings by item, edges by pair) are built
+once when the snapshot is made; the compiled name matcher is cached per snapshot by ``ledger.extract``.
+
+Record ids used as ``refuted_by`` follow the ledger's fact keys: ``npc-harlan-voss-alive``,
+``npc-old-wei-location``, ``pc-mira-condition-unconscious``, ``item-silver-dagger-holder``, an edge id, a
+thread id, or ``round:<action id>`` / ``round:submission-<pc id>`` for this round's results.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+EntityKind = Literal["pc", "npc", "monster", "location", "item"]
+Outcome = Literal["hit", "miss", "critical", "success", "failure", "refused"]
+
+
+class SnapshotError(ValueError):
+    """A world description that cannot become a snapshot (unknown ids, bad fields)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Alias:
+    """One name an entity answers to; a ``gm`` alias is a hidden identity the channel must not learn."""
+
+    name: str
+    visibility: str = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A creature, place or item as the ledger currently records it."""
+
+    id: str
+    kind: EntityKind
+    name: str
+    aliases: tuple[Alias, ...] = ()
+    alive: bool = True
+    location: str | None = None  # where a creature is; a location's parent place
+    hp: int | None = None
+    max_hp: int | None = None
+    conditions: frozenset[str] = frozenset()
+    owner: str | None = None  # the player's user id for a PC
+    visibility: str = "public"
+
+    def names(self) -> tuple[Alias, ...]:
+        """The main name (with the entity's visibility) followed by every alias."""
+        return (Alias(self.name, self.visibility), *self.aliases)
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """``quantity`` of ``item`` held by ``holder`` (an entity or a location)."""
+
+    item: str
+    holder: str
+    quantity: int = 1
+    visibility: str = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFate:
+    """Why an item has no holder any more: sold, destroyed, used up, lost."""
+
+    item: str
+    fate: str
+    visibility: str = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A directed relationship; ``attitude`` runs from -100 (blood feud) to 100 (devotion)."""
+
+    id: str
+    source: str
+    target: str
+    kind: str
+    attitude: int = 0
+    reason: str = ""
+    visibility: str = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    """A favour, debt, oath, bounty, prophecy or quest with its current status."""
+
+    id: str
+    kind: str
+    status: str
+    parties: tuple[str, ...] = ()
+    terms: str = ""
+    aliases: tuple[str, ...] = ()
+    visibility: str = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A ``domain-object-field`` fact; ``tells`` are phrases whose appearance in text reveals it."""
+
+    key: str
+    value: str | int | bool
+    visibility: str = "public"
+    tells: tuple[str, ...] = ()
+    known_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Retcon:
+    """A logged setting change: the records it superseded are no longer grounds for a conflict."""
+
+    id: str
+    reason: str
+    supersedes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Where the narration happens and who is there."""
+
+    location: str | None = None
+    present: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """One resolved action of this round, as the rules engine decided it."""
+
+    id: str
+    actor: str
+    kind: str
+    target: str | None = None
+    outcome: Outcome = "success"
+    damage: int = 0
+    target_down: bool = False
+    target_died: bool = False
+
+    @property
+    def landed(self) -> bool:
+        """True when an attack connected (a hit or a critical), or a damaging spell took effect."""
+        return self.outcome in ("hit", "critical") or (self.outcome == "success" and self.damage > 0)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """This round: resolved actions, who acted and what each player wrote, and the changes applied."""
+
+    number: int = 0
+    actions: tuple[ActionResult, ...] = ()
+    submissions: Mapping[str, str] = field(default_factory=dict)  # pc id -> submitted text
+    acted: frozenset[str] = frozenset()  # PCs who acted (submitted or defaulted)
+    changes: tuple[Mapping[str, Any], ...] = ()  # ledger change dicts, already applied
+
+    def actions_by(self, actor: str) -> tuple[ActionResult, ...]:
+        """The actions ``actor`` took this round, in resolution order."""
+        return tuple(a for a in self.actions if a.actor == actor)
+
+    def actions_on(self, target: str) -> tuple[ActionResult, ...]:
+        """The actions aimed at ``target`` this round."""
+        return tuple(a for a in self.actions if a.target == target)
+
+    def died(self) -> frozenset[str]:
+        """Entities that died during this round (by an action or a change)."""
+        out = {a.target for a in self.actions if a.target_died and a.target}
+        out |= {str(c["entity"]) for c in self.changes if c.get("kind") == "set_alive" and not c.get("alive")}
+        return frozenset(out)
+
+    def moved(self) -> frozenset[str]:
+        """Entities a change moved this round."""
+        return frozenset(str(c["entity"]) for c in self.changes if c.get("kind") == "move_entity")
+
+    def given_up(self, item: str) -> frozenset[str]:
+        """Holders that held ``item`` before a transfer this round (so narrating them with it is fine)."""
+        return frozenset(
+            str(c["from_holder"])
+            for c in self.changes
+            if c.get("kind") == "transfer_item" and c.get("item") == item and c.get("from_holder")
+        )
+
+    def touched_edges(self) -> frozenset[frozenset[str]]:
+        """Unordered pairs whose relationship a change set this round."""
+        return frozenset(
+            frozenset((str(c["source"]), str(c["target"])))
+            for c in self.changes
+            if c.get("kind") == "set_edge"
+        )
+
+    def thread_moves(self) -> Mapping[str, str]:
+        """Thread id -> the status a transition gave it this round."""
+        return {
+            str(c["thread"]): str(c["status"]) for c in self.changes if c.get("kind") == "thread_transition"
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WorldSnapshot:
+    """The world as the ledger records it now, with indexes built once (use :meth:`build`)."""
+
+    entities: Mapping[str, Entity]
+    holdings: Mapping[str, Mapping[str, Holding]]  # item -> holder -> holding
+    fates: Mapping[str, ItemFate]
+    edges: tuple[Edge, ...]
+    threads: Mapping[str, Thread]
+    facts: Mapping[str, Fact]
+    retcons: tuple[Retcon, ...]
+    scene: Scene
+    round: RoundFacts
+    edges_by_pair: Mapping[frozenset[str], tuple[Edge, ...]]
+    superseded: frozenset[str]
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        entities: Iterable[Entity],
+        holdings: Iterable[Holding] = (),
+        fates: Iterable[ItemFate] = (),
+        edges: Iterable[Edge] = (),
+        threads: Iterable[Thread] = (),
+        facts: Iterable[Fact] = (),
+        retcons: Iterable[Retcon] = (),
+        scene: Scene | None = None,
+        round: RoundFacts | None = None,
+    ) -> WorldSnapshot:
+        """Return a snapshot with its indexes; raise :class:`SnapshotError` on duplicate entity ids."""
+        ents: dict[str, Entity] = {}
+        for e in entities:
+            if e.id in ents:
+                raise SnapshotError(f"duplicate entity id {e.id!r}")
+            ents[e.id] = e
+        held: dict[str, dict[str, Holding]] = {}
+        for h in holdings:
+            if h.quantity > 0:
+                held.setdefault(h.item, {})[h.holder] = h
+        edge_t = tuple(edges)
+        pairs: dict[frozenset[str], list[Edge]] = {}
+        for ed in edge_t:
+            pairs.setdefault(frozenset((ed.source, ed.target)), []).append(ed)
+        retcon_t = tuple(retcons)
+        return cls(
+            entities=ents,
+            holdings=held,
+            fates={f.item: f for f in fates},
+            edges=edge_t,
+            threads={t.id: t for t in threads},
+            facts={f.key: f for f in facts},
+            retcons=retcon_t,
+            scene=scene or Scene(),
+            round=round or RoundFacts(),
+            edges_by_pair={k: tuple(v) for k, v in pairs.items()},
+            superseded=frozenset(r for rc in retcon_t for r in rc.supersedes),
+        )
+
+    def with_round(self, round: RoundFacts, scene: Scene | None = None) -> WorldSnapshot:
+        """The same world with another round's facts (and optionally scene); the name index is shared."""
+        return WorldSnapshot(
+            entities=self.entities,
+            holdings=self.holdings,
+            fates=self.fates,
+            edges=self.edges,
+            threads=self.threads,
+            facts=self.facts,
+            retcons=self.retcons,
+            scene=scene or self.scene,
+            round=round,
+            edges_by_pair=self.edges_by_pair,
+            superseded=self.superseded,
+            cache=self.cache,
+        )
+
+    def holders_of(self, item: str) -> Mapping[str, Holding]:
+        """Holder id -> holding of ``item`` (empty when nobody holds it)."""
+        return self.holdings.get(item, {})
+
+    def within(self, place: str | None, area: str) -> bool:
+        """True when ``place`` is ``area`` or lies inside it (following location parents)."""
+        seen: set[str] = set()
+        while place is not None and place not in seen:
+            if place == area:
+                return True
+            seen.add(place)
+            parent = self.entities.get(place)
+            place = parent.location if parent is not None and parent.kind == "location" else None
+        return False
+
+
+# --- loading corpus worlds (JSON or TOML) -----------------------------------------------------------------
+
+
+def _aliases(raw: Iterable[Any]) -> tuple[Alias, ...]:
+    out: list[Alias] = []
+    for a in raw:
+        if isinstance(a, str):
+            out.append(Alias(a))
+        else:
+            out.append(Alias(str(a["name"]), str(a.get("visibility", "public"))))
+    return tuple(out)
+
+
+def round_from_dict(raw: Mapping[str, Any]) -> RoundFacts:
+    """Build :class:`RoundFacts` from a plain dict (``actions``, ``submissions``, ``acted``, ``changes``)."""
+    actions = tuple(
+        ActionResult(
+            id=str(a.get("id", f"action-{i + 1}")),
+            actor=str(a["actor"]),
+            kind=str(a.get("kind", "attack")),
+            target=a.get("target"),
+            outcome=a.get("outcome", "success"),
+            damage=int(a.get("damage", 0)),
+            target_down=bool(a.get("target_down", False)),
+            target_died=bool(a.get("target_died", False)),
+        )
+        for i, a in enumerate(raw.get("actions", ()))
+    )
+    submissions = {str(k): str(v) for k, v in dict(raw.get("submissions", {})).items()}
+    acted = frozenset(raw.get("acted", ())) | frozenset(submissions) | {a.actor for a in actions}
+    return RoundFacts(
+        number=int(raw.get("number", 0)),
+        actions=actions,
+        submissions=submissions,
+        acted=acted,
+        changes=tuple(dict(c) for c in raw.get("changes", ())),
+    )
+
+
+def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) -> WorldSnapshot:
+    """Build a snapshot from a corpus world dict; ``round_name`` picks one of ``rounds`` (default first).
+
+    Raises :class:`SnapshotError` when a required field is missing.
+    """
+    try:
+        entities: list[Entity] = []
+        holdings: list[Holding] = list(
+            Holding(
+                str(h["item"]), str(h["holder"]), int(h.get("quantity", 1)), h.get("visibility", "public")
+            )
+            for h in raw.get("holdings", ())
+        )
+        fates: list[ItemFate] = []
+        for e in raw.get("entities", ()):
+            kind = e["kind"]
+            entities.append(
+                Entity(
+                    id=str(e["id"]),
+                    kind=kind,
+                    name=str(e["name"]),
+                    aliases=_aliases(e.get("aliases", ())),
+                    alive=bool(e.get("alive", True)),
+                    location=e.get("location", e.get("parent")),
+                    hp=e.get("hp"),
+                    max_hp=e.get("max_hp", e.get("hp")),
+                    conditions=frozenset(e.get("conditions", ())),
+                    owner=e.get("owner"),
+                    visibility=str(e.get("visibility", "public")),
+                )
+            )
+            if kind == "item":
+                if e.get("holder"):
+                    holdings.append(
+                        Holding(
+                            str(e["id"]),
+                            str(e["holder"]),
+                            int(e.get("quantity", 1)),
+                            str(e.get("holding_visibility", e.get("visibility", "public"))),
+                        )
+                    )
+                elif e.get("fate"):
+                    fates.append(ItemFate(str(e["id"]), str(e["fate"]), str(e.get("visibility", "public"))))
+        edges = [
+            Edge(
+                id=str(ed.get("id", f"edge-{ed['source']}-{ed['target']}-{ed.get('kind', 'tie')}")),
+                source=str(ed["source"]),
+                target=str(ed["target"]),
+                kind=str(ed.get("kind", "tie")),
+                attitude=int(ed.get("attitude", 0)),
+                reason=str(ed.get("reason", "")),
+                visibility=str(ed.get("visibility", "public")),
+            )
+            for ed in raw.get("edges", ())
+        ]
+        threads = [
+            Thread(
+                id=str(t["id"]),
+                kind=str(t["kind"]),
+                status=str(t.get("status", "open")),
+                parties=tuple(t.get("parties", ())),
+                terms=str(t.get("terms", "")),
+                aliases=tuple(t.get("aliases", ())),
+                visibility=str(t.get("visibility", "public")),
+            )
+            for t in raw.get("threads", ())
+        ]
+        facts = [
+            Fact(
+                key=str(f["key"]),
+                value=f.get("value", True),
+                visibility=str(f.get("visibility", "public")),
+                tells=tuple(f.get("tells", ())),
+                known_by=tuple(f.get("known_by", ())),
+            )
+            for f in raw.get("facts", ())
+        ]
+        retcons = [
+            Retcon(str(r["id"]), str(r.get("reason", "")), tuple(r.get("supersedes", ())))
+            for r in raw.get("retcons", ())
+        ]
+        sc = raw.get("scene", {})
+        scene = Scene(location=sc.get("location"), present=frozenset(sc.get("present", ())))
+        rounds = raw.get("rounds", {})
+        if round_name is None:
+            round_raw = next(iter(rounds.values()), {})
+        elif round_name in rounds:
+            round_raw = rounds[round_name]
+        else:
+            raise SnapshotError(f"unknown round {round_name!r}")
+    except (KeyError, TypeError) as exc:
+        raise SnapshotError(f"bad world description: {exc!r}") from exc
+    return WorldSnapshot.build(
+        entities=entities,
+        holdings=holdings,
+        fates=fates,
+        edges=edges,
+        threads=threads,
+        facts=facts,
+        retcons=retcons,
+        scene=scene,
+        round=round_from_dict(round_raw),
+    )
+
+
+def load_world(path: str | Path, round_name: str | None = None) -> WorldSnapshot:
+    """Load a corpus world from a ``.json`` or ``.toml`` file; raise :class:`SnapshotError` if unreadable."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+        raw = tomllib.loads(text) if p.suffix == ".toml" else json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise SnapshotError(f"cannot read world {p}: {exc}") from exc
+    return snapshot_from_dict(raw, round_name)
+
+
+# --- from a scenario's replayed world (ledger.scenario.final_world) -------------------------------------
+
+GONE_FATE = "sold, used up or destroyed"
+
+
+def _superseded_by(change: Any) -> tuple[str, ...]:
+    """The checker record ids a retcon's change rewrites (so the old value is no conflict)."""
+    kind = getattr(change, "kind", "")
+    if kind == "set_alive":
+        return (f"{change.entity}-alive",)
+    if kind == "move_entity":
+        return (f"{change.entity}-location",)
+    if kind in ("add_condition", "remove_condition"):
+        return (f"{change.entity}-condition-{change.condition}",)
+    if kind == "transfer_item":
+        return (f"{change.item}-holder", f"{change.item}-quantity")
+    if kind == "set_edge":
+        return (f"edge-{change.source}-{change.target}-{change.edge_kind}",)
+    if kind == "thread_transition":
+        return (str(change.thread),)
+    if kind == "set_fact":
+        return (str(change.key),)
+    return ()
+
+
+def snapshot_from_world(
+    world: Any,
+    *,
+    scenario: Any = None,
+    round: RoundFacts | None = None,
+    scene: Scene | None = None,
+) -> WorldSnapshot:
+    """Build a snapshot from a :class:`ledger.scenario.WorldView` (use the ``gm`` view to detect leaks).
+
+    ``scenario`` (the loaded :class:`ledger.scenario.Scenario`) adds its logged retcons; ``scene`` defaults to
+    the world's starting location with every living creature there; ``round`` defaults to no round facts.
+    Item fates come from the replay: an item nobody holds any more was sold, used up or destroyed.
+    """
+    entities: list[Entity] = []
+    for e in world.entities.values():
+        max_hp = None
+        sheet = e.sheet or {}
+        if isinstance(sheet.get("max_hp"), int):
+            max_hp = int(sheet["max_hp"])
+        entities.append(
+            Entity(
+                id=e.id,
+                kind=e.kind,
+                name=e.name,
+                aliases=tuple(Alias(a) for a in e.aliases),
+                alive=e.alive,
+                location=e.location,
+                hp=e.hp,
+                max_hp=max_hp if max_hp is not None else e.hp,
+                conditions=frozenset(e.conditions),
+                owner=e.owner,
+                visibility=e.visibility,
+            )
+        )
+    for loc in world.locations.values():
+        entities.append(
+            Entity(loc.id, "location", loc.name, tuple(Alias(a) for a in loc.aliases), visibility=loc.visibility)
+        )
+    held_items = {h.item for h in world.holdings if h.quantity > 0}
+    fates: list[ItemFate] = []
+    for it in world.items.values():
+        entities.append(
+            Entity(it.id, "item", it.name, tuple(Alias(a) for a in it.aliases), visibility=it.visibility)
+        )
+        if it.id not in held_items:
+            fates.append(ItemFate(it.id, GONE_FATE, it.visibility))
+    holdings = [Holding(h.item, h.holder, h.quantity, h.visibility) for h in world.holdings]
+    edges = [
+        Edge(
+            id=f"edge-{e.source}-{e.target}-{e.edge_kind}",
+            source=e.source,
+            target=e.target,
+            kind=e.edge_kind,
+            attitude=e.attitude,
+            reason=e.reason,
+            visibility=e.visibility,
+        )
+        for e in world.edges
+    ]
+    threads = [
+        Thread(t.id, t.thread_kind, t.status, tuple(t.parties), t.terms, tuple(t.tags), t.visibility)
+        for t in world.threads.values()
+    ]
+    facts = [
+        Fact(
+            f.key,
+            f.value,
+            f.visibility,
+            # a short secret value ("Lady Serafine") gives the secret away when it appears in the text
+            tells=(f.value,) if isinstance(f.value, str) and 3 < len(f.value) <= 40 else (),
+        )
+        for f in world.facts.values()
+    ]
+    retcons: list[Retcon] = []
+    if scenario is not None:
+        for h in scenario.history:
+            for ch in h.changes:
+                if getattr(ch, "kind", "") == "retcon":
+                    ids = tuple(r for sub in ch.changes for r in _superseded_by(sub))
+                    retcons.append(Retcon(str(ch.target), ch.reason, ids))
+    if scene is None:
+        here = world.starting_location
+        scene = Scene(
+            location=here,
+            present=frozenset(e.id for e in world.entities.values() if e.location == here and e.alive),
+        )
+    return WorldSnapshot.build(
+        entities=entities,
+        holdings=holdings,
+        fates=fates,
+        edges=edges,
+        threads=threads,
+        facts=facts,
+        retcons=retcons,
+        scene=scene,
+        round=round,
+    )

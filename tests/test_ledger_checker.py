@@ -1,0 +1,253 @@
+"""Focused behaviour of the assertion check: names, modality, in-narration changes, retcons, audiences, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.cli import main
+from ledger.checker import check
+from ledger.extract import extract, name_index
+from ledger.snapshot import (
+    ActionResult,
+    Alias,
+    Edge,
+    Entity,
+    Fact,
+    Holding,
+    ItemFate,
+    Retcon,
+    RoundFacts,
+    Scene,
+    WorldSnapshot,
+    load_world,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+HARBOUR = ROOT / "tests" / "corpus" / "worlds" / "harbour.json"
+SCENARIO = ROOT / "scenarios" / "harbor.toml"
+
+
+def tiny_world(*, retcons: tuple[Retcon, ...] = (), round: RoundFacts | None = None) -> WorldSnapshot:
+    """A tavern with a dead merchant, a living barkeep, two PCs and a few items."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-greyrock", "pc", "Greyrock", owner="1", location="loc-tavern"),
+            Entity("pc-mira", "pc", "Mira", owner="2", location="loc-tavern"),
+            Entity("npc-voss", "npc", "Harlan Voss", (Alias("Voss"), Alias("the merchant")), alive=False,
+                   location="loc-tavern"),
+            Entity("npc-bessa", "npc", "Bessa", (Alias("the barkeep"), Alias("the Widow", "gm")),
+                   location="loc-tavern"),
+            Entity("npc-wei", "npc", "Old Wei", (Alias("Wei"),), location="loc-harbor"),
+            Entity("loc-tavern", "location", "the Salty Gull", (Alias("the tavern"),)),
+            Entity("loc-harbor", "location", "the harbour"),
+            Entity("loc-crypt", "location", "the crypt"),
+            Entity("item-dagger", "item", "silver dagger"),
+            Entity("item-map", "item", "crypt map"),
+            Entity("item-ring", "item", "signet ring"),
+            Entity("item-pearl", "item", "black pearl", visibility="gm"),
+        ],
+        holdings=[
+            Holding("item-dagger", "pc-greyrock"),
+            Holding("item-map", "pc-mira"),
+            Holding("item-ring", "pc-mira", visibility="player:2"),
+            Holding("item-pearl", "loc-tavern", visibility="gm"),
+        ],
+        fates=[],
+        edges=[Edge("edge-wei-greyrock", "npc-wei", "pc-greyrock", "enemy", -60, "old grudge")],
+        facts=[Fact("npc-bessa-secret", "she poisoned the well", "gm", tells=("poisoned the well",))],
+        retcons=retcons,
+        scene=Scene("loc-tavern", frozenset({"pc-greyrock", "pc-mira", "npc-bessa"})),
+        round=round,
+    )
+
+
+def refuted(text: str, world: WorldSnapshot, audience: str = "party") -> set[str | None]:
+    report = check(text, world, audience=audience)
+    return {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
+
+
+def test_a_dead_merchant_greeting_the_party_is_refuted_by_his_death_record() -> None:
+    report = check("Voss greets you from behind the counter.", tiny_world())
+    assert report.verdict == "conflict"
+    assert report.conflicts()[0].refuted_by == "npc-voss-alive"
+    assert "Harlan Voss is dead" in report.hint()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"Voss sends his regards," the barkeep lies, polishing a glass.',
+        "You remember when Voss poured you ale in this very room.",
+        "They say Voss walks the docks at night.",
+        "If Voss were here, he would laugh at you.",
+        "There is no sign of Old Wei anywhere in the tavern.",
+        "Bessa lays a sprig of rosemary on Voss's grave.",
+        "A fisherman in a patched coat mends his nets by the fire.",
+    ],
+)
+def test_lies_memories_rumours_plans_and_mourning_are_not_conflicts(text: str) -> None:
+    assert check(text, tiny_world()).verdict == "clean"
+
+
+def test_names_match_case_insensitively_with_possessives_and_aliases() -> None:
+    world = tiny_world()
+    ex = extract("THE MERCHANT's ledger lies open; Greyrock’s hand rests on the BARKEEP's shoulder.", world)
+    assert [m.id for m in ex.mentions] == ["npc-voss", "pc-greyrock", "npc-bessa"]
+    assert all(m.poss for m in ex.mentions)
+
+
+def test_the_longest_name_wins_when_names_overlap() -> None:
+    ex = extract("Mira unrolls the crypt map.", tiny_world())
+    assert [m.id for m in ex.mentions] == ["pc-mira", "item-map"]
+
+
+def test_the_name_matcher_is_built_once_per_snapshot() -> None:
+    world = tiny_world()
+    assert name_index(world) is name_index(world)
+
+
+def test_an_item_handed_over_in_the_narration_may_be_used_by_its_new_holder() -> None:
+    text = "Greyrock hands the silver dagger to Mira. Mira grips the silver dagger and grins."
+    assert check(text, tiny_world()).verdict == "clean"
+    assert refuted("Mira grips the silver dagger and grins.", tiny_world()) == {"item-dagger-holder"}
+
+
+def test_a_sold_item_cannot_be_drawn() -> None:
+    world = WorldSnapshot.build(
+        entities=[Entity("pc-mira", "pc", "Mira"), Entity("item-dagger", "item", "silver dagger")],
+        fates=[ItemFate("item-dagger", "sold")],
+    )
+    report = check("Mira draws the silver dagger.", world)
+    assert report.conflicts()[0].refuted_by == "item-dagger-holder"
+    assert "sold" in report.conflicts()[0].reason
+
+
+def test_a_retconned_record_is_no_longer_grounds_for_a_conflict() -> None:
+    text = "Voss greets you from behind the counter."
+    world = tiny_world(retcons=(Retcon("ev-000412", "Voss had a twin", ("npc-voss-alive",)),))
+    assert check(text, world).verdict == "clean"
+
+
+def test_a_secret_is_a_leak_for_the_channel_but_not_for_the_gm() -> None:
+    text = "Bessa, whom some call the Widow, wipes the bar. She poisoned the well, you suspect. A black pearl gleams."
+    world = tiny_world()
+    assert refuted(text, world) >= {"npc-bessa-identity", "npc-bessa-secret", "item-pearl"}
+    assert check(text, world, audience="gm").leaks == ()
+
+
+def test_a_player_scoped_holding_leaks_to_the_party_but_not_to_its_player() -> None:
+    text = "Mira turns the signet ring over in her fingers."
+    assert refuted(text, tiny_world()) == {"item-ring-holder"}
+    assert check(text, tiny_world(), audience="player:2").verdict == "clean"
+
+
+def test_an_npc_elsewhere_cannot_wait_here() -> None:
+    assert refuted("Old Wei waits at the tavern, nursing a cup of tea.", tiny_world()) == {"npc-wei-location"}
+    assert check("Old Wei waits at the harbour, nursing a cup of tea.", tiny_world()).verdict == "clean"
+
+
+def test_a_feud_told_as_friendship_is_refuted_by_the_edge() -> None:
+    assert refuted("Wei embraces Greyrock like an old friend.", tiny_world()) == {"edge-wei-greyrock"}
+
+
+def battle_round() -> RoundFacts:
+    return RoundFacts(
+        number=3,
+        actions=(ActionResult("action-1", "pc-mira", "attack", "npc-bessa", "miss"),),
+        submissions={"pc-mira": "I throw a knife at Bessa."},
+        acted=frozenset({"pc-mira"}),
+    )
+
+
+def test_a_miss_told_as_a_hit_names_the_round_result() -> None:
+    world = tiny_world(round=battle_round())
+    assert refuted("Mira's knife sinks into Bessa's shoulder.", world) == {"round:action-1"}
+    assert check("Mira's knife whistles past Bessa's ear.", world).verdict == "clean"
+
+
+def test_words_put_in_a_silent_players_mouth_are_refuted() -> None:
+    world = tiny_world(round=battle_round())
+    assert refuted('"We should leave," Greyrock says.', world) == {"round:submission-pc-greyrock"}
+    assert refuted("Greyrock decides to pay the barkeep.", world) == {"round:submission-pc-greyrock"}
+
+
+def test_quoting_what_the_player_wrote_is_fine() -> None:
+    world = tiny_world(
+        round=RoundFacts(submissions={"pc-greyrock": 'I say "We want no trouble."'}, acted=frozenset({"pc-greyrock"}))
+    )
+    assert check('"We want no trouble," Greyrock says, hands open.', world).verdict == "clean"
+    assert check('"Fight me, coward," Greyrock says.', world).verdict == "conflict"
+
+
+def test_new_named_characters_are_reported_but_are_not_conflicts() -> None:
+    report = check("Captain Borro and a woman named Sella share a table by the fire.", tiny_world())
+    assert report.verdict == "clean"
+    assert "Captain Borro" in report.new_entities and "Sella" in report.new_entities
+
+
+def test_the_report_has_the_cli_json_shape() -> None:
+    data = check("Voss greets you.", tiny_world()).to_dict()
+    assert data["verdict"] == "conflict"
+    claim = data["claims"][0]
+    assert {"text", "verdict", "refuted_by", "span"} <= set(claim)
+    assert claim["span"] == [0, 16]
+    assert isinstance(data["new_entities"], list)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300))
+def test_the_check_never_fails_on_odd_text(text: str) -> None:
+    report = check(text + " Voss's \"Greyrock, Mira’s", tiny_world(round=battle_round()))
+    assert report.verdict in ("clean", "conflict")
+
+
+def test_a_scenario_world_becomes_a_snapshot() -> None:
+    if not SCENARIO.exists():
+        pytest.skip("scenarios/harbor.toml is not in this tree")
+    from ledger.scenario import final_world, load_scenario
+    from ledger.snapshot import snapshot_from_world
+
+    scenario = load_scenario(SCENARIO)
+    world = snapshot_from_world(final_world(scenario, "gm"), scenario=scenario)
+    assert "npc-harlan-voss" in world.entities
+    assert check("Harlan Voss greets you warmly.", world).verdict == "conflict"
+
+
+def test_cli_check_prints_json_and_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    narration = tmp_path / "n.txt"
+    narration.write_text("Behind the bar stands Harlan Voss, polishing a mug.", encoding="utf-8")
+    assert main(["check", "--scenario", str(HARBOUR), "--narration", str(narration), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "conflict"
+    assert out["claims"][0]["refuted_by"] == "npc-harlan-voss-alive"
+
+
+def test_cli_check_reads_a_scenario_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if not SCENARIO.exists():
+        pytest.skip("scenarios/harbor.toml is not in this tree")
+    narration = tmp_path / "n.txt"
+    narration.write_text("Gulls cry over the harbour as the tide comes in.", encoding="utf-8")
+    assert main(["check", "--scenario", str(SCENARIO), "--narration", str(narration)]) == 0
+    assert "verdict: clean" in capsys.readouterr().out
+
+
+def test_cli_check_rejects_bad_input_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    narration = tmp_path / "n.txt"
+    narration.write_text("Hello.", encoding="utf-8")
+    assert main(["check", "--scenario", str(tmp_path / "missing.toml"), "--narration", str(narration)]) == 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text("campaign = [", encoding="utf-8")
+    assert main(["check", "--scenario", str(bad), "--narration", str(narration)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("tablekeeper: ") for line in err)
+
+
+def test_corpus_worlds_load_with_every_round() -> None:
+    for name in ("harbour", "crypt", "caravan", "court"):
+        world = load_world(ROOT / "tests" / "corpus" / "worlds" / f"{name}.json")
+        assert world.scene.location is not None
