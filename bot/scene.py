@@ -77,7 +77,9 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
         here = [start] if start in places else sorted(places)[:1]
     creatures: dict[str, EntityView] = {}
     for location in here:
-        for entity in await service.entities_at(session, campaign_id=campaign_id, location_id=location, viewer=GM):
+        for entity in await service.entities_at(
+            session, campaign_id=campaign_id, location_id=location, viewer=GM
+        ):
             creatures[entity.id] = entity
     for pc in pcs:  # a PC without a location still acts where the party is
         creatures.setdefault(pc.id, pc)
@@ -101,7 +103,10 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
     if not exit_facts:
         exits.update(places)
     state_keys = [f"{cid}-{name}" for cid in creatures for name in ("death-saves", "stable")]
-    facts = {f.key: f.value for f in await service.facts(session, campaign_id=campaign_id, viewer=GM, keys=state_keys)}
+    facts = {
+        f.key: f.value
+        for f in await service.facts(session, campaign_id=campaign_id, viewer=GM, keys=state_keys)
+    }
     return Scene(
         campaign_id=campaign_id,
         locations=tuple(here),
@@ -175,7 +180,9 @@ def round_state(scene: Scene) -> RoundState:
                 id=cid,
                 name=entity.name,
                 stats=block,
-                hp=min(entity.hp if entity.hp is not None else block.max_hp, max(block.max_hp, entity.hp or 0)),
+                hp=min(
+                    entity.hp if entity.hp is not None else block.max_hp, max(block.max_hp, entity.hp or 0)
+                ),
                 conditions=tuple(Condition(c) for c in entity.conditions if c in _CONDITIONS),
                 location=entity.location or scene.locations[0],
                 dead=entity.alive is False,
@@ -234,7 +241,12 @@ def parse_scene(scene: Scene, actor: str) -> ParseScene:
         if p in scene.places and p != here
     )
     return ParseScene(
-        actor=actor, creatures=creatures, items_held=held, items_here=here_items, locations=places, attacks=attacks
+        actor=actor,
+        creatures=creatures,
+        items_held=held,
+        items_here=here_items,
+        locations=places,
+        attacks=attacks,
     )
 
 
@@ -247,7 +259,9 @@ def round_cause(session_number: int, round_number: int, index: int | None = None
     return base if index is None else f"{base}#{index}"
 
 
-def mutations_for(resolution: RoundResolution, scene: Scene, *, session_number: int, round_number: int) -> list[dict[str, Any]]:
+def mutations_for(
+    resolution: RoundResolution, scene: Scene, *, session_number: int, round_number: int
+) -> list[dict[str, Any]]:
     """The ledger mutations that record a resolved round, each pointing at the action (and roll) behind it."""
     out: list[dict[str, Any]] = []
     conditions = {cid: set(e.conditions) for cid, e in scene.creatures.items()}
@@ -262,12 +276,19 @@ def mutations_for(resolution: RoundResolution, scene: Scene, *, session_number: 
             condition = "unconscious" if kind == "fell_unconscious" else change.condition.value
             if condition not in conditions.setdefault(change.entity, set()):
                 conditions[change.entity].add(condition)
-                out.append({"kind": "add_condition", "entity": change.entity, "condition": condition, **common})
+                out.append(
+                    {"kind": "add_condition", "entity": change.entity, "condition": condition, **common}
+                )
         elif kind == "condition_removed":
             if change.condition.value in conditions.setdefault(change.entity, set()):
                 conditions[change.entity].discard(change.condition.value)
                 out.append(
-                    {"kind": "remove_condition", "entity": change.entity, "condition": change.condition.value, **common}
+                    {
+                        "kind": "remove_condition",
+                        "entity": change.entity,
+                        "condition": change.condition.value,
+                        **common,
+                    }
                 )
         elif kind == "died":
             out.append({"kind": "set_alive", "entity": change.entity, "alive": False, **common})
@@ -288,7 +309,9 @@ def mutations_for(resolution: RoundResolution, scene: Scene, *, session_number: 
                 }
             )
         elif kind == "entity_moved":
-            out.append({"kind": "move_entity", "entity": change.entity, "location": change.to_location, **common})
+            out.append(
+                {"kind": "move_entity", "entity": change.entity, "location": change.to_location, **common}
+            )
     return out
 
 
@@ -346,7 +369,9 @@ def _effects(resolution: RoundResolution, index: int, target: str | None) -> tup
     return damage, healing, down, died
 
 
-def outcomes(resolution: RoundResolution, scene: Scene, texts: Mapping[str, str]) -> tuple[ActionOutcome, ...]:
+def outcomes(
+    resolution: RoundResolution, scene: Scene, texts: Mapping[str, str]
+) -> tuple[ActionOutcome, ...]:
     """The resolved actions in initiative order, as the narrator is told them (authoritative)."""
     out = []
     for index, result in enumerate(resolution.results):
@@ -359,10 +384,18 @@ def outcomes(resolution: RoundResolution, scene: Scene, texts: Mapping[str, str]
         if len(result.contest) > 1:
             others = [c for c in result.contest if c != result.actor]
             winner = next(
-                (c.to_holder for c in resolution.changes if c.cause == index and c.kind == "item_transferred"),
+                (
+                    c.to_holder
+                    for c in resolution.changes
+                    if c.cause == index and c.kind == "item_transferred"
+                ),
                 None,
             )
-            winner_id = winner if winner in scene.creatures else (result.actor if result.outcome.value == "success" else others[0])
+            winner_id = (
+                winner
+                if winner in scene.creatures
+                else (result.actor if result.outcome.value == "success" else others[0])
+            )
             contest = Contest(
                 contested_by_id=others[0],
                 contested_by_name=scene.name(others[0]),
@@ -476,7 +509,11 @@ def narration_request(
         campaign=campaign,
         session=session_number,
         round=round_number,
-        location=SceneLocation(id=where or "nowhere", name=place.name if place else "somewhere", description=place.description if place else ""),
+        location=SceneLocation(
+            id=where or "nowhere",
+            name=place.name if place else "somewhere",
+            description=place.description if place else "",
+        ),
         creatures=tuple(creatures),
         outcomes=outcomes_,
         reveals=tuple(reveals),

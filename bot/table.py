@@ -136,7 +136,9 @@ class Table:
         if "intent_parser" not in overrides and settings.llm.enabled:
             from bot.narrator.intent_llm import LLMIntentParser
 
-            overrides["intent_parser"] = LLMIntentParser.from_settings(settings.llm, fallback=OfflineIntentParser())
+            overrides["intent_parser"] = LLMIntentParser.from_settings(
+                settings.llm, fallback=OfflineIntentParser()
+            )
         return cls(engine=engine, settings=settings, courier=courier, **overrides)
 
     async def aclose(self) -> None:
@@ -171,7 +173,9 @@ class Table:
 
     async def _require_gm(self, s: Any, campaign: CampaignView, caller: v.Caller) -> None:
         if not self._is_gm(campaign, caller, await self._member(s, campaign, caller)):
-            raise NotGM(f"Only the GM can do that (the campaign owner or the '{self.settings.discord.gm_role}' role).")
+            raise NotGM(
+                f"Only the GM can do that (the campaign owner or the '{self.settings.discord.gm_role}' role)."
+            )
 
     async def _player(self, s: Any, campaign: CampaignView, caller: v.Caller) -> tuple[MemberView, str]:
         member = await self._member(s, campaign, caller)
@@ -184,7 +188,9 @@ class Table:
         if self._is_gm(campaign, caller, member):
             return GM_VIEW
         if member is not None and member.character_id:
-            pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW)
+            pc = await service.get_entity(
+                s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW
+            )
             return Viewer.player(_seat(pc.owner_user_id, caller.user_id))
         return Viewer.party()
 
@@ -195,20 +201,27 @@ class Table:
     async def _names(self, s: Any, campaign_id: int, refs: Sequence[str]) -> dict[str, str]:
         """Display names for ids of creatures, places and items (for rendering what a viewer already sees)."""
         wanted = sorted({r for r in refs if r})
-        names = {e.id: e.name for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=wanted, viewer=GM_VIEW)}
+        names = {
+            e.id: e.name
+            for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=wanted, viewer=GM_VIEW)
+        }
         places = await ledger_sessions.locations(s, campaign_id=campaign_id, viewer=GM_VIEW)
         names.update({p.id: p.name for p in places if p.id in wanted})
         for ref in wanted:
             if ref.startswith("item-") and ref not in names:
                 try:
-                    names[ref] = (await service.get_item(s, campaign_id=campaign_id, item_id=ref, viewer=GM_VIEW)).name
+                    names[ref] = (
+                        await service.get_item(s, campaign_id=campaign_id, item_id=ref, viewer=GM_VIEW)
+                    ).name
                 except LedgerError:
                     pass
         return names
 
     # --- campaigns and sessions ------------------------------------------------------------------------
 
-    async def start_campaign(self, where: v.Where, caller: v.Caller, *, name: str, scenario: str | None) -> v.CampaignView:
+    async def start_campaign(
+        self, where: v.Where, caller: v.Caller, *, name: str, scenario: str | None
+    ) -> v.CampaignView:
         """Begin a campaign in this channel (the caller becomes its GM), from a bundled scenario or blank.
 
         A scenario campaign opens its next session and first round at once, so players can /join and /act.
@@ -216,11 +229,15 @@ class Table:
         path = resolve_scenario(scenario) if scenario else None
         return await self._start(where, caller, name=name, path=path)
 
-    async def start_campaign_from_file(self, where: v.Where, caller: v.Caller, *, path: Path) -> v.CampaignView:
+    async def start_campaign_from_file(
+        self, where: v.Where, caller: v.Caller, *, path: Path
+    ) -> v.CampaignView:
         """Like :meth:`start_campaign` with any scenario file (the terminal table and the demo)."""
         return await self._start(where, caller, name="", path=path)
 
-    async def _start(self, where: v.Where, caller: v.Caller, *, name: str, path: Path | None) -> v.CampaignView:
+    async def _start(
+        self, where: v.Where, caller: v.Caller, *, name: str, path: Path | None
+    ) -> v.CampaignView:
         from ledger.loader import load_scenario_file
 
         async with self._session() as s:
@@ -231,7 +248,11 @@ class Table:
 
                 try:
                     campaign_id = await load_scenario_file(
-                        s, path, guild_id=where.guild_id, channel_id=where.channel_id, owner_user_id=caller.user_id
+                        s,
+                        path,
+                        guild_id=where.guild_id,
+                        channel_id=where.channel_id,
+                        owner_user_id=caller.user_id,
                     )
                 except ScenarioError as err:
                     raise InvalidAction(str(err).splitlines()[0]) from None
@@ -282,7 +303,9 @@ class Table:
         members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
         ids = [m.character_id for m in members if m.character_id]
         pcs = await service.get_entities(s, campaign_id=campaign.id, entity_ids=ids, viewer=GM_VIEW)
-        location = next((pc.location for pc in pcs if pc.location), campaign.settings.get("starting_location"))
+        location = next(
+            (pc.location for pc in pcs if pc.location), campaign.settings.get("starting_location")
+        )
         names = await self._names(s, campaign.id, [location] if location else [])
         return v.CampaignView(
             id=campaign.id,
@@ -364,8 +387,24 @@ class Table:
             if claim:
                 pc_id = await self._claimable(s, campaign, caller, claim)
             else:
-                pc_id = await self._create_pc(s, campaign, name=name, scores=scores, method=method, skills=skills, weapon=weapon, user_id=caller.user_id)
-            await service.set_member(s, campaign_id=campaign.id, user_id=caller.user_id, character_id=pc_id, active=True, is_gm=is_gm)
+                pc_id = await self._create_pc(
+                    s,
+                    campaign,
+                    name=name,
+                    scores=scores,
+                    method=method,
+                    skills=skills,
+                    weapon=weapon,
+                    user_id=caller.user_id,
+                )
+            await service.set_member(
+                s,
+                campaign_id=campaign.id,
+                user_id=caller.user_id,
+                character_id=pc_id,
+                active=True,
+                is_gm=is_gm,
+            )
             return await self._character_view(s, campaign.id, pc_id)
 
     async def _claimable(self, s: Any, campaign: CampaignView, caller: v.Caller, claim: str) -> str:
@@ -406,15 +445,27 @@ class Table:
         raw = scores or ",".join(str(x) for x in STANDARD_ARRAY)
         try:
             values = [int(x) for x in re.split(r"[,\s]+", raw.strip()) if x]
-            abilities = validate_point_buy(values) if method == "pointbuy" else validate_standard_array(values)
+            abilities = (
+                validate_point_buy(values) if method == "pointbuy" else validate_standard_array(values)
+            )
             skill_list = [parse_skill(x).value for x in re.split(r"[,]+", skills or "") if x.strip()][:4]
             weapon_id = _slug(weapon or "longsword")
             if weapon_id not in weapons():
-                raise InvalidAction(f"Unknown weapon '{weapon}'. Try longsword, shortbow, dagger, mace or quarterstaff.")
-            sheet = {"name": name, "level": 1, "abilities": abilities.model_dump(), "skills": skill_list, "weapons": [weapon_id]}
+                raise InvalidAction(
+                    f"Unknown weapon '{weapon}'. Try longsword, shortbow, dagger, mace or quarterstaff."
+                )
+            sheet = {
+                "name": name,
+                "level": 1,
+                "abilities": abilities.model_dump(),
+                "skills": skill_list,
+                "weapons": [weapon_id],
+            }
             block = build_pc(sheet)
         except ValueError:
-            raise InvalidAction("Scores are six numbers, e.g. 15,14,13,12,10,8 (STR, DEX, CON, INT, WIS, CHA).") from None
+            raise InvalidAction(
+                "Scores are six numbers, e.g. 15,14,13,12,10,8 (STR, DEX, CON, INT, WIS, CHA)."
+            ) from None
         except RulesError as err:
             raise InvalidAction(str(err)) from None
         sheet["max_hp"] = block.max_hp
@@ -424,7 +475,9 @@ class Table:
             pc_id = f"{pc_id}-{user_id[-4:]}"
         pcs = await self._pc_ids(s, campaign.id)
         others = await service.get_entities(s, campaign_id=campaign.id, entity_ids=pcs, viewer=GM_VIEW)
-        location = next((o.location for o in others if o.location), campaign.settings.get("starting_location"))
+        location = next(
+            (o.location for o in others if o.location), campaign.settings.get("starting_location")
+        )
         latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
         try:
             await service.apply_changes(
@@ -476,7 +529,14 @@ class Table:
             campaign = await self._campaign(s, where)
             member, pc_id = await self._player(s, campaign, caller)
             view = await self._character_view(s, campaign.id, pc_id)
-            await service.set_member(s, campaign_id=campaign.id, user_id=caller.user_id, character_id=None, active=False, is_gm=member.is_gm)
+            await service.set_member(
+                s,
+                campaign_id=campaign.id,
+                user_id=caller.user_id,
+                character_id=None,
+                active=False,
+                is_gm=member.is_gm,
+            )
             return view
 
     # --- rounds ----------------------------------------------------------------------------------------
@@ -566,31 +626,68 @@ class Table:
             assert rnd is not None
             if rnd.state not in ACCEPTING:
                 await ledger_sessions.queue_late(
-                    s, round_id=rnd.id, player_user_id=caller.user_id, character_id=pc_id,
-                    idempotency_key=key, text=text, intent=payload,
+                    s,
+                    round_id=rnd.id,
+                    player_user_id=caller.user_id,
+                    character_id=pc_id,
+                    idempotency_key=key,
+                    text=text,
+                    intent=payload,
                 )
-                return v.SubmitReceipt(round_number=rnd.number + 1, character_name=pc.name, intent_summary=summary, edited=False, late=True)
-            mine = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.player_user_id == caller.user_id and x.origin != "late-moved"]
+                return v.SubmitReceipt(
+                    round_number=rnd.number + 1,
+                    character_name=pc.name,
+                    intent_summary=summary,
+                    edited=False,
+                    late=True,
+                )
+            mine = [
+                x
+                for x in await service.list_submissions(s, round_id=rnd.id)
+                if x.player_user_id == caller.user_id and x.origin != "late-moved"
+            ]
             use_key = mine[0].idempotency_key if mine else key
             try:
                 sub = await service.submit(
-                    s, round_id=rnd.id, player_user_id=caller.user_id, idempotency_key=use_key,
-                    text=text, intent=payload, character_id=pc_id,
+                    s,
+                    round_id=rnd.id,
+                    player_user_id=caller.user_id,
+                    idempotency_key=use_key,
+                    text=text,
+                    intent=payload,
+                    character_id=pc_id,
                 )
             except RoundStateError:
                 await ledger_sessions.queue_late(
-                    s, round_id=rnd.id, player_user_id=caller.user_id, character_id=pc_id,
-                    idempotency_key=key, text=text, intent=payload,
+                    s,
+                    round_id=rnd.id,
+                    player_user_id=caller.user_id,
+                    character_id=pc_id,
+                    idempotency_key=key,
+                    text=text,
+                    intent=payload,
                 )
-                return v.SubmitReceipt(round_number=rnd.number + 1, character_name=pc.name, intent_summary=summary, edited=False, late=True)
+                return v.SubmitReceipt(
+                    round_number=rnd.number + 1,
+                    character_name=pc.name,
+                    intent_summary=summary,
+                    edited=False,
+                    late=True,
+                )
             if rnd.state == "open":
                 await service.set_round_state(s, round_id=rnd.id, state="collecting")
         edited = bool(mine) and (mine[0].text != text or not sub.created) and mine[0].idempotency_key != key
-        return v.SubmitReceipt(round_number=rnd.number, character_name=pc.name, intent_summary=summary, edited=edited)
+        return v.SubmitReceipt(
+            round_number=rnd.number, character_name=pc.name, intent_summary=summary, edited=edited
+        )
 
-    async def _intent(self, text: str, scene: ParseScene, *, target: str | None, item: str | None, skill: str | None) -> Intent:
+    async def _intent(
+        self, text: str, scene: ParseScene, *, target: str | None, item: str | None, skill: str | None
+    ) -> Intent:
         """Options (target/item/skill) win over the text; the text says what kind of action it is."""
-        parsed: Intent | ParseRefusal = await self.parser.parse(text, scene) if text else ParseRefusal(reason="")
+        parsed: Intent | ParseRefusal = (
+            await self.parser.parse(text, scene) if text else ParseRefusal(reason="")
+        )
 
         def find(ref: str | None, names: Sequence[Any]) -> str | None:
             if not ref:
@@ -613,7 +710,9 @@ class Table:
                 raise InvalidAction(str(err)) from None
         if isinstance(parsed, ParseRefusal):
             if skill_id:
-                return Intent(kind=IntentKind.CHECK, actor=scene.actor, skill=skill_id, target=target_id, text=text)
+                return Intent(
+                    kind=IntentKind.CHECK, actor=scene.actor, skill=skill_id, target=target_id, text=text
+                )
             if target_id and not item_id:
                 return Intent(kind=IntentKind.TALK, actor=scene.actor, target=target_id, text=text)
             raise InvalidAction(parsed.reason or "Say what your character does.")
@@ -642,8 +741,14 @@ class Table:
                 default = str(campaign.settings.get("default_action") or self.settings.rounds.default_action)
                 intent = Intent(kind=IntentKind.HOLD, actor=pc_id, text=default)
                 await service.submit(
-                    s, round_id=rnd.id, player_user_id=caller.user_id, idempotency_key=f"ready:{rnd.id}:{caller.user_id}",
-                    text=default, intent=intent.model_dump(mode="json"), character_id=pc_id, ready=True,
+                    s,
+                    round_id=rnd.id,
+                    player_user_id=caller.user_id,
+                    idempotency_key=f"ready:{rnd.id}:{caller.user_id}",
+                    text=default,
+                    intent=intent.model_dump(mode="json"),
+                    character_id=pc_id,
+                    ready=True,
                 )
             waiting = await self._waiting(s, campaign.id, rnd.id)
         if waiting:
@@ -671,7 +776,10 @@ class Table:
     async def _status_view(self, s: Any, campaign_id: int, rnd: RoundView) -> v.RoundStatusView:
         subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
         ids = sorted({x.character_id for x in subs if x.character_id})
-        names = {e.id: e.name for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=ids, viewer=GM_VIEW)}
+        names = {
+            e.id: e.name
+            for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=ids, viewer=GM_VIEW)
+        }
         return v.RoundStatusView(
             round_number=rnd.number,
             state=rnd.state,
@@ -771,13 +879,29 @@ class Table:
             default = str(campaign.settings.get("default_action") or self.settings.rounds.default_action)
             notices: list[str] = []
             pc_ids = [m.character_id for m in members if m.character_id]
-            pcs = {e.id: e for e in await service.get_entities(s, campaign_id=campaign_id, entity_ids=pc_ids, viewer=GM_VIEW)}
+            pcs = {
+                e.id: e
+                for e in await service.get_entities(
+                    s, campaign_id=campaign_id, entity_ids=pc_ids, viewer=GM_VIEW
+                )
+            }
             for m in members:
-                if m.character_id and m.user_id not in acted and pcs.get(m.character_id) and pcs[m.character_id].alive is not False:
+                if (
+                    m.character_id
+                    and m.user_id not in acted
+                    and pcs.get(m.character_id)
+                    and pcs[m.character_id].alive is not False
+                ):
                     intent = Intent(kind=IntentKind.HOLD, actor=m.character_id, text=default)
                     await service.submit(
-                        s, round_id=rnd.id, player_user_id=m.user_id, idempotency_key=f"default:{rnd.id}:{m.user_id}",
-                        text=default, intent=intent.model_dump(mode="json"), character_id=m.character_id, origin="default",
+                        s,
+                        round_id=rnd.id,
+                        player_user_id=m.user_id,
+                        idempotency_key=f"default:{rnd.id}:{m.user_id}",
+                        text=default,
+                        intent=intent.model_dump(mode="json"),
+                        character_id=m.character_id,
+                        origin="default",
                     )
                     notices.append(f"{pcs[m.character_id].name} was absent and {default}.")
             subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
@@ -798,7 +922,9 @@ class Table:
             intents.append(intent)
         intents += _npc_intents(scene, intents)
         resolution = resolve_round(seed=seed, intents=intents, state=state)
-        mutations = mutations_for(resolution, scene, session_number=rnd.session_number, round_number=rnd.number)
+        mutations = mutations_for(
+            resolution, scene, session_number=rnd.session_number, round_number=rnd.number
+        )
         reveals = await self._reveals(campaign_id, scene, resolution, mutations, rnd)
         record = {
             "sealed_seed": seed,
@@ -825,7 +951,12 @@ class Table:
             )
 
     async def _reveals(
-        self, campaign_id: int, scene: Scene, resolution: RoundResolution, mutations: list[dict[str, Any]], rnd: RoundView
+        self,
+        campaign_id: int,
+        scene: Scene,
+        resolution: RoundResolution,
+        mutations: list[dict[str, Any]],
+        rnd: RoundView,
     ) -> list[dict[str, Any]]:
         """Private discoveries: a successful Perception/Insight/Investigation check shows that player one
         record the party cannot see (a secret about the target or the place), and the ledger files it as
@@ -843,11 +974,16 @@ class Table:
             focus = [x for x in (result.intent.target,) if x] or sorted(scene.creatures)
             async with self._session() as s:
                 context = await scene_context(
-                    s, campaign_id=campaign_id, location=actor.location, present=focus, viewer=GM_VIEW,
+                    s,
+                    campaign_id=campaign_id,
+                    location=actor.location,
+                    present=focus,
+                    viewer=GM_VIEW,
                     current_session=rnd.session_number,
                 )
             secret = next(
-                (r for r in context.records if r.visibility not in ("public", "party", f"player:{seat}")), None
+                (r for r in context.records if r.visibility not in ("public", "party", f"player:{seat}")),
+                None,
             )
             if secret is not None:
                 text = secret.text
@@ -896,21 +1032,39 @@ class Table:
             present = sorted(scene.creatures)
             location = scene.locations[0] if scene.locations else None
             context = await scene_context(
-                s, campaign_id=campaign_id, location=location, present=present, viewer=Viewer.party(),
-                current_session=rnd.session_number, summaries=self.summaries, summary_campaign=f"campaign-{campaign_id}",
+                s,
+                campaign_id=campaign_id,
+                location=location,
+                present=present,
+                viewer=Viewer.party(),
+                current_session=rnd.session_number,
+                summaries=self.summaries,
+                summary_campaign=f"campaign-{campaign_id}",
             )
             knowledge: dict[str, tuple[str, ...]] = {}
             for cid, entity in scene.creatures.items():
                 if entity.kind == "pc":
                     continue
-                events = await service.npc_knowledge(s, campaign_id=campaign_id, npc_id=cid, viewer=Viewer.party(), limit=8)
+                events = await service.npc_knowledge(
+                    s, campaign_id=campaign_id, npc_id=cid, viewer=Viewer.party(), limit=8
+                )
                 knowledge[cid] = tuple(describe_event(e.kind, e.payload, scene.name) for e in events)
             recent = await ledger_sessions.recent_public(s, campaign_id=campaign_id)
             facts = round_facts(
-                resolution, number=rnd.number, texts=texts, acted=set(texts), applied=record.get("mutations", []), scene=scene
+                resolution,
+                number=rnd.number,
+                texts=texts,
+                acted=set(texts),
+                applied=record.get("mutations", []),
+                scene=scene,
             )
             party_snapshot = await snapshot_from_ledger(
-                s, campaign_id=campaign_id, audience=Viewer.party(), location=location, present=present, round_facts=facts
+                s,
+                campaign_id=campaign_id,
+                audience=Viewer.party(),
+                location=location,
+                present=present,
+                round_facts=facts,
             )
         player_ids = {pc: _int_id(uid) for pc, uid in players.items()}
         reveals: list[Reveal] = [
@@ -936,8 +1090,18 @@ class Table:
 
         def check_draft(draft: Draft) -> list[ConflictNote]:
             report = check(draft.public_text, party_snapshot, audience="party")
-            notes = [ConflictNote(claim=x.claim.text, refuted_by=x.refuted_by, message=x.reason or "contradicts the ledger") for x in report.conflicts()]
-            notes += [ConflictNote(claim=lk.text, refuted_by=lk.record, message=f"reveals a {lk.visibility} record in public") for lk in report.leaks]
+            notes = [
+                ConflictNote(
+                    claim=x.claim.text, refuted_by=x.refuted_by, message=x.reason or "contradicts the ledger"
+                )
+                for x in report.conflicts()
+            ]
+            notes += [
+                ConflictNote(
+                    claim=lk.text, refuted_by=lk.record, message=f"reveals a {lk.visibility} record in public"
+                )
+                for lk in report.leaks
+            ]
             return notes
 
         outcome = await narrate_checked(
@@ -958,22 +1122,40 @@ class Table:
         await self._step("narrate")
         async with self._session() as s:
             await service.add_outbox(
-                s, campaign_id=campaign_id, round_id=rnd.id, kind="public", content=public,
+                s,
+                campaign_id=campaign_id,
+                round_id=rnd.id,
+                kind="public",
+                content=public,
                 source="fallback" if source == "offline" else source,
             )
             for player_id, text in outcome.draft.private_notes:
                 await service.add_outbox(
-                    s, campaign_id=campaign_id, round_id=rnd.id, kind="dm", recipient_user_id=str(player_id),
-                    content={"text": text, "round": rnd.number}, source="fallback" if source == "offline" else source,
+                    s,
+                    campaign_id=campaign_id,
+                    round_id=rnd.id,
+                    kind="dm",
+                    recipient_user_id=str(player_id),
+                    content={"text": text, "round": rnd.number},
+                    source="fallback" if source == "offline" else source,
                 )
-            queued = {c.claim_text for c in await service.list_conflicts(s, campaign_id=campaign_id, status=None) if c.round_id == rnd.id}
+            queued = {
+                c.claim_text
+                for c in await service.list_conflicts(s, campaign_id=campaign_id, status=None)
+                if c.round_id == rnd.id
+            }
             for conflict in outcome.conflicts:
                 if conflict.claim not in queued:
                     await service.add_conflict(
-                        s, campaign_id=campaign_id, round_id=rnd.id, claim_text=f"{conflict.claim} ({conflict.message})"[:500],
+                        s,
+                        campaign_id=campaign_id,
+                        round_id=rnd.id,
+                        claim_text=f"{conflict.claim} ({conflict.message})"[:500],
                         refuting_ref=conflict.refuted_by,
                     )
-            await service.set_round_state(s, round_id=rnd.id, state="narrated", revealed_seed=str(record.get("seed")))
+            await service.set_round_state(
+                s, round_id=rnd.id, state="narrated", revealed_seed=str(record.get("seed"))
+            )
 
     async def _deliver(self, campaign_id: int, rnd: RoundView) -> None:
         """Send every pending message of the round: the public narration, then the private notes."""
@@ -984,7 +1166,9 @@ class Table:
             await self._step(f"send-{message.kind}")
             try:
                 if message.kind == "public":
-                    external = await self.courier.post_public(campaign.guild_id, campaign.channel_id, _public_text(message.content))
+                    external = await self.courier.post_public(
+                        campaign.guild_id, campaign.channel_id, _public_text(message.content)
+                    )
                     status = "sent"
                 else:
                     text = f"**Private note, round {message.content.get('round')} ({campaign.name})**\n{message.content.get('text', '')}"
@@ -1002,13 +1186,21 @@ class Table:
         async with self._session() as s:
             rnd = await service.get_round(s, round_id=round_id)
             messages = await service.list_outbox(s, round_id=round_id)
-            conflicts = [c for c in await service.list_conflicts(s, campaign_id=rnd.campaign_id, status=None) if c.round_id == round_id]
+            conflicts = [
+                c
+                for c in await service.list_conflicts(s, campaign_id=rnd.campaign_id, status=None)
+                if c.round_id == round_id
+            ]
         public = next((m for m in messages if m.kind == "public"), None)
         content = public.content if public else {}
         record = rnd.resolution or {}
         from rules.fairness import commit_seed
 
-        seed = int(record.get("seed", record.get("sealed_seed", 0))) if rnd.state in ("narrated", "posted") else 0
+        seed = (
+            int(record.get("seed", record.get("sealed_seed", 0)))
+            if rnd.state in ("narrated", "posted")
+            else 0
+        )
         return v.RoundReport(
             round_number=rnd.number,
             initiative=tuple(content.get("initiative", ())),
@@ -1018,7 +1210,11 @@ class Table:
             seed=seed,
             seed_commitment=rnd.seed_commitment or (commit_seed(seed) if seed else ""),
             dms_sent=sum(1 for m in messages if m.kind == "dm" and m.status == "sent"),
-            dms_undelivered=tuple(m.recipient_user_id or "" for m in messages if m.kind == "dm" and m.status in ("dm_closed", "failed")),
+            dms_undelivered=tuple(
+                m.recipient_user_id or ""
+                for m in messages
+                if m.kind == "dm" and m.status in ("dm_closed", "failed")
+            ),
             conflicts_queued=len(conflicts),
             notices=tuple(content.get("notices", ())),
         )
@@ -1036,11 +1232,15 @@ class Table:
             result = roll(expression, random.Random(use))
         except RulesError as err:
             raise InvalidAction(str(err)) from None
-        return v.RollView(expression=result.expression, total=result.total, breakdown=result.breakdown, seed=use)
+        return v.RollView(
+            expression=result.expression, total=result.total, breakdown=result.breakdown, seed=use
+        )
 
     # --- the ledger, as each viewer may see it -----------------------------------------------------------
 
-    async def inventory(self, where: v.Where, caller: v.Caller, *, player_user_id: str | None = None) -> v.InventoryView:
+    async def inventory(
+        self, where: v.Where, caller: v.Caller, *, player_user_id: str | None = None
+    ) -> v.InventoryView:
         """A character's holdings: your own (private, with your secrets) or another player's (public part)."""
         async with self._session() as s:
             campaign = await self._campaign(s, where)
@@ -1049,8 +1249,14 @@ class Table:
             members = await service.list_members(s, campaign_id=campaign.id)
             member = next((m for m in members if m.user_id == target_user and m.character_id), None)
             if member is None or member.character_id is None:
-                raise NotFound("That player has no character here." if player_user_id else "You have no character here. Use /join first.")
-            pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW)
+                raise NotFound(
+                    "That player has no character here."
+                    if player_user_id
+                    else "You have no character here. Use /join first."
+                )
+            pc = await service.get_entity(
+                s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW
+            )
             own = target_user == caller.user_id
             if not own and viewer.role != "gm":
                 viewer = Viewer.party()
@@ -1058,24 +1264,43 @@ class Table:
             return v.InventoryView(
                 holder_id=pc.id,
                 holder_name=pc.name,
-                items=tuple(v.HoldingView(item_id=h.item_id, name=h.item_name, quantity=h.quantity, visibility=h.visibility) for h in rows if h.quantity > 0),
+                items=tuple(
+                    v.HoldingView(
+                        item_id=h.item_id, name=h.item_name, quantity=h.quantity, visibility=h.visibility
+                    )
+                    for h in rows
+                    if h.quantity > 0
+                ),
                 private=own or viewer.role == "gm",
             )
 
-    async def relationships(self, where: v.Where, caller: v.Caller, *, npc: str | None = None) -> tuple[v.EdgeView, ...]:
+    async def relationships(
+        self, where: v.Where, caller: v.Caller, *, npc: str | None = None
+    ) -> tuple[v.EdgeView, ...]:
         """Relationship edges (of one NPC, or all) with their reasons and source sessions."""
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             viewer = await self._viewer(s, campaign, caller)
             if npc:
                 entity = await self._find_entity(s, campaign.id, npc, viewer)
-                edges = await service.relationships(s, campaign_id=campaign.id, entity_id=entity.id, viewer=viewer, with_history=False)
+                edges = await service.relationships(
+                    s, campaign_id=campaign.id, entity_id=entity.id, viewer=viewer, with_history=False
+                )
             else:
                 edges = await ledger_sessions.all_edges(s, campaign_id=campaign.id, viewer=viewer)
-            names = await self._names(s, campaign.id, sorted({e.source for e in edges} | {e.target for e in edges}))
+            names = await self._names(
+                s, campaign.id, sorted({e.source for e in edges} | {e.target for e in edges})
+            )
         return tuple(
-            v.EdgeView(ref=f"{e.source}>{e.target}:{e.kind}", source=names.get(e.source, e.source), target=names.get(e.target, e.target),
-                       kind=e.kind, attitude=e.attitude, reason=e.reason, since_session=e.since_session)
+            v.EdgeView(
+                ref=f"{e.source}>{e.target}:{e.kind}",
+                source=names.get(e.source, e.source),
+                target=names.get(e.target, e.target),
+                kind=e.kind,
+                attitude=e.attitude,
+                reason=e.reason,
+                since_session=e.since_session,
+            )
             for e in edges
         )
 
@@ -1099,7 +1324,14 @@ class Table:
             names = await self._names(s, campaign.id, sorted({p for t in rows for p in t.parties}))
         order = {"open": 0, "settled": 1, "broken": 2, "expired": 3}
         return tuple(
-            v.ThreadView(id=t.id, kind=t.kind, status=t.status, terms=t.terms, parties=tuple(names.get(p, p) for p in t.parties), source_session=t.opened_session)
+            v.ThreadView(
+                id=t.id,
+                kind=t.kind,
+                status=t.status,
+                terms=t.terms,
+                parties=tuple(names.get(p, p) for p in t.parties),
+                source_session=t.opened_session,
+            )
             for t in sorted(rows, key=lambda t: (order.get(t.status, 9), t.id))
         )
 
@@ -1110,11 +1342,19 @@ class Table:
             campaign = await self._campaign(s, where)
             viewer = await self._viewer(s, campaign, caller)
             events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=count)
-            refs = sorted({str(x) for e in events for x in e.payload.values() if isinstance(x, str) and "-" in x})
+            refs = sorted(
+                {str(x) for e in events for x in e.payload.values() if isinstance(x, str) and "-" in x}
+            )
             names = await self._names(s, campaign.id, refs)
         return tuple(
-            v.EventView(ref=e.ref, session=e.session_number, round=e.round_number, kind=e.kind,
-                        text=describe_event(e.kind, e.payload, lambda r: names.get(r or "", r or "nobody")), cause=e.cause or None)
+            v.EventView(
+                ref=e.ref,
+                session=e.session_number,
+                round=e.round_number,
+                kind=e.kind,
+                text=describe_event(e.kind, e.payload, lambda r: names.get(r or "", r or "nobody")),
+                cause=e.cause or None,
+            )
             for e in events
         )
 
@@ -1153,13 +1393,25 @@ class Table:
                         f"{'matches' if fair else 'DOES NOT match'}; re-resolving {'gives identical results' if same else 'DIFFERS'}"
                     )
         fields = {k: str(val)[:200] for k, val in rec.data.items() if k not in ("payload",)}
-        text = describe_event(str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data)) if rec.record_kind == "event" else rec.data.get("name", rec.ref)
+        text = (
+            describe_event(str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data))
+            if rec.record_kind == "event"
+            else rec.data.get("name", rec.ref)
+        )
         return v.RecordView(
             ref=rec.ref,
             kind=rec.record_kind,
             text=str(text),
-            fields={**fields, "session": str(rec.session_number), "visibility": rec.visibility, "cause": rec.cause},
-            causes=tuple(f"{e.ref}: {describe_event(e.kind, e.payload)} (cause {e.cause})" for e in rec.cause_chain) + ((rec.root_cause,) if rec.root_cause else ()),
+            fields={
+                **fields,
+                "session": str(rec.session_number),
+                "visibility": rec.visibility,
+                "cause": rec.cause,
+            },
+            causes=tuple(
+                f"{e.ref}: {describe_event(e.kind, e.payload)} (cause {e.cause})" for e in rec.cause_chain
+            )
+            + ((rec.root_cause,) if rec.root_cause else ()),
             replay=replay,
         )
 
@@ -1168,7 +1420,14 @@ class Table:
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             rows = await ledger_sessions.notes_for(s, campaign_id=campaign.id, user_id=caller.user_id)
-        return tuple(v.NoteView(round_number=r.content.get("round"), text=str(r.content.get("text", "")), delivered=r.status == "sent") for r in rows)
+        return tuple(
+            v.NoteView(
+                round_number=r.content.get("round"),
+                text=str(r.content.get("text", "")),
+                delivered=r.status == "sent",
+            )
+            for r in rows
+        )
 
     async def dispute(self, where: v.Where, caller: v.Caller, *, ref: str, reason: str) -> v.DisputeView:
         """Object to a record you can see; the GM rules on it and the ruling lands in history."""
@@ -1185,7 +1444,14 @@ class Table:
             except LedgerError:
                 raise NotFound(f"No record '{ref}' that you may see.") from None
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
-            d = await service.open_dispute(s, campaign_id=campaign.id, record_ref=ref.strip(), user_id=caller.user_id, reason=reason, session_number=latest.number)
+            d = await service.open_dispute(
+                s,
+                campaign_id=campaign.id,
+                record_ref=ref.strip(),
+                user_id=caller.user_id,
+                reason=reason,
+                session_number=latest.number,
+            )
         return _dispute_view(d)
 
     async def graph(self, where: v.Where, caller: v.Caller) -> v.GraphView:
@@ -1204,7 +1470,9 @@ class Table:
             rows = await service.list_disputes(s, campaign_id=campaign.id)
         return tuple(_dispute_view(d) for d in rows)
 
-    async def gm_rule(self, where: v.Where, caller: v.Caller, *, dispute_id: int, accept: bool, note: str) -> v.DisputeView:
+    async def gm_rule(
+        self, where: v.Where, caller: v.Caller, *, dispute_id: int, accept: bool, note: str
+    ) -> v.DisputeView:
         """Accept (a correction event is appended) or reject a dispute (GM)."""
         async with self._session() as s:
             campaign = await self._campaign(s, where)
@@ -1214,7 +1482,13 @@ class Table:
                 raise NotFound(f"No dispute #{dispute_id} in this campaign.")
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
             try:
-                d = await service.rule_dispute(s, dispute_id=dispute_id, accept=accept, note=(note or "")[:MAX_NOTE_CHARS], session_number=latest.number)
+                d = await service.rule_dispute(
+                    s,
+                    dispute_id=dispute_id,
+                    accept=accept,
+                    note=(note or "")[:MAX_NOTE_CHARS],
+                    session_number=latest.number,
+                )
             except LedgerError as err:
                 raise TableError(str(err)) from None
         return _dispute_view(d)
@@ -1229,17 +1503,36 @@ class Table:
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
             try:
                 refs = await service.apply_changes(
-                    s, campaign_id=campaign.id, session_number=latest.number, round_number=None, cause=f"gm-{caller.user_id}",
-                    mutations=[{"kind": "retcon", "target": ref.strip(), "reason": reason.strip()[:MAX_NOTE_CHARS], "changes": []}],
+                    s,
+                    campaign_id=campaign.id,
+                    session_number=latest.number,
+                    round_number=None,
+                    cause=f"gm-{caller.user_id}",
+                    mutations=[
+                        {
+                            "kind": "retcon",
+                            "target": ref.strip(),
+                            "reason": reason.strip()[:MAX_NOTE_CHARS],
+                            "changes": [],
+                        }
+                    ],
                     permanent=True,
                 )
             except LedgerError as err:
                 raise InvalidAction(str(err)) from None
             event = (await service.history(s, campaign_id=campaign.id, viewer=GM_VIEW, limit=1))[0]
-        return v.EventView(ref=refs[0], session=event.session_number, round=None, kind=event.kind,
-                           text=describe_event(event.kind, event.payload), cause=event.cause)
+        return v.EventView(
+            ref=refs[0],
+            session=event.session_number,
+            round=None,
+            kind=event.kind,
+            text=describe_event(event.kind, event.payload),
+            cause=event.cause,
+        )
 
-    async def gm_thread(self, where: v.Where, caller: v.Caller, *, thread_id: str, status: str, note: str) -> v.ThreadView:
+    async def gm_thread(
+        self, where: v.Where, caller: v.Caller, *, thread_id: str, status: str, note: str
+    ) -> v.ThreadView:
         """Settle, break or expire a thread through an accepted event (GM)."""
         async with self._session() as s:
             campaign = await self._campaign(s, where)
@@ -1248,9 +1541,21 @@ class Table:
             rnd = await service.last_round(s, campaign_id=campaign.id)
             try:
                 await service.apply_changes(
-                    s, campaign_id=campaign.id, session_number=latest.number, round_number=rnd.number if rnd else None,
-                    cause=f"gm-{caller.user_id}", permanent=True, importance=8,
-                    mutations=[{"kind": "thread_transition", "thread": thread_id, "status": status, "reason": (note or "")[:MAX_NOTE_CHARS]}],
+                    s,
+                    campaign_id=campaign.id,
+                    session_number=latest.number,
+                    round_number=rnd.number if rnd else None,
+                    cause=f"gm-{caller.user_id}",
+                    permanent=True,
+                    importance=8,
+                    mutations=[
+                        {
+                            "kind": "thread_transition",
+                            "thread": thread_id,
+                            "status": status,
+                            "reason": (note or "")[:MAX_NOTE_CHARS],
+                        }
+                    ],
                 )
             except LedgerError as err:
                 raise InvalidAction(str(err)) from None
@@ -1264,11 +1569,15 @@ class Table:
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             await self._require_gm(s, campaign, caller)
-            await ledger_sessions.update_settings(s, campaign_id=campaign.id, changes={"deadline_minutes": minutes})
+            await ledger_sessions.update_settings(
+                s, campaign_id=campaign.id, changes={"deadline_minutes": minutes}
+            )
             rnd = await service.current_round(s, campaign_id=campaign.id)
             if rnd is None:
                 raise NoOpenRound("No round is open; the new length applies from the next round.")
-            rnd = await ledger_sessions.set_deadline(s, round_id=rnd.id, deadline=self.clock() + timedelta(minutes=minutes))
+            rnd = await ledger_sessions.set_deadline(
+                s, round_id=rnd.id, deadline=self.clock() + timedelta(minutes=minutes)
+            )
             return await self._status_view(s, campaign.id, rnd)
 
     async def gm_conflicts(self, where: v.Where, caller: v.Caller) -> tuple[v.ConflictView, ...]:
@@ -1277,10 +1586,23 @@ class Table:
             campaign = await self._campaign(s, where)
             await self._require_gm(s, campaign, caller)
             rows = await service.list_conflicts(s, campaign_id=campaign.id)
-            numbers = await ledger_sessions.round_numbers(s, round_ids=[c.round_id for c in rows if c.round_id])
-        return tuple(v.ConflictView(id=c.id, round_number=numbers.get(c.round_id or 0), claim=c.claim_text, refuted_by=c.refuting_ref, status=c.status) for c in rows)
+            numbers = await ledger_sessions.round_numbers(
+                s, round_ids=[c.round_id for c in rows if c.round_id]
+            )
+        return tuple(
+            v.ConflictView(
+                id=c.id,
+                round_number=numbers.get(c.round_id or 0),
+                claim=c.claim_text,
+                refuted_by=c.refuting_ref,
+                status=c.status,
+            )
+            for c in rows
+        )
 
-    async def gm_conflict(self, where: v.Where, caller: v.Caller, *, conflict_id: int, action: str, note: str) -> v.ConflictView:
+    async def gm_conflict(
+        self, where: v.Where, caller: v.Caller, *, conflict_id: int, action: str, note: str
+    ) -> v.ConflictView:
         """Dismiss a queued conflict, or turn it into an explicit retcon of its refuting record (GM)."""
         async with self._session() as s:
             campaign = await self._campaign(s, where)
@@ -1291,20 +1613,28 @@ class Table:
                 raise NotFound(f"No conflict #{conflict_id} in this campaign.")
             try:
                 if action == "dismiss":
-                    c = await service.dismiss_conflict(s, conflict_id=conflict_id, note=(note or "")[:MAX_NOTE_CHARS])
+                    c = await service.dismiss_conflict(
+                        s, conflict_id=conflict_id, note=(note or "")[:MAX_NOTE_CHARS]
+                    )
                 elif action == "retcon":
                     if not (note or "").strip():
                         raise InvalidAction("A retcon needs a reason.")
                     latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
                     c = await service.retcon_conflict(
-                        s, conflict_id=conflict_id, target=conflict.refuting_ref or "", reason=note.strip()[:MAX_NOTE_CHARS],
-                        changes=[], session_number=latest.number,
+                        s,
+                        conflict_id=conflict_id,
+                        target=conflict.refuting_ref or "",
+                        reason=note.strip()[:MAX_NOTE_CHARS],
+                        changes=[],
+                        session_number=latest.number,
                     )
                 else:
                     raise InvalidAction("Choose dismiss or retcon.")
             except LedgerError as err:
                 raise InvalidAction(str(err)) from None
-        return v.ConflictView(id=c.id, round_number=None, claim=c.claim_text, refuted_by=c.refuting_ref, status=c.status)
+        return v.ConflictView(
+            id=c.id, round_number=None, claim=c.claim_text, refuted_by=c.refuting_ref, status=c.status
+        )
 
     # --- recaps and summaries ----------------------------------------------------------------------------
 
@@ -1315,12 +1645,24 @@ class Table:
             viewer = await self._viewer(s, campaign, caller)
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
             number = latest.number - 1 if latest.open and latest.number > 1 else latest.number
-            summary = await ledger_sessions.session_summary(s, campaign_id=campaign.id, session_number=number, viewer=viewer)
-            events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=50, session_number=number)
+            summary = await ledger_sessions.session_summary(
+                s, campaign_id=campaign.id, session_number=number, viewer=viewer
+            )
+            events = await service.history(
+                s, campaign_id=campaign.id, viewer=viewer, limit=50, session_number=number
+            )
             refs = sorted({str(x) for e in events for x in e.payload.values() if isinstance(x, str)})
             names = await self._names(s, campaign.id, refs)
-        decisive = [e for e in events if e.permanent or e.kind in ("set_alive", "thread_transition", "transfer_item", "retcon", "correction")]
-        highlights = tuple(f"{e.ref}: {describe_event(e.kind, e.payload, lambda r: names.get(r or '', r or 'nobody'))}" for e in decisive[:10])
+        decisive = [
+            e
+            for e in events
+            if e.permanent
+            or e.kind in ("set_alive", "thread_transition", "transfer_item", "retcon", "correction")
+        ]
+        highlights = tuple(
+            f"{e.ref}: {describe_event(e.kind, e.payload, lambda r: names.get(r or '', r or 'nobody'))}"
+            for e in decisive[:10]
+        )
         text = summary or "Nothing has been filed for that session yet."
         return v.RecapView(session_number=number or None, text=text, highlights=highlights)
 
@@ -1328,8 +1670,12 @@ class Table:
         """File a session summary: the round narrations in order, indexed in Chroma after its hard facts
         (deaths, hand-overs, thread changes) are confirmed in the ledger."""
         async with self._session() as s:
-            texts = await ledger_sessions.session_narrations(s, campaign_id=campaign_id, session_number=number)
-            events = await service.history(s, campaign_id=campaign_id, viewer=Viewer.party(), limit=200, session_number=number)
+            texts = await ledger_sessions.session_narrations(
+                s, campaign_id=campaign_id, session_number=number
+            )
+            events = await service.history(
+                s, campaign_id=campaign_id, viewer=Viewer.party(), limit=200, session_number=number
+            )
         if not texts:
             return
         text = " ".join(texts)
@@ -1338,9 +1684,16 @@ class Table:
             text = " ".join(words[:300]) + " ..."
         async with self._session() as s:
             summary_id = await ledger_sessions.add_summary(
-                s, campaign_id=campaign_id, session_number=number, text=text, event_ids=[e.ref for e in events], visibility="party"
+                s,
+                campaign_id=campaign_id,
+                session_number=number,
+                text=text,
+                event_ids=[e.ref for e in events],
+                visibility="party",
             )
-        await self._index_summary(campaign_id, summary_id, number, text, [e.ref for e in events], "party", events)
+        await self._index_summary(
+            campaign_id, summary_id, number, text, [e.ref for e in events], "party", events
+        )
 
     async def _index_history(self, campaign_id: int) -> None:
         """Index a loaded scenario's history summaries in Chroma (SQL keeps them as the authority)."""
@@ -1350,11 +1703,25 @@ class Table:
             rows = await ledger_sessions.summaries(s, campaign_id=campaign_id)
         for row in rows:
             async with self._session() as s:
-                events = [await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW) for ref in row.event_ids]
+                events = [
+                    await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW)
+                    for ref in row.event_ids
+                ]
             payloads = [e.data for e in events]
-            await self._index_summary(campaign_id, row.id, row.session_number, row.text, row.event_ids, row.visibility, payloads)
+            await self._index_summary(
+                campaign_id, row.id, row.session_number, row.text, row.event_ids, row.visibility, payloads
+            )
 
-    async def _index_summary(self, campaign_id: int, summary_id: int, session: int, text: str, refs: Sequence[str], visibility: str, events: Sequence[Any]) -> None:
+    async def _index_summary(
+        self,
+        campaign_id: int,
+        summary_id: int,
+        session: int,
+        text: str,
+        refs: Sequence[str],
+        visibility: str,
+        events: Sequence[Any],
+    ) -> None:
         if self.summaries is None:
             return
         from ledger.summaries import SummaryError, hard_facts_from_changes
@@ -1373,15 +1740,24 @@ class Table:
 
         try:
             await self.summaries.add(
-                summary_id=f"summary-{summary_id}", campaign=f"campaign-{campaign_id}", session=session, scope="session",
-                text=text, verify=verify, event_ids=list(refs), visibility=visibility, hard_facts=facts,
+                summary_id=f"summary-{summary_id}",
+                campaign=f"campaign-{campaign_id}",
+                session=session,
+                scope="session",
+                text=text,
+                verify=verify,
+                event_ids=list(refs),
+                visibility=visibility,
+                hard_facts=facts,
             )
         except SummaryError:
             _log.warning("summary %s was not indexed", summary_id, exc_info=True)
 
     # --- autocomplete ------------------------------------------------------------------------------------
 
-    async def autocomplete(self, where: v.Where, caller: v.Caller, *, kind: str, prefix: str) -> tuple[v.Choice, ...]:
+    async def autocomplete(
+        self, where: v.Where, caller: v.Caller, *, kind: str, prefix: str
+    ) -> tuple[v.Choice, ...]:
         """Up to 25 choices for a command option, only from what the caller may see."""
         from bot.scene import load_scene, parse_scene
 
@@ -1398,33 +1774,74 @@ class Table:
                     member = await self._member(s, campaign, caller)
                     if member is None or member.character_id is None:
                         return ()
-                    scene = await load_scene(s, campaign_id=campaign.id, pc_ids=await self._pc_ids(s, campaign.id))
+                    scene = await load_scene(
+                        s, campaign_id=campaign.id, pc_ids=await self._pc_ids(s, campaign.id)
+                    )
                     ps = parse_scene(scene, member.character_id)
-                    pool = [c for c in ps.creatures if c.id != ps.actor] if kind == "target" else [*ps.items_held, *ps.items_here]
+                    pool = (
+                        [c for c in ps.creatures if c.id != ps.actor]
+                        if kind == "target"
+                        else [*ps.items_held, *ps.items_here]
+                    )
                     choices = [v.Choice(name=n.name, value=n.id) for n in pool]
                 elif kind in ("npc", "record"):
                     kinds = ["entity"] if kind == "npc" else None
-                    found = await service.find_records(s, campaign_id=campaign.id, text=prefix, viewer=viewer, kinds=kinds, prefix=True, limit=25)
+                    found = await service.find_records(
+                        s,
+                        campaign_id=campaign.id,
+                        text=prefix,
+                        viewer=viewer,
+                        kinds=kinds,
+                        prefix=True,
+                        limit=25,
+                    )
                     choices = [v.Choice(name=f"{f.name} ({f.ref})", value=f.ref) for f in found]
                     if kind == "record":
                         threads = await service.threads(s, campaign_id=campaign.id, viewer=viewer)
-                        choices += [v.Choice(name=f"{t.id} ({t.kind}, {t.status})", value=t.id) for t in threads]
+                        choices += [
+                            v.Choice(name=f"{t.id} ({t.kind}, {t.status})", value=t.id) for t in threads
+                        ]
                         events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=10)
-                        choices += [v.Choice(name=f"{e.ref} {describe_event(e.kind, e.payload)}"[:100], value=e.ref) for e in events]
+                        choices += [
+                            v.Choice(name=f"{e.ref} {describe_event(e.kind, e.payload)}"[:100], value=e.ref)
+                            for e in events
+                        ]
                 elif kind == "player":
                     members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
-                    pcs = await service.get_entities(s, campaign_id=campaign.id, entity_ids=[m.character_id for m in members if m.character_id], viewer=GM_VIEW)
-                    choices = [v.Choice(name=pc.name, value=m.user_id) for pc, m in ((pc, next(m for m in members if m.character_id == pc.id)) for pc in pcs)]
+                    pcs = await service.get_entities(
+                        s,
+                        campaign_id=campaign.id,
+                        entity_ids=[m.character_id for m in members if m.character_id],
+                        viewer=GM_VIEW,
+                    )
+                    choices = [
+                        v.Choice(name=pc.name, value=m.user_id)
+                        for pc, m in ((pc, next(m for m in members if m.character_id == pc.id)) for pc in pcs)
+                    ]
                 elif kind == "claim":
-                    found = await service.find_records(s, campaign_id=campaign.id, text=prefix, viewer=viewer, kinds=["entity"], prefix=True, limit=25)
+                    found = await service.find_records(
+                        s,
+                        campaign_id=campaign.id,
+                        text=prefix,
+                        viewer=viewer,
+                        kinds=["entity"],
+                        prefix=True,
+                        limit=25,
+                    )
                     choices = [v.Choice(name=f.name, value=f.ref) for f in found if f.ref.startswith("pc-")]
                 elif kind in ("dispute", "conflict"):
                     if not self._is_gm(campaign, caller, await self._member(s, campaign, caller)):
                         return ()
                     if kind == "dispute":
-                        choices = [v.Choice(name=f"#{d.id} {d.record_ref}: {d.reason}"[:100], value=str(d.id)) for d in await service.list_disputes(s, campaign_id=campaign.id)]
+                        choices = [
+                            v.Choice(name=f"#{d.id} {d.record_ref}: {d.reason}"[:100], value=str(d.id))
+                            for d in await service.list_disputes(s, campaign_id=campaign.id)
+                        ]
                     else:
-                        choices = [v.Choice(name=f"#{c.id} {c.claim_text}"[:100], value=str(c.id)) for c in await service.list_conflicts(s, campaign_id=campaign.id)]
+                        choices = [
+                            v.Choice(name=f"#{c.id} {c.claim_text}"[:100], value=str(c.id))
+                            for c in await service.list_conflicts(s, campaign_id=campaign.id)
+                        ]
         except TableError:
             return ()
         matches = [c for c in choices if prefix in c.name.lower() or prefix in c.value.lower()]
@@ -1451,7 +1868,12 @@ def _summary_index(settings: Settings, data_dir: Path) -> SummaryIndex | None:
     from ledger.embeddings import embedding_for
     from ledger.summaries import SummaryIndex
 
-    embedding = embedding_for(settings.embeddings.provider, model=settings.embeddings.model, base_url=settings.embeddings.base_url, api_key_env=settings.embeddings.api_key_env)
+    embedding = embedding_for(
+        settings.embeddings.provider,
+        model=settings.embeddings.model,
+        base_url=settings.embeddings.base_url,
+        api_key_env=settings.embeddings.api_key_env,
+    )
     if settings.chroma.mode == "http":
         return SummaryIndex.remote(settings.chroma.host, settings.chroma.port, embedding=embedding)
     return SummaryIndex.local(data_dir / "chroma", embedding=embedding)
@@ -1473,14 +1895,23 @@ def _public_text(content: dict[str, Any]) -> str:
 
 
 def _dispute_view(d: Any) -> v.DisputeView:
-    return v.DisputeView(id=d.id, record_ref=d.record_ref, raised_by=d.user_id, reason=d.reason, status=d.status, ruling_note=d.ruling_note or None)
+    return v.DisputeView(
+        id=d.id,
+        record_ref=d.record_ref,
+        raised_by=d.user_id,
+        reason=d.reason,
+        status=d.status,
+        ruling_note=d.ruling_note or None,
+    )
 
 
 def _action_lines(resolution: RoundResolution, scene: Scene) -> list[v.ActionLine]:
     from bot.scene import roll_lines
 
     return [
-        v.ActionLine(actor=scene.name(r.actor), summary=r.summary, rolls=roll_lines(r), outcome=r.outcome.value)
+        v.ActionLine(
+            actor=scene.name(r.actor), summary=r.summary, rolls=roll_lines(r), outcome=r.outcome.value
+        )
         for r in resolution.results
         if r.intent is not None or r.rolls
     ]
@@ -1499,13 +1930,19 @@ def _npc_intents(scene: Scene, declared: Sequence[Intent]) -> list[Intent]:
             attackers.setdefault(intent.target, intent.actor)
     for cid in sorted(scene.creatures):
         creature = scene.creatures[cid]
-        if cid in acting or creature.kind == "pc" or creature.alive is False or (creature.hp is not None and creature.hp <= 0):
+        if (
+            cid in acting
+            or creature.kind == "pc"
+            or creature.alive is False
+            or (creature.hp is not None and creature.hp <= 0)
+        ):
             continue
         hostile = bool((creature.sheet or {}).get("hostile")) or cid in attackers
         if not hostile:
             continue
         foes = sorted(
-            pc for pc, e in scene.creatures.items()
+            pc
+            for pc, e in scene.creatures.items()
             if e.kind == "pc" and e.alive is not False and e.location == creature.location and (e.hp or 0) > 0
         )
         if not foes:
@@ -1516,4 +1953,6 @@ def _npc_intents(scene: Scene, declared: Sequence[Intent]) -> list[Intent]:
 
 
 async def _find_round(s: Any, campaign_id: int, session_number: int, number: int) -> RoundView | None:
-    return await ledger_sessions.find_round(s, campaign_id=campaign_id, session_number=session_number, number=number)
+    return await ledger_sessions.find_round(
+        s, campaign_id=campaign_id, session_number=session_number, number=number
+    )

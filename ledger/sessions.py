@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from ledger import models as m
 from ledger.changes import lock_campaign
+from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, RoundStateError, UnknownRecord
 from ledger.rounds import get_round
 from ledger.views import EdgeView, LocationView, OutboxView, RoundView
@@ -61,6 +62,7 @@ async def latest_session(session: AsyncSession, *, campaign_id: int) -> SessionI
 
 async def start_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
     """Open the next numbered session. Raises RoundStateError when one is already open."""
+    await begin_write(session)
     try:
         await lock_campaign(session, campaign_id)
         latest = await latest_session(session, campaign_id=campaign_id)
@@ -76,6 +78,7 @@ async def start_session(session: AsyncSession, *, campaign_id: int) -> SessionIn
 
 async def end_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
     """Close the open session. Raises RoundStateError when none is open."""
+    await begin_write(session)
     try:
         await lock_campaign(session, campaign_id)
         row = (
@@ -99,6 +102,7 @@ async def end_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo
 
 async def end_campaign(session: AsyncSession, *, campaign_id: int) -> None:
     """Mark the campaign ended (its ledger stays readable); any open session ends with it."""
+    await begin_write(session)
     try:
         await lock_campaign(session, campaign_id)
         campaign = await session.get(m.Campaign, campaign_id)
@@ -125,6 +129,7 @@ async def update_settings(
     session: AsyncSession, *, campaign_id: int, changes: dict[str, Any]
 ) -> dict[str, Any]:
     """Merge ``changes`` into the campaign's settings; returns the new settings."""
+    await begin_write(session)
     try:
         await lock_campaign(session, campaign_id)
         campaign = await session.get(m.Campaign, campaign_id)
@@ -157,6 +162,7 @@ async def open_sealed_round(
     The sealed seed is kept in the round's resolution json until the round resolves (and then revealed);
     no read of the table shows it earlier. Raises RoundStateError while another round is unfinished.
     """
+    await begin_write(session)
     try:
         await lock_campaign(session, campaign_id)
         busy = (
@@ -198,6 +204,7 @@ def sealed_seed(round_view: RoundView) -> int:
 
 async def set_deadline(session: AsyncSession, *, round_id: int, deadline: datetime | None) -> RoundView:
     """Move a round's deadline. Raises UnknownRecord."""
+    await begin_write(session)
     try:
         row = await session.get(m.Round, round_id)
         if row is None:
@@ -254,6 +261,7 @@ async def queue_late(
     intent: dict[str, Any] | None,
 ) -> None:
     """Keep an action that arrived after its round closed, to be carried into the next round."""
+    await begin_write(session)
     try:
         row = await session.get(m.Round, round_id)
         if row is None:
@@ -404,6 +412,7 @@ async def add_summary(
     scope: str = "session",
 ) -> int:
     """File a summary in SQL (the authority for what it covers); returns its id for the Chroma index."""
+    await begin_write(session)
     try:
         row = m.Summary(
             campaign_id=campaign_id,
