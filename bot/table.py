@@ -1158,27 +1158,42 @@ class Table:
             )
 
     async def _deliver(self, campaign_id: int, rnd: RoundView) -> None:
-        """Send every pending message of the round: the public narration, then the private notes."""
+        """Send every pending message of the round (the public narration first), at most once each.
+
+        A message is claimed (``sending``) before the courier is called. A crash during the call leaves it
+        ``sending``; on resume it is marked ``failed`` and the GM is told, rather than risking a second post.
+        """
         async with self._session() as s:
             campaign = await service.get_campaign(s, campaign_id=campaign_id)
+            for lost in await ledger_sessions.abandon_sending(s, round_id=rnd.id):
+                await service.add_conflict(
+                    s,
+                    campaign_id=campaign_id,
+                    round_id=rnd.id,
+                    claim_text=f"Round {rnd.number}: a {lost.kind} message may not have been delivered "
+                    "(the bot stopped while sending it); it is kept in the ledger.",
+                )
             messages = [m for m in await service.list_outbox(s, round_id=rnd.id) if m.status == "pending"]
         for message in sorted(messages, key=lambda m: (m.kind != "public", m.id)):
             await self._step(f"send-{message.kind}")
+            async with self._session() as s:
+                if not await ledger_sessions.claim_outbox(s, outbox_id=message.id):
+                    continue
             try:
                 if message.kind == "public":
-                    external = await self.courier.post_public(
-                        campaign.guild_id, campaign.channel_id, _public_text(message.content)
-                    )
-                    status = "sent"
+                    text = _public_text(message.content)
+                    external = await self.courier.post_public(campaign.guild_id, campaign.channel_id, text)
                 else:
-                    text = f"**Private note, round {message.content.get('round')} ({campaign.name})**\n{message.content.get('text', '')}"
+                    header = f"**Private note, round {message.content.get('round')} ({campaign.name})**"
+                    text = f"{header}\n{message.content.get('text', '')}"
                     external = await self.courier.send_dm(message.recipient_user_id or "", text)
-                    status = "sent"
+                status = "sent"
             except DMClosed:
                 external, status = None, "dm_closed"
             except Exception:
                 _log.exception("delivering outbox message %s failed", message.id)
                 external, status = None, "failed"
+            await self._step(f"sent-{message.kind}")
             async with self._session() as s:
                 await service.mark_outbox(s, outbox_id=message.id, status=status, external_id=external)
 

@@ -492,3 +492,53 @@ async def find_round(
         )
     ).first()
     return None if rid is None else await get_round(session, round_id=rid)
+
+
+# --- delivery -------------------------------------------------------------------------------------------
+
+
+async def claim_outbox(session: AsyncSession, *, outbox_id: int) -> bool:
+    """Move a message from ``pending`` to ``sending``; False when someone else already took it.
+
+    Claiming before the send makes delivery at-most-once: a process that dies mid-send leaves the message
+    ``sending``, and :func:`abandon_sending` reports it instead of posting it a second time. It also keeps
+    two shards of one bot from both posting the same narration.
+    """
+    await begin_write(session)
+    try:
+        row = await session.get(m.Outbox, outbox_id)
+        if row is None:
+            raise UnknownRecord(f"no outbox message {outbox_id}")
+        if row.status != "pending":
+            await session.rollback()
+            return False
+        row.status = "sending"
+        row.updated_at = m.utcnow()
+        session.add(row)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    return True
+
+
+async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[OutboxView]:
+    """Mark the round's messages stuck in ``sending`` (a crash mid-send) as ``failed``; returns them."""
+    await begin_write(session)
+    try:
+        rows = (
+            await session.exec(
+                select(m.Outbox).where(m.Outbox.round_id == round_id, m.Outbox.status == "sending")
+            )
+        ).all()
+        for row in rows:
+            row.status = "failed"
+            row.updated_at = m.utcnow()
+            session.add(row)
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+    from ledger.rounds import _outbox_view
+
+    return [_outbox_view(r) for r in rows]

@@ -61,6 +61,8 @@ async def _baseline(tmp_path: Path) -> tuple[dict[str, object], list[str], Recor
 # With this seed Sister Tamsin's Insight succeeds, so the round also sends a private note by DM.
 SEED = 1
 STEPS = ["close", "resolve", "narrate", "send-public", "send-dm", "posted"]
+#: A crash between the courier call and recording it: the message went out, so it must not go out again.
+MID_SEND = ["sent-public", "sent-dm"]
 
 
 @pytest.mark.parametrize("step", STEPS)
@@ -98,3 +100,32 @@ async def test_a_crash_at_any_step_loses_nothing_rerolls_nothing_and_posts_once(
     assert len(courier.public) == len(base_courier.public) == 1, "the narration was posted twice or never"
     assert sorted(u for u, _ in courier.dms) == sorted(u for u, _ in base_courier.dms)
     assert got["open_round"] == 2
+
+
+@pytest.mark.parametrize("step", MID_SEND)
+async def test_a_crash_right_after_sending_never_sends_twice_and_tells_the_gm(
+    sqlite_url: str, tmp_path: Path, step: str
+) -> None:
+    courier = RecordingCourier()
+    table = await make_table(sqlite_url, tmp_path, courier=courier, seed=SEED)
+
+    async def die(at: str) -> None:
+        if at == step:
+            raise Crash(at)
+
+    table.before_step = die
+    with pytest.raises(Crash):
+        await _play_round(table)
+    await table.aclose()
+    sent_before = (len(courier.public), len(courier.dms))
+    restarted = await make_table(sqlite_url, tmp_path, courier=courier, seed=99)
+    try:
+        await restarted.resume()
+        assert len(courier.public) == sent_before[0] == 1, "the narration went out twice"
+        recipients = [u for u, _ in courier.dms]
+        assert len(recipients) == len(set(recipients)) == 1, "a private note went out twice (or never)"
+        conflicts = await restarted.gm_conflicts(WHERE, GM)
+        assert any("may not have been delivered" in c.claim for c in conflicts)
+        assert (await restarted.round_status(WHERE, GM)).round_number == 2
+    finally:
+        await restarted.aclose()
