@@ -1,0 +1,154 @@
+"""/ledger: read the campaign's records (inventory, relationships, threads, history, notes), dispute them."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_client import TableCog, reply, send_pages
+from bot.graph_render import render_graph
+from cogs.render import (
+    COLOUR_PRIVATE,
+    dispute_embed,
+    edge_line,
+    event_line,
+    inventory_embed,
+    list_pages,
+    note_line,
+    record_embed,
+    thread_line,
+)
+
+_log = logging.getLogger(__name__)
+
+
+class LedgerCog(TableCog):
+    """The campaign ledger as players may see it."""
+
+    ledger = app_commands.Group(
+        name="ledger", description="Read the campaign ledger, or dispute a record.", guild_only=True
+    )
+
+    @ledger.command(name="inventory")
+    @app_commands.describe(player="Whose inventory (leave empty for your own)")
+    async def inventory(self, interaction: discord.Interaction, player: str | None = None) -> None:
+        """Show what a character carries (your own privately)."""
+        where, caller = self.context(interaction)
+        view = await self.table.inventory(where, caller, player_user_id=player)
+        await reply(interaction, embed=inventory_embed(view), ephemeral=view.private or player is None)
+
+    @inventory.autocomplete("player")
+    async def _player_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, "player", current)
+
+    @ledger.command(name="relationships")
+    @app_commands.describe(npc="Only the relationships of this NPC (leave empty for all you know of)")
+    async def relationships(self, interaction: discord.Interaction, npc: str | None = None) -> None:
+        """Show who owes, trusts or hates whom, with the record behind each."""
+        where, caller = self.context(interaction)
+        edges = await self.table.relationships(where, caller, npc=npc)
+        pages = list_pages(
+            [edge_line(e) for e in edges], title="Relationships", empty="No relationships known."
+        )
+        await send_pages(interaction, pages)
+
+    @relationships.autocomplete("npc")
+    async def _npc_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, "npc", current)
+
+    @ledger.command(name="threads")
+    async def threads(self, interaction: discord.Interaction) -> None:
+        """Show open favours, debts, oaths, bounties, prophecies and quests."""
+        where, caller = self.context(interaction)
+        found = await self.table.threads(where, caller)
+        pages = list_pages([thread_line(t) for t in found], title="Threads", empty="No threads yet.")
+        await send_pages(interaction, pages)
+
+    @ledger.command(name="history")
+    @app_commands.describe(count="How many recent events to show (1-50)")
+    async def history(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 10
+    ) -> None:
+        """Show the most recent events, each with its cause."""
+        where, caller = self.context(interaction)
+        events = await self.table.history(where, caller, count=count)
+        pages = list_pages(
+            [event_line(e) for e in events], title="History", empty="Nothing has happened yet."
+        )
+        await send_pages(interaction, pages)
+
+    @ledger.command(name="record")
+    @app_commands.describe(id="A record id, e.g. ev-000123, npc-old-wei or favor-0003-01")
+    async def record(self, interaction: discord.Interaction, id: app_commands.Range[str, 1, 100]) -> None:
+        """Show one record with its cause chain and how to replay its rolls."""
+        where, caller = self.context(interaction)
+        view = await self.table.record(where, caller, ref=id.strip())
+        await reply(interaction, embed=record_embed(view))
+
+    @record.autocomplete("id")
+    async def _record_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, "record", current)
+
+    @ledger.command(name="notes")
+    async def notes(self, interaction: discord.Interaction) -> None:
+        """Show your private notes (only you see them)."""
+        where, caller = self.context(interaction)
+        found = await self.table.notes(where, caller)
+        pages = list_pages(
+            [note_line(n) for n in found], title="Your private notes", empty="No private notes."
+        )
+        for page in pages:
+            page.colour = COLOUR_PRIVATE
+        await send_pages(interaction, pages, ephemeral=True)
+
+    @ledger.command(name="dispute")
+    @app_commands.describe(
+        id="The record you dispute, e.g. ev-000123",
+        reason="Why it is wrong (the GM reads this)",
+    )
+    async def dispute(
+        self,
+        interaction: discord.Interaction,
+        id: app_commands.Range[str, 1, 100],
+        reason: app_commands.Range[str, 1, 500],
+    ) -> None:
+        """Dispute a record; the GM rules on it."""
+        where, caller = self.context(interaction)
+        view = await self.table.dispute(where, caller, ref=id.strip(), reason=reason.strip())
+        await reply(interaction, embed=dispute_embed(view, title=f"Dispute #{view.id} raised"))
+
+    @dispute.autocomplete("id")
+    async def _dispute_record_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, "record", current)
+
+    @ledger.command(name="graph")
+    async def graph(self, interaction: discord.Interaction) -> None:
+        """Draw the relationship graph you know of as an image."""
+        where, caller = self.context(interaction)
+        view = await self.table.graph(where, caller)
+        png = await asyncio.to_thread(render_graph, view)
+        file = discord.File(io.BytesIO(png), filename="relationships.png")
+        embed = discord.Embed(
+            title="Relationship graph",
+            description=f"{len(view.nodes)} characters, {len(view.edges)} relationships",
+        )
+        embed.set_image(url="attachment://relationships.png")
+        await reply(interaction, embed=embed, file=file)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the ledger commands."""
+    await bot.add_cog(LedgerCog(bot))
