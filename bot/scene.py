@@ -83,17 +83,17 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
             creatures[entity.id] = entity
     for pc in pcs:  # a PC without a location still acts where the party is
         creatures.setdefault(pc.id, pc)
-    holdings: dict[str, tuple[HoldingView, ...]] = {}
-    for holder in [*creatures, *here]:
-        rows = await service.inventory(session, campaign_id=campaign_id, holder_id=holder, viewer=GM)
-        holdings[holder] = tuple(h for h in rows if h.quantity > 0)
-    items: dict[str, ItemView] = {}
-    for rows in holdings.values():
-        for h in rows:
-            if h.item_id not in items:
-                items[h.item_id] = await service.get_item(
-                    session, campaign_id=campaign_id, item_id=h.item_id, viewer=GM
-                )
+    holdings: dict[str, tuple[HoldingView, ...]] = {h: () for h in [*creatures, *here]}
+    rows = await ledger_sessions.holdings_of(
+        session, campaign_id=campaign_id, holder_ids=list(holdings), viewer=GM
+    )
+    for h in rows:
+        if h.quantity > 0:
+            holdings[h.holder_id] = (*holdings[h.holder_id], h)
+    item_rows = await ledger_sessions.items_by_id(
+        session, campaign_id=campaign_id, item_ids=sorted({h.item_id for h in rows}), viewer=GM
+    )
+    items: dict[str, ItemView] = {i.id: i for i in item_rows}
     exit_facts = await service.facts(
         session, campaign_id=campaign_id, viewer=GM, keys=[f"{loc}-exits" for loc in here]
     )

@@ -21,7 +21,7 @@ from ledger.changes import lock_campaign
 from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, RoundStateError, UnknownRecord
 from ledger.rounds import get_round
-from ledger.views import EdgeView, LocationView, OutboxView, RoundView
+from ledger.views import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
 from ledger.visibility import Viewer, visible_clause
 
 
@@ -542,3 +542,48 @@ async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[Outbo
     from ledger.rounds import _outbox_view
 
     return [_outbox_view(r) for r in rows]
+
+
+# --- batched reads for the round's scene ---------------------------------------------------------------
+
+
+async def holdings_of(
+    session: AsyncSession, *, campaign_id: int, holder_ids: Sequence[str], viewer: Viewer
+) -> list[HoldingView]:
+    """What each of ``holder_ids`` holds, in one query (by holder, then item)."""
+    from ledger.reads import _holdings
+
+    if not holder_ids:
+        return []
+    return await _holdings(session, campaign_id, viewer, col(m.Holding.holder_id).in_(list(holder_ids)))
+
+
+async def items_by_id(
+    session: AsyncSession, *, campaign_id: int, item_ids: Sequence[str], viewer: Viewer
+) -> list[ItemView]:
+    """The item kinds among ``item_ids`` the viewer may see, in one query."""
+    if not item_ids:
+        return []
+    rows = (
+        await session.exec(
+            select(m.Item).where(
+                m.Item.campaign_id == campaign_id,
+                col(m.Item.id).in_(list(item_ids)),
+                visible_clause(viewer, m.Item.visibility),
+            )
+        )
+    ).all()
+    return [
+        ItemView(
+            id=r.id,
+            name=r.name,
+            aliases=tuple(r.aliases or ()),
+            description=r.description,
+            properties=r.properties or {},
+            session_number=r.session_number,
+            round_number=r.round_number,
+            cause=r.cause,
+            visibility=r.visibility,
+        )
+        for r in rows
+    ]

@@ -181,9 +181,10 @@ _PHRASES: dict[str, tuple[str, ...]] = {
         "At {place}, the round passes without action.",
     ),
     "record": (
-        "Not forgotten: {text}",
+        # Each phrase marks the record as memory, so the checker reads it as recalled, not as news.
+        "Not forgotten, the party remembers: {text}",
         "The ledger remembers: {text}",
-        "An old account still stands: {text}",
+        "An old account, recalled: {text}",
     ),
     "reveal": (
         "{name}, you alone notice: {text}",
