@@ -63,7 +63,6 @@ class _SqlDraft(WorldDraft):
         )
         if row is None:
             return None
-        row = row[0] if not isinstance(row, m.Fact) else row
         return FactRec(row.subject, row.field, row.value, _prov(row))
 
     async def _load_holding(self, item: str, holder: str) -> tuple[int, Provenance | None]:
@@ -74,7 +73,7 @@ class _SqlDraft(WorldDraft):
                 m.Holding.holder_id == holder,
             )
         )
-        return (0, None) if q is None else (int(q[0] if isinstance(q, tuple) else q), None)
+        return (0, None) if q is None else (int(q), None)
 
     async def _load_thread(self, thread_id: str) -> ThreadRec | None:
         row = await self._scalar(
@@ -82,7 +81,6 @@ class _SqlDraft(WorldDraft):
         )
         if row is None:
             return None
-        row = row[0] if not isinstance(row, m.Thread) else row
         return ThreadRec(
             row.kind,
             row.status,
@@ -105,7 +103,6 @@ class _SqlDraft(WorldDraft):
         )
         if row is None:
             return None
-        row = row[0] if not isinstance(row, m.Edge) else row
         return EdgeRec(row.attitude, row.reason, row.since_session, _prov(row))
 
     async def _load_event(self, ref: str) -> bool:
@@ -324,7 +321,7 @@ async def lock_campaign(session: AsyncSession, campaign_id: int) -> int:
     seq = (await session.exec(stmt)).first()
     if seq is None:
         raise CampaignNotFound(f"no campaign {campaign_id}")
-    return int(seq[0] if isinstance(seq, tuple) else seq)
+    return int(seq)
 
 
 ROUND_ORDER = {state: i for i, state in enumerate(m.ROUND_STATES)}
@@ -549,15 +546,12 @@ async def rebuild_state(session: AsyncSession, *, campaign_id: int) -> WorldStat
 
     Compare with :func:`projected_state` to prove the projections are what the log says.
     """
-    from ledger.mutations import _ADAPTER
-
     draft = WorldDraft()
     result = await session.exec(
-        select(m.Event).where(m.Event.campaign_id == campaign_id).order_by(m.Event.seq)  # type: ignore[arg-type]
+        select(m.Event).where(m.Event.campaign_id == campaign_id).order_by(col(m.Event.seq))
     )
-    for row in result.all():
-        ev = row[0] if not isinstance(row, m.Event) else row
-        change = _ADAPTER.validate_python(ev.payload)
+    for ev in result.all():
+        change = parse_mutation(ev.payload)
         draft_ev = EventDraft(ev.seq, ev.ref, ev.kind, ev.payload, ev.cause, ev.visibility, ev.supersedes)
         await draft.apply(
             change, event=draft_ev, base=Provenance(ev.session_number, ev.round_number, ev.ref, "public")
@@ -576,7 +570,7 @@ async def projected_state(session: AsyncSession, *, campaign_id: int) -> WorldSt
     records: dict[str, str] = {}
     for table, kind in ((m.Entity, "entity"), (m.Location, "location"), (m.Item, "item")):
         for r in await rows(select(table.id).where(table.campaign_id == cid)):
-            records[r[0] if isinstance(r, tuple) else r] = kind
+            records[r] = kind
     facts = {
         f.key: (f.value, f.visibility)
         for f in await rows(

@@ -9,6 +9,8 @@ The schema is owned by Alembic (``ledger/migrations``); :func:`init_db` upgrades
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +24,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: Connection execution option that makes a SQLite transaction start with BEGIN IMMEDIATE (a writer).
 WRITE_OPTION = "tablekeeper_write"
+_UPGRADE_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
 _MIGRATION_LOCK_KEY = 0x7461626C  # "tabl": the advisory lock schema upgrades take on PostgreSQL
 
 
@@ -83,7 +88,11 @@ async def init_db(engine: AsyncEngine, revision: str = "head") -> None:
 
     Idempotent, and safe when several processes start at once (they queue on a lock; the first upgrades).
     """
-    async with engine.connect() as conn:
+    # Alembic keeps its migration context in module globals: two upgrades interleaved on one event loop would
+    # trample each other, so upgrades in one process take turns (other processes wait on the database lock).
+    loop = asyncio.get_running_loop()
+    lock = _UPGRADE_LOCKS.setdefault(loop, asyncio.Lock())
+    async with lock, engine.connect() as conn:
         conn = await conn.execution_options(**{WRITE_OPTION: True})
         await conn.begin()
         if conn.dialect.name == "postgresql":

@@ -374,6 +374,28 @@ def _visible_payload(payload: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     return payload if len(kept) == len(nested) else {**payload, "changes": kept}
 
 
+_THREAD_PREFIX = {"favour": "favor"}
+
+
+async def next_thread_id(
+    session: AsyncSession, *, campaign_id: int, thread_kind: str, session_number: int
+) -> str:
+    """A fresh thread id ``<kind>-<session:04>-<seq:02>`` (``favor-0003-01``) for an ``open_thread`` change.
+
+    Counts every thread of that kind and session, visible or not, so ids never collide.
+    """
+    prefix = f"{_THREAD_PREFIX.get(thread_kind, thread_kind)}-{session_number:04d}-"
+    taken = (
+        await session.exec(
+            select(m.Thread.id).where(
+                m.Thread.campaign_id == campaign_id, col(m.Thread.id).startswith(prefix)
+            )
+        )
+    ).all()
+    numbers = [int(t.removeprefix(prefix)) for t in taken if t.removeprefix(prefix).isdigit()]
+    return f"{prefix}{max(numbers, default=0) + 1:02d}"
+
+
 async def _event_views(
     session: AsyncSession, campaign_id: int, rows: Sequence[m.Event], viewer: Viewer
 ) -> list[EventView]:

@@ -7,7 +7,7 @@ Writers of one campaign serialise on its row, so concurrent submissions cannot d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -93,9 +93,14 @@ def _round_view(r: m.Round) -> RoundView:
         state=r.state,
         seed_commitment=r.seed_commitment,
         revealed_seed=r.revealed_seed,
-        deadline=r.deadline,
+        deadline=_aware(r.deadline),
         resolution=r.resolution,
     )
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    # SQLite hands back naive datetimes; every time the ledger returns is UTC-aware on both backends.
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
 def _submission_view(s: m.Submission, created: bool = False) -> SubmissionView:
@@ -379,6 +384,25 @@ async def last_round(session: AsyncSession, *, campaign_id: int) -> RoundView | 
         )
     ).first()
     return None if r is None else _round_view(r)
+
+
+async def unfinished_rounds(
+    session: AsyncSession, *, due_by: datetime | None = None, campaign_id: int | None = None
+) -> list[RoundView]:
+    """Rounds not yet posted (all campaigns unless ``campaign_id``), oldest first: what a restart resumes.
+
+    With ``due_by``, only rounds still taking actions whose deadline is at or before it (time to close them).
+    """
+    stmt = select(m.Round).where(col(m.Round.state).in_(m.UNFINISHED_ROUND_STATES))
+    if campaign_id is not None:
+        stmt = stmt.where(m.Round.campaign_id == campaign_id)
+    if due_by is not None:
+        stmt = stmt.where(
+            col(m.Round.state).in_(m.ACCEPTING_ROUND_STATES),
+            col(m.Round.deadline).is_not(None),
+            col(m.Round.deadline) <= due_by,
+        )
+    return [_round_view(r) for r in (await session.exec(stmt.order_by(col(m.Round.id)))).all()]
 
 
 async def set_round_state(
@@ -808,4 +832,5 @@ __all__ = [
     "start_session",
     "store_resolution",
     "submit",
+    "unfinished_rounds",
 ]

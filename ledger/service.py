@@ -30,6 +30,7 @@ from ledger.reads import (
     history,
     holders_of,
     inventory,
+    next_thread_id,
     npc_knowledge,
     record,
     relationships,
@@ -63,6 +64,7 @@ from ledger.rounds import (
     start_session,
     store_resolution,
     submit,
+    unfinished_rounds,
 )
 from ledger.visibility import Viewer, can_see
 from ledger.world import WorldState
@@ -105,6 +107,7 @@ __all__ = [
     "list_submissions",
     "lock_campaign",
     "mark_outbox",
+    "next_thread_id",
     "npc_knowledge",
     "open_dispute",
     "open_round",
@@ -122,4 +125,5 @@ __all__ = [
     "store_resolution",
     "submit",
     "threads",
+    "unfinished_rounds",
 ]

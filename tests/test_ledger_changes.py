@@ -468,3 +468,31 @@ async def test_ledger_unknown_witness_is_refused(engine: AsyncEngine) -> None:
                 mutations=[{"kind": "set_hp", "entity": "pc-mira", "hp": 3}],
             )
         assert (await service.get_entity(s, campaign_id=cid, entity_id="pc-mira", viewer=GM)).hp == 12
+
+
+async def test_ledger_next_thread_id_counts_per_kind_and_session(engine: AsyncEngine) -> None:
+    cid = await _campaign(engine)
+    async with ledger_session(engine) as s:
+        first = await service.next_thread_id(s, campaign_id=cid, thread_kind="favour", session_number=3)
+        assert first == "favor-0003-01"
+        await service.apply_changes(
+            s,
+            campaign_id=cid,
+            session_number=3,
+            round_number=None,
+            cause="x",
+            mutations=[
+                {
+                    "kind": "open_thread",
+                    "id": first,
+                    "thread_kind": "favour",
+                    "parties": ["pc-mira"],
+                    "visibility": "gm",
+                }
+            ],
+        )
+        nxt = await service.next_thread_id(s, campaign_id=cid, thread_kind="favour", session_number=3)
+        assert nxt == "favor-0003-02"
+        assert await service.next_thread_id(s, campaign_id=cid, thread_kind="bounty", session_number=1) == (
+            "bounty-0001-02"
+        )

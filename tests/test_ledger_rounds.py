@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -397,3 +398,27 @@ async def test_ledger_game_sessions_are_numbered(engine: AsyncEngine) -> None:
         assert await service.current_session_number(s, campaign_id=cid) == 1
         assert await service.start_session(s, campaign_id=cid) == 2
         assert await service.current_session_number(s, campaign_id=cid) == 2
+
+
+async def test_ledger_restart_finds_rounds_past_their_deadline(engine: AsyncEngine) -> None:
+    first, second = await _campaign(engine, "a"), await _campaign(engine, "b")
+    soon = datetime(2030, 1, 1, 20, 0, tzinfo=UTC)
+    async with ledger_session(engine) as s:
+        r1 = await service.open_round(
+            s, campaign_id=first, session_number=1, number=1, seed_commitment="h", deadline=soon
+        )
+        r2 = await service.open_round(
+            s,
+            campaign_id=second,
+            session_number=1,
+            number=1,
+            seed_commitment="h",
+            deadline=soon + timedelta(hours=1),
+        )
+        assert r1.deadline == soon  # UTC-aware on both backends
+        assert [r.id for r in await service.unfinished_rounds(s)] == [r1.id, r2.id]
+        due = await service.unfinished_rounds(s, due_by=soon + timedelta(minutes=5))
+        assert [r.id for r in due] == [r1.id]
+        await service.set_round_state(s, round_id=r1.id, state="closed")
+        assert await service.unfinished_rounds(s, due_by=soon + timedelta(minutes=5)) == []
+        assert [r.id for r in await service.unfinished_rounds(s, campaign_id=first)] == [r1.id]
