@@ -5,6 +5,8 @@ nothing. Targets: precision >= 0.97, recall >= 0.95, at most 5 ms per 300-word n
 
 The corpus figures count narrations: a true positive is a planted contradiction or leak that comes back
 ``conflict`` *and* names the planted record; a false alarm is a clean narration that comes back ``conflict``.
+The code has since been fixed for every batch it prints, so these are fitted figures; the first run of each
+held-out batch (the honest estimate for new text) is recorded in ``tests/corpus/README.md``.
 """
 
 from __future__ import annotations
@@ -34,12 +36,12 @@ from ledger.snapshot import (  # noqa: E402
 from tests.corpus.loader import narrations, world_path  # noqa: E402
 
 
-def corpus_figures(held_out_only: bool = False) -> None:
+def corpus_figures(batch: str | None = None) -> None:
     """Print precision, recall and false alarms over the labelled corpus."""
     tp = fp = fn = tn = wrong_record = 0
     misses: list[str] = []
     alarms: list[str] = []
-    cases = [n for n in narrations() if not held_out_only or n.id.startswith("holdout")]
+    cases = [n for n in narrations() if batch is None or n.id.split("-", 1)[0] == batch]
     for n in cases:
         report = check(n.text, load_world(world_path(n.world), n.round))
         named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
@@ -60,11 +62,20 @@ def corpus_figures(held_out_only: bool = False) -> None:
     flagged = tp + wrong_record + fp
     planted = tp + wrong_record + fn
     clean = fp + tn
-    title = "held-out narrations" if held_out_only else "whole corpus"
+    title = f"batch {batch}" if batch else "whole corpus"
     print(f"== {title}: {len(cases)} narrations ({planted} planted, {clean} clean)")
-    print(f"precision            {(tp + wrong_record) / flagged if flagged else 1.0:.3f}  (flagged narrations that were planted)")
-    print(f"recall               {(tp + wrong_record) / planted if planted else 1.0:.3f}  (planted narrations flagged)")
-    print(f"recall, right record {tp / planted if planted else 1.0:.3f}  (flagged and naming the planted record)")
+    print(
+        f"precision            {(tp + wrong_record) / flagged if flagged else 1.0:.3f}"
+        "  (flagged narrations that were planted)"
+    )
+    print(
+        f"recall               {(tp + wrong_record) / planted if planted else 1.0:.3f}"
+        "  (planted narrations flagged)"
+    )
+    print(
+        f"recall, right record {tp / planted if planted else 1.0:.3f}"
+        "  (flagged and naming the planted record)"
+    )
     print(f"false alarms / 100 clean narrations: {100 * fp / clean if clean else 0.0:.1f}")
     for line in misses:
         print(f"  missed: {line}")
@@ -72,7 +83,24 @@ def corpus_figures(held_out_only: bool = False) -> None:
         print(f"  false alarm: {line}")
 
 
-_SYL = ["ka", "ro", "mi", "ve", "tal", "dor", "en", "sa", "lin", "gar", "bel", "os", "thu", "ria", "mon", "fe"]
+_SYL = [
+    "ka",
+    "ro",
+    "mi",
+    "ve",
+    "tal",
+    "dor",
+    "en",
+    "sa",
+    "lin",
+    "gar",
+    "bel",
+    "os",
+    "thu",
+    "ria",
+    "mon",
+    "fe",
+]
 
 
 def _name(rng: random.Random) -> str:
@@ -86,7 +114,9 @@ def big_world(entities: int = 6000, items: int = 9000, locations: int = 2500, se
     ents = list(base.entities.values())
     holds = [h for per in base.holdings.values() for h in per.values()]
     for i in range(locations):
-        ents.append(Entity(f"loc-gen-{i}", "location", f"the {_name(rng)} {rng.choice(['inn', 'ford', 'keep'])}"))
+        ents.append(
+            Entity(f"loc-gen-{i}", "location", f"the {_name(rng)} {rng.choice(['inn', 'ford', 'keep'])}")
+        )
     for i in range(entities):
         name = f"{_name(rng)} {_name(rng)}"
         ents.append(
@@ -101,11 +131,18 @@ def big_world(entities: int = 6000, items: int = 9000, locations: int = 2500, se
             )
         )
     for i in range(items):
-        ents.append(Entity(f"item-gen-{i}", "item", f"{_name(rng).lower()} {rng.choice(['blade', 'ring', 'tome'])}"))
+        ents.append(
+            Entity(f"item-gen-{i}", "item", f"{_name(rng).lower()} {rng.choice(['blade', 'ring', 'tome'])}")
+        )
         holds.append(Holding(f"item-gen-{i}", f"npc-gen-{rng.randrange(entities)}", rng.randint(1, 3)))
     edges = list(base.edges) + [
-        Edge(f"edge-gen-{i}", f"npc-gen-{rng.randrange(entities)}", f"npc-gen-{rng.randrange(entities)}", "tie",
-             rng.randint(-100, 100))
+        Edge(
+            f"edge-gen-{i}",
+            f"npc-gen-{rng.randrange(entities)}",
+            f"npc-gen-{rng.randrange(entities)}",
+            "tie",
+            rng.randint(-100, 100),
+        )
         for i in range(12000)
     ]
     threads = list(base.threads.values()) + [
@@ -151,17 +188,26 @@ def latency(runs: int) -> None:
     text = narration_300()
     check(text, world)  # warm
     samples = []
+    cpu0 = time.process_time()
     for _ in range(runs):
         t0 = time.perf_counter()
         report = check(text, world)
         samples.append((time.perf_counter() - t0) * 1000)
+    cpu_ms = (time.process_time() - cpu0) * 1000 / runs
     samples.sort()
     n_ents = len(world.entities)
-    print(f"== latency: {len(text.split())} words, {n_ents} entities, {sum(len(v) for v in world.holdings.values())} "
-          f"holdings, {len(world.edges)} edges, {len(world.threads)} threads, {len(world.facts)} facts")
+    print(
+        f"== latency: {len(text.split())} words, {n_ents} entities, "
+        f"{sum(len(v) for v in world.holdings.values())} "
+        f"holdings, {len(world.edges)} edges, {len(world.threads)} threads, {len(world.facts)} facts"
+    )
     print(f"snapshot build {built * 1000:.0f} ms; name index (once per snapshot) {index_ms:.0f} ms")
-    print(f"check: median {statistics.median(samples):.2f} ms, p95 {samples[int(0.95 * len(samples)) - 1]:.2f} ms, "
-          f"max {samples[-1]:.2f} ms over {runs} runs ({len(report.claims)} claims)")
+    print(
+        f"check: median {statistics.median(samples):.2f} ms, "
+        f"p95 {samples[int(0.95 * len(samples)) - 1]:.2f} ms, "
+        f"max {samples[-1]:.2f} ms over {runs} runs ({len(report.claims)} claims); "
+        f"CPU time {cpu_ms:.2f} ms per check (wall time suffers when other jobs share the cores)"
+    )
 
 
 def main() -> None:
@@ -169,8 +215,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
     corpus_figures()
-    if any(n.id.startswith("holdout") for n in narrations()):
-        corpus_figures(held_out_only=True)
+    for batch in sorted({n.id.split("-", 1)[0] for n in narrations() if n.id.startswith("holdout")}):
+        corpus_figures(batch=batch)
     latency(args.runs)
 
 

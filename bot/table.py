@@ -1061,7 +1061,7 @@ class Table:
             party_snapshot = await snapshot_from_ledger(
                 s,
                 campaign_id=campaign_id,
-                audience=Viewer.party(),
+                audience=GM_VIEW,
                 location=location,
                 present=present,
                 round_facts=facts,

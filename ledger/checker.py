@@ -9,6 +9,8 @@ conflict: the narrator may invent scenery. Pure and deterministic; no database.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dataclasses import dataclass, field
 
 from ledger.claims import CheckReport, Claim, Leak, Verdict
@@ -18,29 +20,9 @@ from ledger.snapshot import Entity, WorldSnapshot
 # Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
 _CLUSTERS: dict[str, frozenset[str]] = {
     "agree": frozenset(
-        [
-            "agree",
-            "accept",
-            "yes",
-            "deal",
-            "take",
-            "shake",
-            "sign",
-            "fine",
-            "sure",
-            "help",
-            "join",
-            "consent",
-            "do",
-            "it",
-            "we'll",
-            "i'll",
-            "aye",
-        ]
+        {"agree", "accept", "yes", "deal", "shake", "sign", "aye", "consent", "we'll", "i'll"}
     ),
-    "refuse": frozenset(
-        ["refuse", "decline", "no", "not", "won't", "never", "reject", "walk", "leave", "nothing"]
-    ),
+    "refuse": frozenset({"refuse", "decline", "no", "won't", "never", "reject", "nope"}),
     "pledge": frozenset(["promise", "swear", "vow", "pledge", "oath", "word"]),
     "confess": frozenset(["confess", "admit", "tell", "truth", "reveal"]),
     "surrender": frozenset(["surrender", "yield", "drop", "give", "kneel"]),
@@ -67,11 +49,45 @@ _LEMMA_CLUSTER = {
     "apologise": "apologize",
     "forgive": "apologize",
 }
+# Small gestures a narrator may give any character without taking a choice away from its player.
+_GESTURES = frozenset(
+    [
+        "nod",
+        "bow",
+        "smile",
+        "grin",
+        "frown",
+        "scowl",
+        "shrug",
+        "sigh",
+        "wince",
+        "flinch",
+        "blink",
+        "tense",
+        "straighten",
+        "shiver",
+        "swallow",
+        "grimace",
+        "pause",
+        "hesitate",
+    ]
+)
 _STRONG_CONDITIONS = frozenset(
     {"unconscious", "paralyzed", "paralysed", "petrified", "stunned", "restrained"}
 )
 _CORPSE_VERBS = frozenset({"lie", "rest", "remain", "be", "sprawl"})
-_HELPLESS_VERBS = _CORPSE_VERBS | {"breathe", "sleep", "stay", "stare"}
+# what a paralyzed or unconscious body may still be told doing: lying, standing frozen, breathing
+_HELPLESS_VERBS = _CORPSE_VERBS | {
+    "breathe",
+    "sleep",
+    "stay",
+    "stare",
+    "stand",
+    "sit",
+    "kneel",
+    "slump",
+    "hang",
+}
 _KIN_KINDS = ("kin", "family", "sibling", "brother", "sister", "parent", "child", "spouse", "twin", "cousin")
 
 
@@ -103,6 +119,12 @@ class _Judge:
         self.leaks: list[Leak] = []
         self.died = snap.round.died()
         self.moved = snap.round.moved()
+        # conditions this round inflicted: the narration may show the creature acting before it fell
+        self.downed = frozenset(
+            (str(ch["entity"]), str(ch["condition"]))
+            for ch in snap.round.changes
+            if ch.get("kind") == "add_condition"
+        ) | {(a.target, "unconscious") for a in snap.round.actions if a.target and a.target_down}
 
     def sees(self, visibility: str) -> bool:
         return self.vis is None or visibility in self.vis
@@ -112,11 +134,21 @@ class _Judge:
 
     def judge(self, c: Claim) -> Verdict:
         if not c.modality.asserted:
+            if c.kind in ("holds", "relation"):
+                # a secret stays secret inside a plan, a memory or a line of dialogue: look for leaks only
+                saved = _Story(dict(self.story.holder), set(self.story.moving), set(self.story.dead))
+                getattr(self, f"_{c.kind}")(c)
+                self.story = saved
             return Verdict(c, "unknown", None, "not asserted (" + _why(c) + ")")
         handler = getattr(self, f"_{c.kind}", None)
         v: Verdict = handler(c) if handler else Verdict(c, "unknown")
         if v.verdict == "contradicted" and v.refuted_by in self.snap.superseded:
-            return Verdict(c, "supported", None, f"{v.refuted_by} was retconned")
+            # the snapshot already holds the retconned value: telling the old one is still a conflict,
+            # but the GM should see that the record was rewritten
+            note = next(r for r in self.snap.retcons if v.refuted_by in r.supersedes)
+            return Verdict(
+                c, "contradicted", v.refuted_by, f"{v.reason} (retconned in {note.id}: {note.reason})"
+            )
         return v
 
     # --- life, place, condition ---------------------------------------------------------------------------
@@ -135,7 +167,7 @@ class _Judge:
             return Verdict(
                 c, "contradicted", self._alive_record(eid), f"{e.name} died earlier in this narration"
             )
-        bad = sorted(e.conditions & INCAPACITATING)
+        bad = sorted(k for k in e.conditions & INCAPACITATING if (eid, k) not in self.downed)
         if bad and c.detail not in _HELPLESS_VERBS:
             return Verdict(c, "contradicted", f"{eid}-condition-{bad[0]}", f"{e.name} is {bad[0]}")
         held = sorted(e.conditions & {"restrained", "grappled"})
@@ -249,7 +281,7 @@ class _Judge:
         on = self.snap.round.actions_on(eid)
         if not on:
             return Verdict(c, "unknown")
-        if any(a.landed or a.damage > 0 for a in on):
+        if any(a.damage > 0 or a.outcome in ("hit", "critical") for a in on):
             return Verdict(c, "supported")
         return Verdict(c, "contradicted", f"round:{on[0].id}", "nothing hurt them this round")
 
@@ -257,11 +289,11 @@ class _Judge:
 
     def _holds(self, c: Claim) -> Verdict:
         holder, item = c.args
-        details = dict(
-            (p.split("=", 1) if "=" in p else (p.split(":", 1) if ":" in p else (p, "")))
-            for p in c.detail.split(";")
-            if p
-        )
+        details: dict[str, str] = {}
+        for part in filter(None, c.detail.split(";")):
+            sep = "=" if "=" in part else ":"
+            name, _, value = part.partition(sep)
+            details[name] = value
         give_to = details.get("give")
         it = self.entity(item)
         name = it.name if it else item
@@ -285,7 +317,7 @@ class _Judge:
                 and self.sees(fate.visibility)
                 and holder not in self.snap.round.given_up(item)
             ):
-                return Verdict(c, "contradicted", f"{item}-holder", f"the {name} was {fate.fate}")
+                return Verdict(c, "contradicted", f"{item}-holder", f"{_the(name)} was {fate.fate}")
             if holder in self.snap.round.given_up(item):
                 return Verdict(c, "supported", None, "used this round")
             return Verdict(c, "unknown")
@@ -306,7 +338,7 @@ class _Judge:
                 c,
                 "contradicted",
                 f"{item}-holder",
-                f"the {name} is held by {who.name if who else visible[0].holder}",
+                f"{_the(name)} is held by {who.name if who else visible[0].holder}",
             )
         used = sum(
             int(ch.get("quantity", 1))
@@ -367,6 +399,16 @@ class _Judge:
             return Verdict(c, "supported")
         return Verdict(c, "contradicted", tid, f"the {t.kind} is {now}, not {status}")
 
+    def _knows(self, c: Claim) -> Verdict:
+        who, key = c.args
+        f = self.snap.facts.get(key)
+        if f is None or not f.known_by:
+            return Verdict(c, "unknown")
+        if who in f.known_by:
+            return Verdict(c, "supported")
+        e = self.entity(who)
+        return Verdict(c, "contradicted", key, f"{e.name if e else who} never witnessed or was told this")
+
     # --- player agency ------------------------------------------------------------------------------------
 
     def _pc_choice(self, c: Claim) -> Verdict:
@@ -378,6 +420,8 @@ class _Judge:
         name = e.name if e else pc
         wrote = rnd.submissions.get(pc)
         mode, _, rest = c.detail.partition(":")
+        if mode == "do" and rest.split(":", 1)[0] in _GESTURES:
+            return Verdict(c, "unknown", None, "a gesture, not a choice")
         if wrote is None:
             if pc in rnd.acted and mode == "do":
                 return Verdict(c, "unknown", None, "default action")
@@ -389,6 +433,12 @@ class _Judge:
                 return Verdict(c, "supported")
             return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not say that")
         if mode == "do":
+            verb, _, clause_text = rest.partition(":")
+            words = clause_text.lower().split()
+            leaves = verb == "leave" or (verb in MOTION and ("off" in words or "away" in words))
+            if leaves and not content_words(clause_text) & sub:
+                # walking out of the scene is a choice the player did not make
+                return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not leave")
             return Verdict(c, "supported", None, "the player acted this round")
         lemma = mode
         if lemma in SPEECH and lemma not in CHOICE and _speaks(wrote):
@@ -405,6 +455,11 @@ class _Judge:
         if lemma not in CHOICE and clause & sub:
             return Verdict(c, "supported")
         return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not choose that")
+
+
+def _the(name: str) -> str:
+    """ "silver dagger" -> "the silver dagger"; "the crown of Highmere" stays as it is."""
+    return name if name.lower().startswith("the ") else f"the {name}"
 
 
 def _decides(clause: str) -> bool:
@@ -440,7 +495,7 @@ def _why(c: Claim) -> str:
 
 
 def check(text: str, snapshot: WorldSnapshot, *, audience: str = "party") -> CheckReport:
-    """Check ``text`` against ``snapshot`` as ``audience`` (``public``|``party``|``player:<id>``|``gm``) sees it.
+    """Check ``text`` against ``snapshot`` as ``audience`` (public|party|player:<id>|gm) may see it.
 
     Returns a :class:`CheckReport` whose verdict is ``conflict`` when any asserted claim is contradicted or
     the text reveals a record the audience may not see. Never raises on odd text.
@@ -481,14 +536,15 @@ def check(text: str, snapshot: WorldSnapshot, *, audience: str = "party") -> Che
             for h in snapshot.holders_of(eid).values():
                 if h.holder in named and not judge.sees(h.visibility):
                     leaks.append(Leak(f"{eid}-holder", text[span[0] : span[1]], span, h.visibility))
-    for key, a, b in ex.tells:
-        f = snapshot.facts[key]
+    for fact_key, a, b in ex.tells:
+        f = snapshot.facts[fact_key]
         if not judge.sees(f.visibility):
-            leaks.append(Leak(key, text[a:b], (a, b), f.visibility))
+            leaks.append(Leak(fact_key, text[a:b], (a, b), f.visibility))
     for tid, a, b in ex.thread_mentions:
         t = snapshot.threads[tid]
         if not judge.sees(t.visibility):
             leaks.append(Leak(tid, text[a:b], (a, b), t.visibility))
+    leaks += _paraphrased_secrets(text, ex.sentences, snapshot, judge)
     uniq: dict[tuple[str, tuple[int, int]], Leak] = {}
     for lk in leaks:
         uniq.setdefault((lk.record, lk.span), lk)
@@ -500,3 +556,37 @@ def check(text: str, snapshot: WorldSnapshot, *, audience: str = "party") -> Che
         new_entities=tuple(ex.new_entities),
         leaks=tuple(uniq.values()),
     )
+
+
+#: A sentence that repeats this share of a secret fact's content words (and at least this many) tells it.
+SECRET_OVERLAP = 0.6
+SECRET_MIN_WORDS = 3
+
+
+def _paraphrased_secrets(
+    text: str, sentences: Sequence[tuple[int, int]], snapshot: WorldSnapshot, judge: _Judge
+) -> list[Leak]:
+    """Secret facts told in other words: a sentence sharing most of a hidden fact's content words leaks it.
+
+    Short fact values are caught exactly by their ``tells``; a secret written as a sentence ("Bessa lets the
+    smugglers keep untaxed dye in her cellar") is caught here, however the narrator rephrases the rest.
+    """
+    from ledger.extract import content_words
+
+    secrets = [
+        (f.key, content_words(f.value), f.visibility)
+        for f in snapshot.facts.values()
+        if isinstance(f.value, str) and len(f.value) > 40 and not judge.sees(f.visibility)
+    ]
+    found: list[Leak] = []
+    if not secrets:
+        return found
+    for a, b in sentences:
+        words = content_words(text[a:b])
+        for key, secret_words, visibility in secrets:
+            if len(secret_words) < SECRET_MIN_WORDS:
+                continue
+            shared = len(words & secret_words)
+            if shared >= SECRET_MIN_WORDS and shared >= SECRET_OVERLAP * len(secret_words):
+                found.append(Leak(key, text[a:b], (a, b), visibility))
+    return found

@@ -1,6 +1,6 @@
 """The closed vocabulary of claims a narration can make, and the verdicts the checker gives them.
 
-A narration is split into atomic :class:`Claim` s (``alive(npc-harlan-voss)``, ``hit(pc-mira, monster-goblin-1)``
+A narration is split into atomic :class:`Claim` s (``alive(npc-harlan-voss)``, ``hit(pc-mira, monster-1)``
 ...). Each carries the sentence it came from, its character span, and modality flags: a claim inside quoted
 dialogue, a hypothetical, a memory, a rumour or a negation is reported but never held against the ledger,
 because an NPC may lie and a character may remember the dead.
@@ -108,22 +108,25 @@ class CheckReport:
         lines += [f"{lk.text!r} reveals {lk.record} ({lk.visibility})" for lk in self.leaks]
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of ``tablekeeper check --json``."""
+    def to_dict(self, *, explain: bool = False) -> dict[str, Any]:
+        """The JSON shape of ``tablekeeper check --json``; ``explain`` adds each claim's form, reason and
+        modality (beyond the fixed ``text``/``verdict``/``refuted_by``/``span``)."""
+        claims: list[dict[str, Any]] = []
+        for v in self.claims:
+            row: dict[str, Any] = {
+                "text": v.claim.text,
+                "verdict": v.verdict,
+                "refuted_by": v.refuted_by,
+                "span": list(v.claim.span),
+            }
+            if explain:
+                row["claim"] = v.claim.label()
+                row["reason"] = v.reason
+                row["modality"] = [k for k, on in asdict(v.claim.modality).items() if on]
+            claims.append(row)
         return {
             "verdict": self.verdict,
-            "claims": [
-                {
-                    "text": v.claim.text,
-                    "claim": v.claim.label(),
-                    "verdict": v.verdict,
-                    "refuted_by": v.refuted_by,
-                    "span": list(v.claim.span),
-                    "reason": v.reason,
-                    "modality": [k for k, on in asdict(v.claim.modality).items() if on],
-                }
-                for v in self.claims
-            ],
+            "claims": claims,
             "new_entities": list(self.new_entities),
             "leaks": [
                 {"record": lk.record, "text": lk.text, "span": list(lk.span), "visibility": lk.visibility}

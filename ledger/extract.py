@@ -23,50 +23,58 @@ from ledger.snapshot import ActionResult, WorldSnapshot
 # --- word lists ---------------------------------------------------------------------------------------------
 
 _SPEECH = (
-    "say greet call shout whisper mutter growl snap laugh ask reply answer tell murmur bark hiss sneer chuckle "
-    "bellow cry yell warn explain announce declare demand plead add continue remark speak rasp croak drawl "
-    "grumble grunt boom purr sing hum cackle scoff snarl insist begin wheeze gasp rumble intone blurt exclaim "
-    "stammer stutter sputter mumble"
+    "say greet call shout whisper mutter growl snap laugh ask reply answer tell murmur bark hiss sneer "
+    "chuckle bellow cry yell warn explain announce declare demand plead add continue remark speak rasp "
+    "croak drawl grumble grunt boom purr sing hum cackle scoff snarl insist begin wheeze gasp rumble "
+    "intone blurt exclaim stammer stutter sputter mumble confirm report observe note retort quip "
+    "interject muse suggest reassure remind promise"
 )
 _CHOICE = (
-    "decide choose agree accept refuse decline promise swear vow resolve volunteer confess admit apologize "
-    "apologise surrender yield betray relent concede consent pledge forgive"
+    "decide choose agree accept refuse decline promise swear vow resolve volunteer confess admit "
+    "apologize apologise surrender yield betray relent concede consent pledge forgive"
 )
 _IDLE = (
-    "watch look see hear notice feel stand wait sit lean breathe listen glance stare gaze linger remain rest "
-    "sense smell lie stay lounge loom perch kneel crouch lurk hover sleep work keep"
+    "watch look see hear notice feel stand wait sit lean breathe listen glance stare gaze linger remain "
+    "rest sense smell lie stay lounge loom perch kneel crouch lurk hover sleep work keep know realise "
+    "realize suspect learn wonder think prop beg"
 )
 _STATIC = (
-    "stand wait sit lean linger remain rest stay lounge loom perch kneel crouch lurk hover sleep work keep lie "
-    "tend preside sprawl"
+    "stand wait sit lean linger remain rest stay lounge loom perch kneel crouch lurk hover sleep work "
+    "keep lie tend preside sprawl"
 )
 _MOTION = (
-    "arrive enter come hurry walk stride step rush climb ride return leave head approach emerge appear slip "
-    "wander stroll march storm limp stumble shuffle run flee hobble sail row dart spring vault sprint scramble "
-    "creep sneak stalk prowl lurch barrel bolt dash scurry skulk tiptoe swagger saunter"
+    "arrive enter come hurry walk stride step rush climb ride return leave head approach emerge appear "
+    "slip wander stroll march storm limp stumble shuffle run flee hobble sail row dart spring vault "
+    "sprint scramble creep sneak stalk prowl lurch barrel bolt dash scurry skulk tiptoe swagger saunter"
 )
 _ACTION = (
-    "draw raise wield grip pour wipe nod shake point turn reach grab take hand give pass toss throw lift push "
-    "pull open close light slam strike swing fire loose shoot attack lunge charge dodge block parry cast drink "
-    "read sign count smile grin frown scowl shrug sigh wave beckon gesture bow salute spit glare slide produce "
-    "pocket tuck polish nock aim fling hurl cut slash stab bite claw rise stir wake move follow lead guide help "
-    "offer carry hold clutch brandish unsheathe sheathe level ready tap drum knock fold clap press study wince "
-    "flinch pause hesitate tense straighten counter scribble write mark sweep pick set place drop unfold unroll "
-    "signal sniff spin whirl leap jump duck crawl circle flank slump straighten peer squint tilt cock clear "
-    "shove kick tug usher motion jab jot fill scrawl hunch bristle snatch seize sell buy trade pay hide ignore "
-    "refill slap thump rap lock unlock bar guard bless pray chant heal tend bind bandage examine search kill "
-    "slay finish fell flutter blink twitch narrow widen soften harden tighten curl darken flick drag shoulder "
-    "stomp stamp grasp squeeze rub scratch brush trace touch stroke hammer smash tear rip haul heave hoist "
-    "feint sway weave evade lash retreat advance press "
-    "light douse snuff kindle stoke stab thrust cleave hack chop howl rally scream shriek roar screech stretch "
-    "lose grab yank wrench shove sprawl settle gather collect load unload saddle mount dismount"
+    "draw raise wield grip pour wipe nod shake point turn reach grab take hand give pass toss throw lift "
+    "push pull open close light slam strike swing fire loose shoot attack lunge charge dodge block parry "
+    "cast drink read sign count smile grin frown scowl shrug sigh wave beckon gesture bow salute spit "
+    "glare slide produce pocket tuck polish nock aim fling hurl cut slash stab bite claw rise stir wake "
+    "move follow lead guide help offer carry hold clutch brandish unsheathe sheathe level ready tap drum "
+    "knock fold clap press study wince flinch pause hesitate tense straighten counter scribble write mark "
+    "sweep pick set place drop unfold unroll signal sniff spin whirl leap jump duck crawl circle flank "
+    "slump straighten peer squint tilt cock clear shove kick tug usher motion jab jot fill scrawl hunch "
+    "bristle snatch seize sell buy trade pay hide ignore refill slap thump rap lock unlock bar guard "
+    "bless pray chant heal tend bind bandage examine search kill slay finish fell flutter blink twitch "
+    "narrow widen soften harden tighten curl darken flick drag shoulder stomp stamp grasp squeeze rub "
+    "scratch brush trace touch stroke hammer smash tear rip haul heave hoist feint sway weave evade lash "
+    "retreat advance press squat pluck kneel engulf smite blast drive plunge skim jog stop catch light "
+    "douse snuff "
+    "kindle stoke stab "
+    "thrust cleave hack chop howl rally scream shriek roar screech stretch lose grab yank wrench shove "
+    "sprawl settle gather collect load unload saddle mount dismount"
 )
 _HOLDING = (
-    "draw raise wield grip hold clutch carry produce pull nock drink uncork polish level swing lift sheathe "
-    "unsheathe brandish tuck fire loose read unroll unfold open show finger twirl heft ready aim spin "
-    "press tap flash use pat weigh toss juggle flip"
+    "draw raise wield grip hold clutch carry produce pull nock drink uncork polish level swing lift "
+    "sheathe unsheathe brandish tuck fire loose read unroll unfold open show finger twirl heft ready aim "
+    "spin press tap flash use pat weigh toss juggle flip consult check unwrap turn examine inspect"
 )
 _IRREGULAR = {
+    "knew": "know",
+    "known": "know",
+    "thought": "think",
     "said": "say",
     "took": "take",
     "taken": "take",
@@ -284,7 +292,6 @@ _MOURN_NOUNS = frozenset(
         "ashes",
         "funeral",
         "burial",
-        "bones",
         "death",
         "killer",
         "murderer",
@@ -294,7 +301,6 @@ _MOURN_NOUNS = frozenset(
         "spirit",
         "memory",
         "epitaph",
-        "skull",
     }
 )
 _BODY_NOUNS = frozenset(
@@ -415,14 +421,34 @@ _HIT = frozenset(
         "finds",
     ]
 )
+_HIT = _HIT | {
+    "open",
+    "rake",
+    "rip",
+    "rips",
+    "tear",
+    "drives",
+    "plunges",
+    "punches",
+    "engulf",
+    "engulfs",
+    "smite",
+    "smites",
+    "blast",
+    "blasts",
+    "wreathes",
+    "consumes",
+    "rakes",
+    "claws",
+}
 _MISS = frozenset(
     [
         "miss",
         "misses",
         "missed",
-        "wide",
         "dodge",
         "dodges",
+        "dodged",
         "sidestep",
         "sidesteps",
         "duck",
@@ -432,19 +458,17 @@ _MISS = frozenset(
         "deflect",
         "deflects",
         "harmlessly",
-        "clatters",
-        "skitters",
-        "whistles",
-        "sails",
-        "glances",
-        "short",
-        "air",
-        "twists",
+        "evades",
     ]
 )
 _MISS_PHRASES = re.compile(
-    r"\b(?:goes wide|go wide|glances? off|whistles? past|sails? (?:past|over|wide)|fails? to|falls? short|"
-    r"only air|empty air|just short|a hair's breadth|clatters? off|skitters? off|turns? aside|rolls? aside)\b"
+    r"\b(?:goes wide|go wide|went wide|glances? off|whistle[sd]? past|hums? (?:harmlessly )?past|"
+    r"skims? (?:past|over)|throws (?:himself|herself|itself) (?:aside|behind|clear|down)|"
+    r"dives? (?:aside|behind|clear)|bites (?:wood|stone|dirt|earth|air)|finds only|whirls past|spins past|"
+    r"rings off|thuds into the|sails? (?:past|over|wide)|fails? to|falls? short|"
+    r"only air|empty air|just short|a hair's breadth|clatters? off|skitters? off|turns? aside|rolls? aside|"
+    r"turned (?:aside|away)|"
+    r"deflected|parried|blocked|glanced off)\b"
 )
 _DAMAGE = frozenset(
     [
@@ -508,6 +532,7 @@ _THREAD_WORDS = {
     "prophecy": "prophecy",
     "quest": "quest",
     "promise": "oath",
+    "boon": "favour",
 }
 _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -809,6 +834,7 @@ class NameIndex:
     tells: Mapping[tuple[str, ...], tuple[str, ...]]
     threads: Mapping[tuple[str, ...], tuple[str, ...]]
     longest: int
+    starts: frozenset[str] = frozenset()  # first words of every phrase: most words are skipped at once
 
 
 def _norm(word: str) -> tuple[str, bool]:
@@ -885,6 +911,7 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
         tells={k: tuple(v) for k, v in tells.items()},
         threads={k: tuple(v) for k, v in threads.items()},
         longest=longest,
+        starts=frozenset(k[0] for table in (names, tells, threads) for k in table),
     )
     snapshot.cache["names"] = index
     return index
@@ -915,12 +942,11 @@ def find_mentions(
     n = len(tokens)
     present = snapshot.scene.present
     best: list[int] = [0] * n  # length of the longest name starting at each token
+    starts = index.starts
     for i in range(n):
-        if not lows[i][:1].isalpha():
+        if lows[i] not in starts:
             continue
         for size in range(min(index.longest, n - i), 0, -1):
-            if size > 1 and any(tokens[k].poss for k in range(i, i + size - 1)):
-                continue
             key = tuple(lows[i : i + size])
             span = (tokens[i].start, tokens[i + size - 1].end)
             for fk in index.tells.get(key, ()):
@@ -1031,7 +1057,15 @@ class _Sentence:
         whole = self.narr
         hypo = bool(_HYPO & set(before_clause)) or bool(after and after[0] in _MODAL_AFTER)
         hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
-        memory = bool(_MEMORY & set(before)) or bool(after and after[0] == "had")
+        memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
+        # "the warehouse where Harlan Voss kept his wine": a past-tense relative clause looks back
+        prev_word = self.tokens[m.i - 1].low if m.i > self.a else ""
+        if (
+            prev_word in ("where", "when", "whom", "that")
+            and after
+            and (after[0].endswith("ed") or after[0] in _IRREGULAR)
+        ):
+            memory = True
         memory = memory or any(
             p in whole for p in ("years ago", "long ago", "used to", "back when", "last winter")
         )
@@ -1057,8 +1091,22 @@ class _Sentence:
                 "talk of",
                 "tell of",
                 "tells of",
+                "word from",
+                "news from",
+                "reports say",
             )
         )
+        # "... says Prince Edric holds the pass": a speech verb right before a name, not after a quote or
+        # a comma, reports someone else's words about that name
+        if m.i - 2 >= self.a:
+            prev, prev2 = self.tokens[m.i - 1], self.tokens[m.i - 2]
+            if (
+                not prev.quoted
+                and VERBS.get(prev.low) in SPEECH
+                and not prev2.quoted
+                and prev2.text not in (",", '"', "”", "“")
+            ):
+                rumour = True
         neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
         negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
@@ -1187,7 +1235,7 @@ def content_words(text: str) -> set[str]:
 
 
 def _number(tokens: list[Token], lo: int, hi: int) -> tuple[int | None, bool]:
-    """A quantity written between token ``lo`` and ``hi`` and whether it is exact ("last", "all", possessed)."""
+    """A quantity between tokens ``lo`` and ``hi``, and whether it is exact ("last", "all", possessed)."""
     qty: int | None = None
     exact = False
     for t in tokens[lo:hi]:
@@ -1222,57 +1270,95 @@ def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         if not any(c.kind == "relation" and c.span == s.span for c in ex.claims):
             _relation_by_pronoun(s)
         _threads(s)
+        _knows(s)
         _new_names(s, covered)
     return ex
 
 
 def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, int]]) -> None:
-    """A sentence opening with "He"/"She" (or "His eyes ...") continues the previous sentence's subject."""
+    """A sentence opening with "He"/"She" (or "His eyes ...") continues the previous sentence's subject.
+
+    Only unambiguous antecedents count: the named subject opening the previous sentence, or else its only
+    named person; "it" is the previous sentence's only monster. Monsters are never "he" or "she".
+    """
     added: list[Mention] = []
     prev_subject: str | None = None
     prev_monster: str | None = None
+    prev_people: list[str] = []
+    toks = ex.tokens
+
+    def pick(word: str) -> str | None:
+        """The previous sentence's subject if the pronoun fits it, else its only person it fits."""
+        if word not in ("he", "she", "his", "her"):
+            return None
+        if prev_subject is not None and fits(prev_subject, word):
+            return prev_subject
+        fitting = [p for p in prev_people if fits(p, word)]
+        known = all(snap.entities[p].pronoun is not None for p in fitting if p in snap.entities)
+        return fitting[0] if len(fitting) == 1 and known else None
+
+    def kind(eid: str | None) -> str:
+        e = snap.entities.get(eid or "")
+        return e.kind if e else ""
+
+    def fits(eid: str | None, word: str) -> bool:
+        """ "she" cannot be a man, "he" cannot be a woman, and neither is a monster."""
+        e = snap.entities.get(eid or "")
+        if e is None:
+            return False
+        want = "he" if word in ("he", "his", "him") else "she"
+        if e.pronoun is not None:
+            return e.pronoun in (want, "they")
+        return e.kind != "monster"
+
     for a, b in sentences:
         if prev_subject is not None:
             ex.antecedent[a] = prev_subject
-        first = a if a < b and not ex.tokens[a].quoted else None
         here = [m for m in ex.mentions if a <= m.i < b and not m.quoted and m.id]
-        creatures = [m for m in here if snap.entities[m.id].kind in ("pc", "npc", "monster")]  # type: ignore[index]
+        creatures = [m for m in here if kind(m.id) in ("pc", "npc", "monster")]
+        first_named = creatures[0].i if creatures else b
+        # the pronoun opens the sentence, follows a quote ('"...," she says') or a lead-in ("Satisfied, she")
+        k = next((q for q in range(a, b) if not toks[q].quoted), None)
+        if k is not None and toks[k].text == "," and k > a:
+            k += 1
+        if k is not None and toks[k].low not in ("he", "she", "his", "her", "it"):
+            comma = next((q for q in range(k, min(b, k + 5)) if toks[q].text == ","), None)
+            if comma is not None and comma + 1 < b and toks[comma + 1].low in ("he", "she"):
+                k = comma + 1
         continued = False
-        if first is None and a < b:
-            # '"...," she says': a speaker pronoun right after the opening quote
-            k = next((q for q in range(a, b) if not ex.tokens[q].quoted), None)
-            if k is not None and ex.tokens[k].text == ",":
-                k += 1
-            if (
-                k is not None
-                and k + 1 < b
-                and ex.tokens[k].low in ("he", "she")
-                and prev_subject is not None
-                and VERBS.get(ex.tokens[k + 1].low) in SPEECH
-            ):
-                added.append(Mention((prev_subject,), k, k + 1, False, False, "public"))
+        if k is not None and k < first_named and k + 1 <= b:
+            low = toks[k].low
+            nxt = toks[k + 1].low if k + 1 < b else ""
+            chosen = pick(low)
+            if low in ("he", "she") and chosen is not None:
+                added.append(Mention((chosen,), k, k + 1, False, False, "public"))
                 continued = True
-        if first is not None and prev_subject is not None and (not creatures or creatures[0].i > first):
-            t = ex.tokens[first]
-            nxt = ex.tokens[first + 1].low if first + 1 < b else ""
-            if t.low in ("he", "she"):
-                added.append(Mention((prev_subject,), first, first + 1, False, False, "public"))
+            elif low in ("his", "her") and nxt in _BODY_NOUNS and chosen is not None:
+                added.append(Mention((chosen,), k, k + 1, True, False, "public"))
                 continued = True
-            elif t.low in ("his", "her") and nxt in _BODY_NOUNS:
-                added.append(Mention((prev_subject,), first, first + 1, True, False, "public"))
-                continued = True
-        if first is not None and not continued and ex.tokens[first].low == "it" and prev_monster is not None:
-            added.append(Mention((prev_monster,), first, first + 1, False, False, "public"))
-        monsters = {m.id for m in creatures if snap.entities[m.id].kind == "monster"}  # type: ignore[index]
+            if continued:
+                prev_subject = chosen
+            elif low == "it" and prev_monster is not None:
+                added.append(Mention((prev_monster,), k, k + 1, False, False, "public"))
+        monsters = {m.id for m in creatures if kind(m.id) == "monster"}
         prev_monster = next(iter(monsters)) if len(monsters) == 1 else None
         if not continued:
-            # the antecedent is a named subject that opens the sentence ("Sela Marr spots ...")
             opener = creatures[0] if creatures and creatures[0].i == a else None
-            if opener is not None and opener.poss and not (
-                opener.j < b and ex.tokens[opener.j].low in _BODY_NOUNS
+            if (
+                opener is not None
+                and opener.poss
+                and not (opener.j < b and toks[opener.j].low in _BODY_NOUNS)
             ):
                 opener = None
-            prev_subject = opener.id if opener else None
+            people = [p for p in dict.fromkeys(m.id for m in creatures) if p and kind(p) in ("pc", "npc")]
+            first: list[str] = [opener.id] if opener is not None and opener.id else []
+            prev_people = [*first, *(p for p in people if p not in first)]
+            if opener is not None and kind(opener.id) != "monster":
+                prev_subject = opener.id
+            elif len(people) == 1:
+                prev_subject = people[0]
+            else:
+                prev_subject = None
     if added:
         ex.mentions = sorted(ex.mentions + added, key=lambda m: m.i)
 
@@ -1371,6 +1457,17 @@ def _location_before(s: _Sentence, k: int) -> Mention | None:
     return None
 
 
+def _alive_after(s: _Sentence, m: Mention, c1: int) -> bool:
+    """ "Harlan Voss, alive and smiling" / "Voss is alive": told alive, before anyone else is named."""
+    starts = {x.i for x in s.mentions if x is not m}
+    for k in range(m.j, min(c1, m.j + 6)):
+        if k in starts or s.tokens[k].quoted:
+            return False
+        if s.tokens[k].low in ("alive", "living", "unharmed") and s.tokens[k - 1].low not in _NEGATION:
+            return True
+    return False
+
+
 def _condition_after(s: _Sentence, m: Mention, c1: int) -> str | None:
     """ "Sir Hollis stands rigid, paralyzed by the spell": a condition word describing ``m``."""
     toks = s.tokens
@@ -1379,13 +1476,22 @@ def _condition_after(s: _Sentence, m: Mention, c1: int) -> str | None:
         if k in starts or toks[k].quoted:
             return None
         low = toks[k].low
-        if low in _CONDITIONS and toks[k - 1].low in {",", "still", "is", "lies", "remains", "stands", "sits", "now"}:
+        if low in _CONDITIONS and toks[k - 1].low in {
+            ",",
+            "still",
+            "is",
+            "lies",
+            "remains",
+            "stands",
+            "sits",
+            "now",
+        }:
             return "paralyzed" if low == "paralysed" else low
     return None
 
 
 def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
-    """True when the clause after ``m`` says it dies ("falls dead", "breathes its last") before naming anyone else."""
+    """True when the clause after ``m`` tells its death ("falls dead", "breathes its last") first."""
     toks = s.tokens
     starts = {x.i for x in s.mentions if x is not m}
     end = min(c1, m.j + 12)
@@ -1394,7 +1500,20 @@ def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
             return False
         if toks[k].quoted:
             continue
-        if toks[k].low in ("he", "she", "they", "who", "whose", "whom", "which", "that", "by", "you", "i", "we"):
+        if toks[k].low in (
+            "he",
+            "she",
+            "they",
+            "who",
+            "whose",
+            "whom",
+            "which",
+            "that",
+            "by",
+            "you",
+            "i",
+            "we",
+        ):
             return False
         if toks[k].low in _DEATH_WORDS and (k + 1) not in starts:
             return True
@@ -1425,12 +1544,14 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             v = s.verb_before(m)
             inverted = v is not None
         # death and down phrases in the clause after the mention
-        c0, c1 = s.clause_of(m.i)
+        _, c1 = s.clause_of(m.i)
         tail = " ".join(t.low for t in toks[m.j : min(c1, m.j + 8)] if not t.quoted)
         first = tail.split()[:4]
         if not m.poss and _dies_after(s, m, c1):
             s.claim("dead", (eid,), m, s.modality(m, v[0] if v else None), tail)
             continue
+        if not m.poss and _alive_after(s, m, c1):
+            s.claim("alive", (eid,), m, s.modality(m), "alive")
         cond = _condition_after(s, m, c1)
         if cond is not None:
             s.claim("condition", (eid, cond), m, s.modality(m), "described")
@@ -1485,10 +1606,23 @@ def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
     return out
 
 
-def _act(s: _Sentence, m: Mention, eid: str, kind: str | None, k: int, lemma: str, mod: Modality, c1: int,
-         inverted: bool) -> None:
+def _act(
+    s: _Sentence,
+    m: Mention,
+    eid: str,
+    kind: str | None,
+    k: int,
+    lemma: str,
+    mod: Modality,
+    c1: int,
+    inverted: bool,
+) -> None:
     """Emit acts / present / at / pc_choice for ``m`` doing ``lemma`` at token ``k``."""
     toks = s.tokens
+    nxt = toks[k + 1].low if k + 1 < s.b else ""
+    if (lemma in SPEECH or lemma in CHOICE) and nxt in ("nothing", "not", "no", "never"):
+        # "says nothing", "agrees to nothing": a silence is no words put in anyone's mouth
+        mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, True)
     s.claim("acts", (eid,), m, mod, lemma)
     if lemma in MOTION:
         dest = _location_after(s, k)
@@ -1517,40 +1651,157 @@ def _act(s: _Sentence, m: Mention, eid: str, kind: str | None, k: int, lemma: st
 
 
 _DEFEND = frozenset(
-    {"dodge", "sidestep", "duck", "parry", "deflect", "twist", "block", "roll", "spin", "leap", "jump", "sway",
-     "weave", "evade"}
+    {
+        "dodge",
+        "sidestep",
+        "duck",
+        "parry",
+        "deflect",
+        "twist",
+        "block",
+        "roll",
+        "leap",
+        "jump",
+        "sway",
+        "weave",
+        "evade",
+    }
 )
+_DEFEND = _DEFEND | {"ignore", "resist", "withstand"}
 
 
 _WEAPONS = frozenset(
-    "arrow arrows bolt bolts blade blades axe sword spear dagger knife cudgel club claws claw fist fists swing "
-    "strike blow blows spell flame flames fire hammer greataxe mace teeth jaws bite shot throw lance staff "
-    "whip rapier scimitar javelin javelins knuckles talons tail boot shield sling stone ray bolt magic "
-    "hand hands".split()
+    [
+        "cut",
+        "thrust",
+        "stroke",
+        "lunge",
+        "attack",
+        "riposte",
+        "counter",
+        "insult",
+        "taunt",
+        "mockery",
+        "curse",
+        "prayer",
+        "words",
+        "arrow",
+        "arrows",
+        "bolt",
+        "bolts",
+        "blade",
+        "blades",
+        "axe",
+        "sword",
+        "spear",
+        "dagger",
+        "knife",
+        "cudgel",
+        "club",
+        "claws",
+        "claw",
+        "fist",
+        "fists",
+        "swing",
+        "strike",
+        "blow",
+        "blows",
+        "spell",
+        "flame",
+        "flames",
+        "fire",
+        "hammer",
+        "greataxe",
+        "mace",
+        "teeth",
+        "jaws",
+        "bite",
+        "shot",
+        "throw",
+        "lance",
+        "staff",
+        "whip",
+        "rapier",
+        "scimitar",
+        "javelin",
+        "javelins",
+        "knuckles",
+        "talons",
+        "tail",
+        "boot",
+        "shield",
+        "sling",
+        "stone",
+        "ray",
+        "bolt",
+        "magic",
+        "hand",
+        "hands",
+    ]
 )
+
+
+def _weapon_at(s: _Sentence, m: Mention) -> int | None:
+    """The token naming the means of an attack after a possessive ("Mira's arrow", "Durgan's greataxe"),
+    or None; "Gault's sword arm" is a body part, not a weapon."""
+    for k in range(m.j, min(s.b, m.j + 3)):
+        low = s.tokens[k].low
+        item = next((x for x in s.mentions if x.i == k and s.kind(x) == "item"), None)
+        if low in _WEAPONS or item is not None:
+            end = item.j if item is not None else k + 1
+            if end < s.b and s.tokens[end].low in _BODY_NOUNS | {"arm", "hand"}:
+                return None
+            return end - 1
+    return None
 
 
 def _weapon_follows(s: _Sentence, m: Mention) -> bool:
     """True when a possessive names the means of an attack: "Mira's arrow", "Durgan's greataxe"."""
-    for k in range(m.j, min(s.b, m.j + 3)):
-        low = s.tokens[k].low
-        if low in _WEAPONS:
-            return True
-        if any(x.i == k and s.kind(x) == "item" for x in s.mentions):
-            return True
-    return False
+    return _weapon_at(s, m) is not None
+
+
+_POSSESSIVE_OF = {"his": "he", "her": "she", "its": "it", "their": "they"}
+
+
+def _pronoun_fits(snap: WorldSnapshot, eid: str, word: str) -> bool:
+    """Whether "his"/"her"/"its"/"their" can point back at ``eid`` (by its recorded pronoun or its kind)."""
+    e = snap.entities.get(eid)
+    want = _POSSESSIVE_OF.get(word)
+    if e is None or want is None:
+        return False
+    if e.pronoun is not None:
+        return e.pronoun == want or e.pronoun == "they"
+    return (want == "it") if e.kind == "monster" else want in ("he", "she", "they")
 
 
 def _polarity(words: list[str]) -> tuple[bool, bool]:
     text = " ".join(words)
-    hit = any(w in _HIT for w in words)
+    hit = any(w in _HIT for w in words) or bool(_HIT_PHRASES.search(text))
     miss = any(w in _MISS for w in words) or bool(_MISS_PHRASES.search(text))
     return hit, miss
 
 
+_HIT_PHRASES = re.compile(
+    r"\b(?:down (?:on|upon|across)|crashes into|finds (?:its|his|her) mark|bites deep|sinks deep|"
+    r"draws blood|connects with)\b"
+)
+
+
 def _is_attack(a: ActionResult) -> bool:
     """An action whose result a narration can tell as a hit or a miss."""
-    return a.target is not None and (a.outcome in ("hit", "miss", "critical") or a.damage > 0)
+    return a.target is not None and a.outcome != "refused"
+
+
+def _defends(s: _Sentence, v: tuple[int, str, str] | None) -> bool:
+    """The verb tells a defence: "dodges", "parries", "laughs off", "shrugs off"."""
+    if v is None:
+        return False
+    if v[2] in _DEFEND:
+        return True
+    nxt = s.tokens[v[0] + 1].low if v[0] + 1 < s.b else ""
+    # "laughs off Anwen's mockery" defends; "shrugs off the wound and hammers ..." does not
+    owner = next((x for x in s.mentions if x.i == v[0] + 2 and x.poss), None)
+    return v[2] in ("laugh", "shrug", "shake", "brush", "wave") and nxt == "off" and owner is not None
 
 
 def _actor_like(s: _Sentence, x: Mention) -> bool:
@@ -1558,7 +1809,7 @@ def _actor_like(s: _Sentence, x: Mention) -> bool:
     if x.poss:
         return _weapon_follows(s, x)
     v = s.verb_after(x)
-    return v is not None and v[2] not in _DEFEND
+    return v is not None and not _defends(s, v)
 
 
 def _combat(s: _Sentence) -> None:
@@ -1577,14 +1828,33 @@ def _combat(s: _Sentence) -> None:
         v = s.verb_after(m) if not m.poss else None
         if m.poss and not _weapon_follows(s, m):
             continue  # "the ghoul's head" is where a blow lands, not who strikes
-        if v is not None and v[2] in _DEFEND:
+        if m.poss and any(
+            x.i < m.i and (vx := s.verb_after(x)) is not None and _defends(s, vx) and vx[0] < m.i
+            for x in creatures
+            if s.clause_of(x.i) == s.clause_of(m.i)
+        ):
+            continue  # "the hyena ignores Anwen's taunt": told from the defender's side below
+        if _defends(s, v):
             continue  # "the thug twists aside": the thug defends here, it does not attack
         if not m.poss and v is None:
             continue
         c0, c1 = s.clause_of(m.i)
         # the blow this attacker lands: stop where another attacker's words begin
         stop = next((x.i for x in creatures if x.i > m.i and x.i < c1 and _actor_like(s, x)), c1)
-        words = [t.low for t in toks[m.j : stop] if not t.quoted]
+        # "... and her answering dagger whirls past": another attacker's weapon starts here
+        stop = next(
+            (
+                k
+                for k in range(m.j + 1, stop)
+                if toks[k].low in _PRONOUN_POSS
+                and not _pronoun_fits(s.snap, eid, toks[k].low)
+                and any(t.low in _WEAPONS for t in toks[k + 1 : min(stop, k + 3)])
+            ),
+            stop,
+        )
+        # after "Jarl's cut", the weapon word itself says nothing about the outcome
+        start = (_weapon_at(s, m) or m.j - 1) + 1 if m.poss else m.j
+        words = [t.low for t in toks[start:stop] if not t.quoted]
         hit, miss = _polarity(words)
         nxt_end = c1
         if c1 < s.b and toks[c1 - 1].low == "but":
@@ -1601,8 +1871,11 @@ def _combat(s: _Sentence) -> None:
             continue
         others = [x for x in creatures if x.id != eid and c0 <= x.i < nxt_end]
         after = [x for x in others if x.i > m.i]
-        target = (after or others or [None])[0]
-        tid = target.id if target is not None else (attacks[0].target or "")
+        # a creature named before the attacker is its target only if it is one of the attacker's targets
+        aimed = {a.target for a in attacks}
+        pool = after or [x for x in others if x.id in aimed]
+        target: Mention | None = pool[0] if pool else None
+        tid = (target.id if target is not None else None) or attacks[0].target or ""
         mod = s.modality(m)
         if mod.hypothetical or mod.memory or mod.rumour:
             continue
@@ -1612,7 +1885,7 @@ def _combat(s: _Sentence) -> None:
     # "the goblin dodges Mira's arrow": a defender, then the attacker's weapon
     for d in creatures:
         v = s.verb_after(d) if not d.poss else None
-        if v is None or v[2] not in _DEFEND or d.id is None:
+        if v is None or not _defends(s, v) or d.id is None:
             continue
         c0, c1 = s.clause_of(d.i)
         a = next((x for x in creatures if v[0] < x.i < c1 and x.poss and _weapon_follows(s, x)), None)
@@ -1631,9 +1904,96 @@ def _combat(s: _Sentence) -> None:
 
 
 _TRAILING_PREPS = frozenset(
-    {"at", "on", "in", "from", "under", "against", "across", "over", "into", "between", "upon", "inside",
-     "within", "beneath", "behind", "beside"}
+    {
+        "at",
+        "on",
+        "in",
+        "from",
+        "under",
+        "against",
+        "across",
+        "over",
+        "into",
+        "between",
+        "upon",
+        "inside",
+        "within",
+        "beneath",
+        "behind",
+        "beside",
+    }
 )
+
+
+_CARRIED_IN = frozenset(
+    [
+        "hip",
+        "belt",
+        "hand",
+        "hands",
+        "fingers",
+        "palm",
+        "sleeve",
+        "pocket",
+        "pack",
+        "satchel",
+        "pouch",
+        "lap",
+        "knees",
+        "knee",
+        "quiver",
+        "boot",
+        "sash",
+        "scabbard",
+        "bandolier",
+        "coat",
+        "cloak",
+        "bag",
+        "purse",
+        "side",
+        "back",
+        "shoulder",
+        "arms",
+        "grip",
+        "fist",
+    ]
+)
+
+
+_BUNDLES = frozenset(
+    [
+        "bundle",
+        "stack",
+        "quiver",
+        "pouch",
+        "sack",
+        "bag",
+        "case",
+        "brace",
+        "handful",
+        "pair",
+        "set",
+        "crate",
+        "bundle",
+        "box",
+        "satchel",
+    ]
+)
+
+
+def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
+    """ "the torches ...: all six of them" / "three in all": an exact count told after the item."""
+    words = [t.low for t in s.tokens[j : min(s.b, j + 12)] if not t.quoted]
+    for n in range(len(words) - 2):
+        w = words[n]
+        num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
+        if num is None:
+            continue
+        if words[n + 1 : n + 3] in (["of", "them"], ["in", "all"]) or (
+            n > 0 and words[n - 1] in (":", ",", "—") and words[n + 1 : n + 2] in (["left"], ["remaining"])
+        ):
+            return num, True
+    return None, False
 
 
 def _holdings(s: _Sentence) -> None:
@@ -1657,35 +2017,69 @@ def _holdings(s: _Sentence) -> None:
             in ("last", "remaining", "only", "final", "trusty", "old", "own", "spare", "prized", "precious")
         ):
             k -= 1
+        if k - 1 >= s.a and toks[k].low == "of" and toks[k - 1].low in _BUNDLES:
+            k -= 2  # "Lorcan's bundle of torches"
         poss = next((c for c in creatures if c.j - 1 == k and c.poss), None)
         pronoun = k >= s.a and toks[k].low in _PRONOUN_POSS
         verb_lemma = ""
         subject = None
         before = [c for c in creatures if c.j <= it.i and not c.poss]
-        if not before and creatures and creatures[0].i < it.i:
-            before = [creatures[0]]
+        if (
+            not before
+            and creatures
+            and creatures[0].i < it.i
+            and creatures[0].j < s.b
+            and toks[creatures[0].j].low in _BODY_NOUNS
+        ):
+            before = [creatures[0]]  # "Kestrel's fingers brush the bone flute"
         if before:
             subject = before[-1]
             between = [t.low for t in toks[subject.j : it.i]]
             verb_lemma = next((VERBS[w] for w in reversed(between) if w in VERBS), "")
         elif pronoun and creatures:
             subject = creatures[0]
-        trailing = [t.low for t in toks[it.j : min(s.b, it.j + 3)]]
+        elif pronoun and s.ex.antecedent.get(s.a):
+            # "His last two water skins ..." continues the previous sentence's subject
+            ante = s.ex.antecedent[s.a]
+            subject = Mention((ante,), it.i, it.i, False, False, "public")
+        trailing = [t.low for t in toks[it.j : min(s.b, it.j + 5)]]
         if (
             not pronoun
             and subject is not None
-            and any(w in _PRONOUN_POSS for w in trailing[1:3])
-            and trailing[:1]
-            and trailing[0] in _TRAILING_PREPS
+            and any(
+                trailing[j] in _TRAILING_PREPS
+                and trailing[j + 1] in _PRONOUN_POSS
+                and trailing[j + 2] in _CARRIED_IN
+                for j in range(max(0, len(trailing) - 2))
+            )
         ):
-            pronoun = True
+            pronoun = True  # "the dagger at his hip", "turns it over in his hands": carried, not in a wound
+        # "the crown rests on the duke's brow", "the dagger at Mira's hip": worn or carried by that owner
+        worn = next(
+            (
+                x
+                for x in creatures
+                if x.poss
+                and it.j < x.i <= it.j + 4
+                and toks[x.i - 1].low in _TRAILING_PREPS
+                and x.j < s.b
+                and toks[x.j].low in _CARRIED_IN | _BODY_NOUNS | {"brow", "neck", "finger", "head", "belt"}
+            ),
+            None,
+        )
         if poss is not None:
             holder, qlo = poss, poss.j
+        elif worn is not None and not (subject is not None and verb_lemma in _GIVE_VERBS):
+            holder, qlo = worn, it.i
+        elif subject is not None and subject.i == subject.j == it.i:
+            holder, qlo = subject, k + 1
         elif subject is not None and (pronoun or verb_lemma in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS):
             holder, qlo = subject, subject.j
         if holder is None or holder.id is None:
             continue
         qty, exact = _number(toks, qlo, it.i)
+        if qty is None:
+            qty, exact = _count_after(s, it.j)
         if qty is None and exact and not toks[it.j - 1].low.endswith("s"):
             qty = 1
         if (qty is not None and poss is not None) or pronoun:
@@ -1711,20 +2105,33 @@ def _relations(s: _Sentence) -> None:
     if len({c.id for c in creatures}) < 2:
         return
     toks = s.tokens
+
+    def apposed(k: int) -> Mention | None:
+        """The named creature standing in apposition to the kin noun at ``k``: "Wei's brother(,) Voss",
+        "Voss, Wei's brother"."""
+        nxt = k + 1 + (1 if k + 1 < s.b and toks[k + 1].text == "," else 0)
+        after = next((x for x in creatures if x.i == nxt), None)
+        if after is not None:
+            return after
+        return None
+
     for c in creatures:
         if c.poss and c.j < s.b and toks[c.j].low in _KIN:
-            other = min((x for x in creatures if x.id != c.id), key=lambda x: abs(x.i - c.j), default=None)
-            if other is not None and other.id and c.id:
+            other = apposed(c.j)
+            if other is None:
+                # "Voss, Wei's brother": the name right before the possessive, set off by a comma
+                other = next((x for x in creatures if x.j == c.i - 1 and toks[c.i - 1].text == ","), None)
+            if other is not None and other.id and c.id and other.id != c.id:
                 s.claim("relation", (c.id, other.id, "kin"), c, s.modality(c), toks[c.j].low)
                 return
     for k in range(s.a, s.b):
         t = toks[k]
         if not t.quoted and t.low in _KIN and k > s.a and toks[k - 1].low in _PRONOUN_POSS:
             before = [x for x in creatures if x.j <= k]
-            after = [x for x in creatures if x.i > k and (not before or x.id != before[-1].id)]
-            if before and after and before[-1].id and after[0].id:
+            other = apposed(k)
+            if before and other is not None and before[-1].id and other.id and other.id != before[-1].id:
                 s.claim(
-                    "relation", (before[-1].id, after[0].id, "kin"), before[-1], s.modality(before[-1]), t.low
+                    "relation", (before[-1].id, other.id, "kin"), before[-1], s.modality(before[-1]), t.low
                 )
                 return
     for kind, pattern in (("positive", _POSITIVE), ("negative", _NEGATIVE)):
@@ -1754,16 +2161,28 @@ def _relation_by_pronoun(s: _Sentence) -> None:
     if len(ids) != 1 or antecedent is None or antecedent in ids:
         return
     toks = s.tokens
+    c = creatures[0]
     for k in range(s.a + 1, s.b):
         t = toks[k]
-        if t.quoted or toks[k - 1].low not in _PRONOUN_POSS and (k < 2 or toks[k - 2].low not in _PRONOUN_POSS):
+        after_pronoun = toks[k - 1].low in _PRONOUN_POSS or (k >= 2 and toks[k - 2].low in _PRONOUN_POSS)
+        # "he is the queen's sworn enemy": a subject pronoun, then the other party's possessive
+        after_named = (
+            c.poss
+            and c.j in (k, k - 1)
+            and any(toks[q].low in ("he", "she") for q in range(max(s.a, c.i - 4), c.i))
+        )
+        if t.quoted or not (after_pronoun or after_named):
             continue
         words = " ".join(x.low for x in toks[k : min(s.b, k + 2)])
-        kind = "kin" if t.low in _KIN else "positive" if _POSITIVE.match(words) else (
-            "negative" if _NEGATIVE.match(words) else None)
+        kind = (
+            "kin"
+            if t.low in _KIN
+            else "positive"
+            if _POSITIVE.match(words)
+            else ("negative" if _NEGATIVE.match(words) else None)
+        )
         if kind is None:
             continue
-        c = creatures[0]
         s.claim("relation", (c.id, antecedent, kind), c, s.modality(c), t.low)  # type: ignore[arg-type]
         return
 
@@ -1800,9 +2219,70 @@ def _threads(s: _Sentence) -> None:
 
 
 _TITLES = frozenset(
-    "captain lord lady sir ser master mistress brother sister father mother king queen prince princess duke "
-    "duchess baron baroness count countess dame old widow".split()
+    [
+        "captain",
+        "lord",
+        "lady",
+        "sir",
+        "ser",
+        "master",
+        "mistress",
+        "brother",
+        "sister",
+        "father",
+        "mother",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "duke",
+        "duchess",
+        "baron",
+        "baroness",
+        "count",
+        "countess",
+        "dame",
+        "old",
+        "widow",
+    ]
 )
+
+
+_KNOW_VERBS = frozenset(
+    {
+        "know",
+        "knows",
+        "knew",
+        "realise",
+        "realises",
+        "realize",
+        "realizes",
+        "suspect",
+        "suspects",
+        "learned",
+        "learnt",
+        "learns",
+        "remembers",
+        "heard",
+        "hears",
+        "saw",
+    }
+)
+
+
+def _knows(s: _Sentence) -> None:
+    """knows(npc, fact): "Wei knows about the tunnel" names a fact (by one of its tells) an NPC knows."""
+    tells = [(key, a) for key, a, _ in s.ex.tells if s.span[0] <= a < s.span[1]]
+    if not tells:
+        return
+    for m in s.creatures():
+        v = s.verb_after(m)
+        if m.id is None or v is None or s.tokens[v[0]].low not in _KNOW_VERBS:
+            continue
+        for key, a in tells:
+            if a > s.tokens[v[0]].start:
+                s.claim("knows", (m.id, key), m, s.modality(m, v[0]), s.tokens[v[0]].low)
+        return
 
 
 def _new_names(s: _Sentence, covered: set[int]) -> None:

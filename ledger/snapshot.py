@@ -50,6 +50,7 @@ class Entity:
     max_hp: int | None = None
     conditions: frozenset[str] = frozenset()
     owner: str | None = None  # the player's user id for a PC
+    pronoun: str | None = None  # "he" | "she" | "they" | "it"; None: any (pronouns then resolve by position)
     visibility: str = "public"
 
     def names(self) -> tuple[Alias, ...]:
@@ -115,7 +116,9 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Retcon:
-    """A logged setting change: the records it superseded are no longer grounds for a conflict."""
+    """A logged setting change. The snapshot already holds the new values of the records it ``supersedes``,
+    so a narration telling the retconned state is supported; one telling the old state is a conflict whose
+    reason names the retcon."""
 
     id: str
     reason: str
@@ -145,8 +148,8 @@ class ActionResult:
 
     @property
     def landed(self) -> bool:
-        """True when an attack connected (a hit or a critical), or a damaging spell took effect."""
-        return self.outcome in ("hit", "critical") or (self.outcome == "success" and self.damage > 0)
+        """True when the action connected: a hit, a critical, or a spell or trick that took effect."""
+        return self.outcome in ("hit", "critical", "success")
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +363,7 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
                     max_hp=e.get("max_hp", e.get("hp")),
                     conditions=frozenset(e.get("conditions", ())),
                     owner=e.get("owner"),
+                    pronoun=e.get("pronoun"),
                     visibility=str(e.get("visibility", "public")),
                 )
             )
@@ -416,6 +420,7 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
         sc = raw.get("scene", {})
         scene = Scene(location=sc.get("location"), present=frozenset(sc.get("present", ())))
         rounds = raw.get("rounds", {})
+        round_raw: Mapping[str, Any]
         if round_name is None:
             round_raw = next(iter(rounds.values()), {})
         elif round_name in rounds:
@@ -509,7 +514,9 @@ def snapshot_from_world(
         )
     for loc in world.locations.values():
         entities.append(
-            Entity(loc.id, "location", loc.name, tuple(Alias(a) for a in loc.aliases), visibility=loc.visibility)
+            Entity(
+                loc.id, "location", loc.name, tuple(Alias(a) for a in loc.aliases), visibility=loc.visibility
+            )
         )
     held_items = {h.item for h in world.holdings if h.quantity > 0}
     fates: list[ItemFate] = []

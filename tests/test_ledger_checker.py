@@ -1,8 +1,9 @@
-"""Focused behaviour of the assertion check: names, modality, in-narration changes, retcons, audiences, CLI."""
+"""Focused behaviour of the assertion check: names, modality, in-narration changes, retcons, audience, CLI."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,10 +39,21 @@ def tiny_world(*, retcons: tuple[Retcon, ...] = (), round: RoundFacts | None = N
         entities=[
             Entity("pc-greyrock", "pc", "Greyrock", owner="1", location="loc-tavern"),
             Entity("pc-mira", "pc", "Mira", owner="2", location="loc-tavern"),
-            Entity("npc-voss", "npc", "Harlan Voss", (Alias("Voss"), Alias("the merchant")), alive=False,
-                   location="loc-tavern"),
-            Entity("npc-bessa", "npc", "Bessa", (Alias("the barkeep"), Alias("the Widow", "gm")),
-                   location="loc-tavern"),
+            Entity(
+                "npc-voss",
+                "npc",
+                "Harlan Voss",
+                (Alias("Voss"), Alias("the merchant")),
+                alive=False,
+                location="loc-tavern",
+            ),
+            Entity(
+                "npc-bessa",
+                "npc",
+                "Bessa",
+                (Alias("the barkeep"), Alias("the Widow", "gm")),
+                location="loc-tavern",
+            ),
             Entity("npc-wei", "npc", "Old Wei", (Alias("Wei"),), location="loc-harbor"),
             Entity("loc-tavern", "location", "the Salty Gull", (Alias("the tavern"),)),
             Entity("loc-harbor", "location", "the harbour"),
@@ -127,14 +139,25 @@ def test_a_sold_item_cannot_be_drawn() -> None:
     assert "sold" in report.conflicts()[0].reason
 
 
-def test_a_retconned_record_is_no_longer_grounds_for_a_conflict() -> None:
-    text = "Voss greets you from behind the counter."
-    world = tiny_world(retcons=(Retcon("ev-000412", "Voss had a twin", ("npc-voss-alive",)),))
-    assert check(text, world).verdict == "clean"
+def test_a_retconned_change_is_told_as_the_new_state() -> None:
+    base = tiny_world(retcons=(Retcon("ev-000412", "Voss survived the fire", ("npc-voss-alive",)),))
+    voss = base.entities["npc-voss"]
+    revived = WorldSnapshot.build(
+        entities=[*(e for e in base.entities.values() if e.id != "npc-voss"), replace(voss, alive=True)],
+        retcons=base.retcons,
+        scene=base.scene,
+    )
+    assert check("Voss greets you from behind the counter.", revived).verdict == "clean"
+    report = check("Voss lies dead behind the counter.", revived)
+    assert report.conflicts()[0].refuted_by == "npc-voss-alive"
+    assert "retconned in ev-000412" in report.conflicts()[0].reason
 
 
 def test_a_secret_is_a_leak_for_the_channel_but_not_for_the_gm() -> None:
-    text = "Bessa, whom some call the Widow, wipes the bar. She poisoned the well, you suspect. A black pearl gleams."
+    text = (
+        "Bessa, whom some call the Widow, wipes the bar. She poisoned the well, you suspect. "
+        "A black pearl gleams."
+    )
     world = tiny_world()
     assert refuted(text, world) >= {"npc-bessa-identity", "npc-bessa-secret", "item-pearl"}
     assert check(text, world, audience="gm").leaks == ()
@@ -178,10 +201,23 @@ def test_words_put_in_a_silent_players_mouth_are_refuted() -> None:
 
 def test_quoting_what_the_player_wrote_is_fine() -> None:
     world = tiny_world(
-        round=RoundFacts(submissions={"pc-greyrock": 'I say "We want no trouble."'}, acted=frozenset({"pc-greyrock"}))
+        round=RoundFacts(
+            submissions={"pc-greyrock": 'I say "We want no trouble."'}, acted=frozenset({"pc-greyrock"})
+        )
     )
     assert check('"We want no trouble," Greyrock says, hands open.', world).verdict == "clean"
     assert check('"Fight me, coward," Greyrock says.', world).verdict == "conflict"
+
+
+def test_an_npc_cannot_know_what_they_never_witnessed() -> None:
+    world = WorldSnapshot.build(
+        entities=[Entity("npc-wei", "npc", "Old Wei"), Entity("npc-bessa", "npc", "Bessa")],
+        facts=[
+            Fact("loc-harbor-tunnel", True, "party", tells=("smugglers' tunnel",), known_by=("npc-bessa",))
+        ],
+    )
+    assert refuted("Old Wei knows about the smugglers' tunnel, of course.", world) == {"loc-harbor-tunnel"}
+    assert check("Bessa knows about the smugglers' tunnel, of course.", world).verdict == "clean"
 
 
 def test_new_named_characters_are_reported_but_are_not_conflicts() -> None:
@@ -194,8 +230,9 @@ def test_the_report_has_the_cli_json_shape() -> None:
     data = check("Voss greets you.", tiny_world()).to_dict()
     assert data["verdict"] == "conflict"
     claim = data["claims"][0]
-    assert {"text", "verdict", "refuted_by", "span"} <= set(claim)
+    assert set(claim) == {"text", "verdict", "refuted_by", "span"}
     assert claim["span"] == [0, 16]
+    assert set(data) == {"verdict", "claims", "new_entities", "leaks"}
     assert isinstance(data["new_entities"], list)
 
 
@@ -236,7 +273,9 @@ def test_cli_check_reads_a_scenario_file(tmp_path: Path, capsys: pytest.CaptureF
     assert "verdict: clean" in capsys.readouterr().out
 
 
-def test_cli_check_rejects_bad_input_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_check_rejects_bad_input_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     narration = tmp_path / "n.txt"
     narration.write_text("Hello.", encoding="utf-8")
     assert main(["check", "--scenario", str(tmp_path / "missing.toml"), "--narration", str(narration)]) == 2
@@ -251,3 +290,16 @@ def test_corpus_worlds_load_with_every_round() -> None:
     for name in ("harbour", "crypt", "caravan", "court"):
         world = load_world(ROOT / "tests" / "corpus" / "worlds" / f"{name}.json")
         assert world.scene.location is not None
+
+
+def test_cli_check_takes_the_scene_location(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if not SCENARIO.exists():
+        pytest.skip("scenarios/harbor.toml is not in this tree")
+    narration = tmp_path / "n.txt"
+    narration.write_text("Bessa waves from behind the bar.", encoding="utf-8")
+    args = ["check", "--scenario", str(SCENARIO), "--narration", str(narration), "--json"]
+    assert main([*args, "--location", "loc-salty-gull"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "clean"
+    assert main([*args, "--location", "loc-lighthouse"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "conflict"
+    assert main([*args, "--location", "loc-nowhere"]) == 2

@@ -29,14 +29,32 @@ def test_the_corpus_is_big_and_varied() -> None:
     assert len(worlds) >= 4
     assert sum(n.expect == "clean" for n in CORPUS) >= 60
     for kind in (
-        "dead_acts", "location", "holdings", "item_gone", "quantity", "incapacitated_acts", "condition",
-        "relation", "thread", "dice_miss_as_hit", "dice_wrong_target", "dice_survivor_dead", "pc_speech",
-        "pc_choice", "leak",
+        "dead_acts",
+        "location",
+        "holdings",
+        "item_gone",
+        "quantity",
+        "incapacitated_acts",
+        "condition",
+        "relation",
+        "thread",
+        "dice_miss_as_hit",
+        "dice_wrong_target",
+        "dice_survivor_dead",
+        "pc_speech",
+        "pc_choice",
+        "leak",
     ):
         assert kind in kinds, kind
 
 
-@pytest.mark.parametrize("case", CORPUS, ids=[n.id for n in CORPUS])
+def _param(n: Narration) -> object:
+    if n.known_miss:
+        return pytest.param(n, id=n.id, marks=pytest.mark.xfail(reason=n.known_miss, strict=True))
+    return pytest.param(n, id=n.id)
+
+
+@pytest.mark.parametrize("case", [_param(n) for n in CORPUS])
 def test_corpus_narration(case: Narration) -> None:
     report = check(case.text, _world(case.world, case.round))
     named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}

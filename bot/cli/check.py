@@ -1,4 +1,4 @@
-"""``tablekeeper check --scenario FILE --narration FILE [--json]``: check a narration against a scenario's world.
+"""``tablekeeper check --scenario FILE --narration FILE [--json]``: check a narration against a scenario.
 
 The scenario is replayed (:func:`ledger.scenario.final_world`, GM view, so secrets are known and a leak can be
 told from a contradiction) into a :class:`ledger.snapshot.WorldSnapshot`, and the narration is checked as the
@@ -20,7 +20,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "check",
         help="check a narration against a scenario's ledger",
-        description="Split a narration into claims and check each against the world a scenario file describes.",
+        description="Split a narration into claims and check each against the world of a scenario file.",
     )
     parser.add_argument("--scenario", required=True, metavar="FILE", help="scenario file (TOML)")
     parser.add_argument("--narration", required=True, metavar="FILE", help="text file with the narration")
@@ -29,7 +29,16 @@ def add_parser(subparsers: Any) -> None:
         default="party",
         help="who will read it: public, party (the channel, default), player:<id> or gm",
     )
+    parser.add_argument(
+        "--location",
+        metavar="ID",
+        default=None,
+        help="the scene's location id (default: the scenario's starting location)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument(
+        "--explain", action="store_true", help="with --json: add each claim's form, reason and modality"
+    )
     parser.set_defaults(run=run)
 
 
@@ -43,7 +52,7 @@ def _read(path: str, what: str) -> str:
         raise CliError(f"cannot read {what} file {path}: {exc}") from None
 
 
-def _snapshot(path: str) -> Any:
+def _snapshot(path: str, location: str | None = None) -> Any:
     """Load the scenario (TOML) or, for a ``.json`` file, a checker corpus world."""
     from ledger.snapshot import SnapshotError, load_world, snapshot_from_world
 
@@ -63,7 +72,15 @@ def _snapshot(path: str) -> Any:
         raise CliError(f"invalid scenario {path}: {first}") from None
     except (OSError, ValueError) as exc:
         raise CliError(f"invalid scenario {path}: {exc}") from None
-    return snapshot_from_world(world, scenario=scenario)
+    scene = None
+    if location is not None:
+        from ledger.snapshot import Scene
+
+        if location not in world.locations:
+            raise CliError(f"unknown location {location!r} in {path}")
+        here = frozenset(e.id for e in world.entities.values() if e.location == location and e.alive)
+        scene = Scene(location=location, present=here)
+    return snapshot_from_world(world, scenario=scenario, scene=scene)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
     text = _read(args.narration, "narration")
     if args.audience not in ("public", "party", "gm") and not args.audience.startswith("player:"):
         raise CliError(f"unknown audience {args.audience!r}: use public, party, player:<id> or gm")
-    snapshot = _snapshot(args.scenario)
+    snapshot = _snapshot(args.scenario, args.location)
     report = check(text, snapshot, audience=args.audience)
     if args.json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        print(json.dumps(report.to_dict(explain=args.explain), ensure_ascii=False))
         return 0
     print(f"verdict: {report.verdict}")
     for v in report.claims:

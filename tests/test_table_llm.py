@@ -1,0 +1,126 @@
+"""The LLM narrator through the whole table: the real openai SDK over HTTP to a scripted local server.
+
+No narration that contradicts the ledger reaches the channel, whatever the model writes, and the round
+posts even when the model is down.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.config import parse_settings
+from bot.intent_parser import OfflineIntentParser
+from bot.narrator.llm import LLMNarrator
+from bot.table import Table
+from tests.fake_llm import FakeLLM, FakeReply, fake_llm  # noqa: F401
+from tests.table_helpers import ALICE, BOB, GM, WHERE, RecordingCourier, seat_everyone
+
+CLEAN = "Greyrock scans the smoky common room of the Salty Gull while Bessa Marlow polishes a tankard."
+DEAD_MERCHANT = "Harlan Voss greets the party from behind the bar and pours Greyrock an ale."
+LEAK = (
+    "Everyone in the Gull suddenly understands that Bessa lets the smugglers keep untaxed dye in her cellar."
+)
+
+
+async def _table(tmp_path: Path, fake: FakeLLM, courier: RecordingCourier) -> Table:
+    settings = parse_settings(
+        {
+            "storage": {"data_dir": str(tmp_path / "data")},
+            "llm": {
+                "enabled": True,
+                "base_url": fake.base_url,
+                "model": "fake",
+                "timeout_seconds": 1.0,
+                "max_retries": 0,
+            },
+        }
+    )
+    rng = random.Random(4)
+    narrator = LLMNarrator.from_settings(settings.llm, api_key="test-key")
+    return await Table.create(
+        settings,
+        courier=courier,
+        narrator=narrator,
+        intent_parser=OfflineIntentParser(),
+        seeds=lambda: rng.randrange(1, 2**53),
+    )
+
+
+async def _round(table: Table) -> object:
+    await seat_everyone(table, (ALICE, BOB))
+    await table.submit(WHERE, ALICE, key="a", text="look around the common room")
+    await table.submit(WHERE, BOB, key="b", text="search the crates")
+    return await table.close_round(WHERE, GM)
+
+
+async def test_a_clean_draft_is_posted_as_generated(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    fake_llm.script(FakeReply.draft(CLEAN))
+    try:
+        report = await _round(table)
+        assert report.source == "generated"  # type: ignore[attr-defined]
+        assert CLEAN in courier.public[0][2]
+        prompt = fake_llm.prompt_text(0)
+        assert "search the crates" in prompt and "Mira Quickfinger" in prompt
+    finally:
+        await table.aclose()
+
+
+async def test_a_dead_npc_never_reaches_the_channel(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    fake_llm.script(FakeReply.draft(DEAD_MERCHANT), FakeReply.draft(DEAD_MERCHANT))
+    try:
+        report = await _round(table)
+        assert report.source == "fallback"  # type: ignore[attr-defined]
+        posted = courier.public[0][2]
+        assert "Harlan Voss" not in posted
+        assert len(fake_llm.chat_requests) == 2, "exactly one rewrite"
+        assert "Harlan Voss" in fake_llm.prompt_text(1)  # the rewrite was told what to fix
+        conflicts = await table.gm_conflicts(WHERE, GM)
+        assert any("Harlan Voss" in c.claim for c in conflicts)
+    finally:
+        await table.aclose()
+
+
+async def test_a_rewrite_that_fixes_the_conflict_is_posted_as_regenerated(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:  # noqa: F811
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    fake_llm.script(FakeReply.draft(DEAD_MERCHANT), FakeReply.draft(CLEAN))
+    try:
+        report = await _round(table)
+        assert report.source == "regenerated"  # type: ignore[attr-defined]
+        assert CLEAN in courier.public[0][2]
+        assert await table.gm_conflicts(WHERE, GM) == ()
+    finally:
+        await table.aclose()
+
+
+async def test_a_secret_in_public_text_is_refused(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    fake_llm.script(FakeReply.draft(LEAK), FakeReply.draft(LEAK))
+    try:
+        await _round(table)
+        assert "cellar" not in courier.public[0][2]
+    finally:
+        await table.aclose()
+
+
+async def test_the_round_posts_when_the_model_is_down_or_slow(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    fake_llm.script(FakeReply.error(500), FakeReply.slow(3.0))
+    try:
+        report = await _round(table)
+        assert report.source == "fallback" and report.public_text  # type: ignore[attr-defined]
+        assert len(courier.public) == 1
+        await table.submit(WHERE, ALICE, key="a2", text="look around")
+        second = await table.close_round(WHERE, GM)
+        assert second.source == "fallback" and len(courier.public) == 2
+    finally:
+        await table.aclose()
