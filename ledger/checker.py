@@ -10,7 +10,6 @@ conflict: the narrator may invent scenery. Pure and deterministic; no database.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from dataclasses import dataclass, field
 
 from ledger.claims import CheckReport, Claim, Leak, Verdict

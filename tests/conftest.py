@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fake_llm import fake_llm  # noqa: F401  (the local OpenAI-compatible server fixture)
+
 PG_ENV = "TABLEKEEPER_TEST_DATABASE_URL"
 
 

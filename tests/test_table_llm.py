@@ -13,7 +13,7 @@ from bot.config import parse_settings
 from bot.intent_parser import OfflineIntentParser
 from bot.narrator.llm import LLMNarrator
 from bot.table import Table
-from tests.fake_llm import FakeLLM, FakeReply, fake_llm  # noqa: F401
+from tests.fake_llm import FakeLLM, FakeReply
 from tests.table_helpers import ALICE, BOB, GM, WHERE, RecordingCourier, seat_everyone
 
 CLEAN = "Greyrock scans the smoky common room of the Salty Gull while Bessa Marlow polishes a tankard."
@@ -54,7 +54,7 @@ async def _round(table: Table) -> object:
     return await table.close_round(WHERE, GM)
 
 
-async def test_a_clean_draft_is_posted_as_generated(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+async def test_a_clean_draft_is_posted_as_generated(tmp_path: Path, fake_llm: FakeLLM) -> None:
     courier = RecordingCourier()
     table = await _table(tmp_path, fake_llm, courier)
     fake_llm.script(FakeReply.draft(CLEAN))
@@ -68,7 +68,7 @@ async def test_a_clean_draft_is_posted_as_generated(tmp_path: Path, fake_llm: Fa
         await table.aclose()
 
 
-async def test_a_dead_npc_never_reaches_the_channel(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+async def test_a_dead_npc_never_reaches_the_channel(tmp_path: Path, fake_llm: FakeLLM) -> None:
     courier = RecordingCourier()
     table = await _table(tmp_path, fake_llm, courier)
     fake_llm.script(FakeReply.draft(DEAD_MERCHANT), FakeReply.draft(DEAD_MERCHANT))
@@ -87,7 +87,7 @@ async def test_a_dead_npc_never_reaches_the_channel(tmp_path: Path, fake_llm: Fa
 
 async def test_a_rewrite_that_fixes_the_conflict_is_posted_as_regenerated(
     tmp_path: Path, fake_llm: FakeLLM
-) -> None:  # noqa: F811
+) -> None:
     courier = RecordingCourier()
     table = await _table(tmp_path, fake_llm, courier)
     fake_llm.script(FakeReply.draft(DEAD_MERCHANT), FakeReply.draft(CLEAN))
@@ -100,7 +100,7 @@ async def test_a_rewrite_that_fixes_the_conflict_is_posted_as_regenerated(
         await table.aclose()
 
 
-async def test_a_secret_in_public_text_is_refused(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+async def test_a_secret_in_public_text_is_refused(tmp_path: Path, fake_llm: FakeLLM) -> None:
     courier = RecordingCourier()
     table = await _table(tmp_path, fake_llm, courier)
     fake_llm.script(FakeReply.draft(LEAK), FakeReply.draft(LEAK))
@@ -111,7 +111,7 @@ async def test_a_secret_in_public_text_is_refused(tmp_path: Path, fake_llm: Fake
         await table.aclose()
 
 
-async def test_the_round_posts_when_the_model_is_down_or_slow(tmp_path: Path, fake_llm: FakeLLM) -> None:  # noqa: F811
+async def test_the_round_posts_when_the_model_is_down_or_slow(tmp_path: Path, fake_llm: FakeLLM) -> None:
     courier = RecordingCourier()
     table = await _table(tmp_path, fake_llm, courier)
     fake_llm.script(FakeReply.error(500), FakeReply.slow(3.0))
