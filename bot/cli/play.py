@@ -1,0 +1,398 @@
+"""``tablekeeper play --scenario FILE [--data DIR] [--seed N]``: a local table at one keyboard.
+
+Every line is a command, said by a player: ``alice: /act attack the thug`` (the name before the colon speaks
+and becomes the current player), or ``/as alice`` then plain ``/act ...``. A line without a command is an
+action (``alice: grab the spyglass``). The commands mirror the Discord ones::
+
+    /join NAME-or-claim            /act TEXT [target: X] [item: Y] [skill: Z]     /ready
+    /round status | close (GM)     /ledger inventory [PLAYER] | threads | history [N] | record ID
+    /ledger relationships [NPC] | notes | dispute ID REASON                         /recap
+    /gm rule ID accept|reject NOTE | thread ID STATUS NOTE | disputes               /roll EXPR
+    /status   /who   /as NAME   /help   /quit
+
+The speaker ``gm`` is the game master (the campaign owner). Lines are read from stdin (piped or typed) and
+everything is printed to stdout; a bad line gets one line of explanation, never a traceback. Without
+``--data`` the ledger lives in a temporary folder deleted at the end; with it, the campaign persists and a
+later ``play`` with the same folder continues it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import sys
+import zlib
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.cli import CliError
+
+GM_NAME = "gm"
+OPTION = re.compile(r"\[\s*(target|item|skill)\s*:\s*([^\]]+?)\s*\]", re.I)
+SPEAKER = re.compile(r"^\s*([A-Za-z][\w.-]{0,31})\s*:\s*(.*)$")
+HELP = """commands (prefix a line with NAME: to speak as NAME, or use /as NAME):
+  /join NAME-or-claim             sit down: claim a scenario character (e.g. Greyrock) or create one
+  /act TEXT [target: X] [item: Y] [skill: Z]   declare (or change) your action; plain text works too
+  /ready                          your action is final (the round closes when everyone is ready)
+  /round status | /round close    who acted / close the round now (GM)
+  /ledger inventory [PLAYER] | threads | history [N] | record ID | relationships [NPC] | notes
+  /ledger dispute ID REASON       object to a record; the GM rules on it
+  /gm rule ID accept|reject NOTE  /gm thread ID STATUS NOTE  /gm disputes   (GM)
+  /roll EXPR   /recap   /status   /who   /as NAME   /help   /quit"""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``play``."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play a scenario at one keyboard: commands on stdin, the table on stdout",
+        description="A local table: players (and the GM) type commands; the same table as on Discord.",
+    )
+    parser.add_argument("--scenario", required=True, metavar="FILE", help="the scenario .toml file")
+    parser.add_argument(
+        "--data", metavar="DIR", default=None, help="keep the ledger in DIR (default: a temporary folder)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed the round dice (reproducible sessions)")
+    parser.add_argument(
+        "--rich",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="force (or disable) rich rendering",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start (or continue) the campaign and serve commands from stdin until /quit or end of input."""
+    import asyncio
+
+    from bot.terminal import Screen
+
+    scenario = Path(args.scenario)
+    if not scenario.is_file():
+        raise CliError(f"{scenario}: no such scenario file")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise CliError(f"--seed must be between 0 and 2**63-1, not {args.seed}")
+    screen = Screen(rich=args.rich)
+    return asyncio.run(_main(args, scenario, screen, sys.stdin))
+
+
+async def _main(args: argparse.Namespace, scenario: Path, screen: Any, stdin: TextIO) -> int:
+    import random
+    import tempfile
+
+    if args.data:
+        data = Path(args.data).expanduser()
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CliError(f"{data}: cannot use as data folder ({err.strerror})") from None
+        return await _serve(args, scenario, screen, stdin, data, random)
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-play-") as tmp:
+        return await _serve(args, scenario, screen, stdin, Path(tmp), random)
+
+
+async def _serve(
+    args: argparse.Namespace, scenario: Path, screen: Any, stdin: TextIO, data: Path, random: Any
+) -> int:
+    from bot.config import parse_settings
+    from bot.errors import NoCampaign, TableError
+    from bot.table import Table
+    from bot.terminal import TerminalCourier, show_campaign
+    from bot.views import Where
+
+    settings = parse_settings({"storage": {"data_dir": str(data)}})
+    overrides: dict[str, Any] = {}
+    if args.seed is not None:
+        rng = random.Random(args.seed)
+        overrides["seeds"] = lambda: rng.randrange(1, 2**31)
+    courier = TerminalCourier()
+    table = await Table.create(settings, courier=courier, **overrides)
+    try:
+        session = PlaySession(table, courier, screen, Where(guild_id="local", channel_id="table"))
+        try:
+            await table.campaign_status(session.where, session.caller(GM_NAME))
+            await table.resume()
+            screen.line(f"Continuing the campaign kept in {data}.")
+        except NoCampaign:
+            try:
+                await table.start_campaign_from_file(session.where, session.caller(GM_NAME), path=scenario)
+            except TableError as err:
+                raise CliError(f"{scenario}: {err}") from None
+        show_campaign(screen, await table.campaign_status(session.where, session.caller(GM_NAME)))
+        screen.line("Type /help for the commands; 'NAME: /join CHARACTER' to sit down; /quit to stop.")
+        await session.loop(stdin)
+    finally:
+        await table.aclose()
+    return 0
+
+
+class PlaySession:
+    """One keyboard, many speakers: parses lines and calls the table, printing what comes back."""
+
+    def __init__(self, table: Any, courier: Any, screen: Any, where: Any) -> None:
+        self.table = table
+        self.courier = courier
+        self.s = screen
+        self.where = where
+        self.current: str | None = None
+        self.names: dict[str, str] = {}  # user id -> speaker name
+        self.shown_posts = 0
+        self.shown_dms = 0
+        self.keys = 0
+
+    def caller(self, name: str) -> Any:
+        """The Caller for a speaker: ``gm`` has the GM role; ids are stable numbers derived from the name."""
+        from bot.views import Caller
+
+        key = name.lower()
+        user_id = "1" if key == GM_NAME else str(1000 + zlib.crc32(key.encode()) % 900_000_000)
+        self.names[user_id] = name
+        return Caller(user_id=user_id, display_name=name, has_gm_role=key == GM_NAME)
+
+    def who(self, user_id: str | None) -> str:
+        return self.names.get(user_id or "", user_id or "?")
+
+    async def loop(self, stdin: TextIO) -> None:
+        interactive = bool(getattr(stdin, "isatty", lambda: False)())
+        while True:
+            if interactive:
+                print(f"{self.current or '?'}> ", end="", flush=True)
+            raw = stdin.readline()
+            if not raw:
+                break
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if not interactive:
+                self.s.line(f"> {line}")
+            if not await self.handle(line):
+                break
+        self.s.line("Goodbye.")
+
+    async def handle(self, line: str) -> bool:
+        """Run one line; return False to stop. Every failure becomes one printed line."""
+        import logging
+
+        from bot.errors import TableError
+
+        try:
+            return await self._dispatch(line)
+        except TableError as err:
+            self.s.error(str(err))
+        except UsageError as err:
+            self.s.line(f"error: {err}")
+        except Exception as err:  # never a traceback at the table
+            logging.getLogger(__name__).debug("command failed", exc_info=True)
+            self.s.line(f"error: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else 'failed'}")
+        finally:
+            self.flush()
+        return True
+
+    def flush(self) -> None:
+        """Print the channel posts and DMs the table sent since the last command."""
+        from bot.terminal import plain
+
+        for message in self.courier.public[self.shown_posts :]:
+            self.s.panel("#table", plain(message.text), style="green")
+        self.shown_posts = len(self.courier.public)
+        for message in self.courier.dms[self.shown_dms :]:
+            self.s.panel(f"DM to {self.who(message.user_id)} (private)", plain(message.text), style="magenta")
+        self.shown_dms = len(self.courier.dms)
+
+    async def _dispatch(self, line: str) -> bool:
+        found = SPEAKER.match(line)
+        if found and not line.startswith("/"):
+            self.current = found.group(1)
+            line = found.group(2).strip()
+            if not line:
+                self.s.line(f"(now speaking: {self.current})")
+                return True
+        if not line.startswith("/"):
+            line = f"/act {line}"
+        command, _, rest = line[1:].partition(" ")
+        command, rest = command.lower(), rest.strip()
+        if command in ("quit", "exit"):
+            return False
+        if command == "help":
+            for row in HELP.splitlines():
+                self.s.line(row)
+            return True
+        if command == "as":
+            if not rest or not SPEAKER.match(f"{rest}:"):
+                raise UsageError("usage: /as NAME")
+            self.current = rest
+            self.s.line(f"(now speaking: {rest})")
+            return True
+        if command == "roll":
+            if not rest:
+                raise UsageError("usage: /roll EXPR, e.g. /roll 2d6+3")
+            from bot.terminal import show_roll
+
+            show_roll(self.s, await self.table.roll(self._speaker(), expression=rest))
+            return True
+        handler = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            raise UsageError(f"unknown command '/{command}'; type /help")
+        await handler(rest)
+        return True
+
+    def _speaker(self) -> Any:
+        if self.current is None:
+            raise UsageError("who is speaking? Start the line with 'NAME:' or use /as NAME")
+        return self.caller(self.current)
+
+    # --- commands --------------------------------------------------------------------------------------
+
+    async def _cmd_status(self, rest: str) -> None:
+        from bot.terminal import show_campaign
+
+        show_campaign(self.s, await self.table.campaign_status(self.where, self._speaker()))
+
+    async def _cmd_who(self, rest: str) -> None:
+        c = await self.table.campaign_status(self.where, self._speaker())
+        players = [re.sub(r"<@(\w+)>", lambda m: self.who(m.group(1)), p) for p in c.players]
+        self.s.line(f"at the table: {', '.join(players) or 'nobody yet'}")
+
+    async def _cmd_join(self, rest: str) -> None:
+        from bot.errors import NotFound
+        from bot.terminal import show_character
+
+        if not rest:
+            raise UsageError("usage: /join NAME-or-claim (e.g. /join Greyrock)")
+        caller = self._speaker()
+        try:
+            view = await self.table.join(self.where, caller, claim=rest)
+        except NotFound:
+            view = await self.table.join(self.where, caller, name=rest)
+        show_character(self.s, caller.display_name, view)
+
+    async def _cmd_act(self, rest: str) -> None:
+        from bot.terminal import show_receipt
+
+        options = {k.lower(): val for k, val in OPTION.findall(rest)}
+        text = OPTION.sub("", rest).strip()
+        if not text and not options:
+            raise UsageError("usage: /act TEXT [target: X] [item: Y] [skill: Z]")
+        caller = self._speaker()
+        self.keys += 1
+        receipt = await self.table.submit(self.where, caller, key=f"play-{self.keys}", text=text, **options)
+        show_receipt(self.s, caller.display_name, text, receipt)
+
+    async def _cmd_ready(self, rest: str) -> None:
+        receipt = await self.table.ready(self.where, self._speaker())
+        if receipt.report is None:
+            self.s.line(f"ready; round {receipt.round_number} waits for {', '.join(receipt.waiting)}")
+        else:
+            await self._report(receipt.report)
+
+    async def _cmd_round(self, rest: str) -> None:
+        from bot.terminal import show_status
+
+        sub = rest.split()[0].lower() if rest else ""
+        if sub == "status":
+            show_status(self.s, await self.table.round_status(self.where, self._speaker()))
+        elif sub == "close":
+            await self._report(await self.table.close_round(self.where, self._speaker()))
+        else:
+            raise UsageError("usage: /round status | /round close")
+
+    async def _report(self, report: Any) -> None:
+        from bot.terminal import display_names, report_ids, show_report
+
+        campaign = await self.table.campaign_status(self.where, self.caller(GM_NAME))
+        names = await display_names(self.table.engine, campaign.id, report_ids(report))
+        show_report(self.s, report, names, narration=False)
+
+    async def _cmd_ledger(self, rest: str) -> None:
+        from bot import terminal as t
+
+        sub, _, arg = rest.partition(" ")
+        sub, arg = sub.lower(), arg.strip()
+        caller = self._speaker()
+        if sub == "inventory":
+            other = self.caller(arg).user_id if arg else None
+            t.show_inventory(self.s, await self.table.inventory(self.where, caller, player_user_id=other))
+        elif sub == "threads":
+            t.show_threads(self.s, await self.table.threads(self.where, caller))
+        elif sub == "history":
+            count = _int(arg, "usage: /ledger history [N]") if arg else 10
+            t.show_history(self.s, await self.table.history(self.where, caller, count=count))
+        elif sub == "record":
+            if not arg:
+                raise UsageError("usage: /ledger record ID")
+            t.show_record(self.s, await self.table.record(self.where, caller, ref=arg))
+        elif sub == "relationships":
+            t.show_relationships(self.s, await self.table.relationships(self.where, caller, npc=arg or None))
+        elif sub == "notes":
+            t.show_notes(self.s, caller.display_name, await self.table.notes(self.where, caller))
+        elif sub == "dispute":
+            ref, _, reason = arg.partition(" ")
+            if not ref or not reason.strip():
+                raise UsageError("usage: /ledger dispute ID REASON")
+            self._show_dispute(await self.table.dispute(self.where, caller, ref=ref, reason=reason))
+        else:
+            raise UsageError(
+                "usage: /ledger inventory|threads|history [N]|record ID|relationships [NPC]|notes"
+                " | /ledger dispute ID REASON"
+            )
+
+    def _show_dispute(self, d: Any) -> None:
+        from bot.terminal import show_dispute
+
+        show_dispute(self.s, d.model_copy(update={"raised_by": self.who(d.raised_by)}))
+
+    async def _cmd_gm(self, rest: str) -> None:
+        from bot.terminal import show_thread
+
+        try:
+            parts = shlex.split(rest)
+        except ValueError:
+            parts = rest.split()
+        sub = parts[0].lower() if parts else ""
+        caller = self._speaker()
+        if sub == "rule":
+            if len(parts) < 3 or parts[2].lower() not in ("accept", "reject"):
+                raise UsageError("usage: /gm rule ID accept|reject NOTE")
+            dispute_id = _int(parts[1].lstrip("#"), "usage: /gm rule ID accept|reject NOTE (ID is a number)")
+            note = " ".join(parts[3:])
+            view = await self.table.gm_rule(
+                self.where, caller, dispute_id=dispute_id, accept=parts[2].lower() == "accept", note=note
+            )
+            self._show_dispute(view)
+        elif sub == "thread":
+            if len(parts) < 3:
+                raise UsageError("usage: /gm thread ID settled|broken|expired NOTE")
+            show_thread(
+                self.s,
+                await self.table.gm_thread(
+                    self.where, caller, thread_id=parts[1], status=parts[2].lower(), note=" ".join(parts[3:])
+                ),
+            )
+        elif sub == "disputes":
+            disputes = await self.table.gm_disputes(self.where, caller)
+            for d in disputes:
+                self._show_dispute(d)
+            if not disputes:
+                self.s.line("no open disputes")
+        else:
+            raise UsageError(
+                "usage: /gm rule ID accept|reject NOTE | /gm thread ID STATUS NOTE | /gm disputes"
+            )
+
+    async def _cmd_recap(self, rest: str) -> None:
+        from bot.terminal import show_recap
+
+        show_recap(self.s, await self.table.recap(self.where, self._speaker()))
+
+
+class UsageError(Exception):
+    """A malformed command line: printed as one line starting with ``error:``."""
+
+
+def _int(text: str, usage: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(usage) from None
