@@ -42,6 +42,11 @@ ENTITY_STATE_FIELDS = ("alive", "location", "hp")
 GONE_FATE = "sold, used up or destroyed"
 
 
+def _c(model: Any) -> Any:
+    """The Core columns of a sqlmodel table (typed loosely: sqlmodel types fields as their Python values)."""
+    return model.__table__.c
+
+
 def edge_id(source: str, target: str, kind: str) -> str:
     """The checker's id of an edge (as the scenario snapshot names it): ``edge-<source>-<target>-<kind>``."""
     return f"edge-{source}-{target}-{kind}"
@@ -99,8 +104,8 @@ async def snapshot_from_ledger(
         for row in await _rows(
             session,
             select(m.Fact)
-            .where(m.Fact.campaign_id == cid, vis(m.Fact.visibility))
-            .order_by(m.Fact.key)
+            .where(_c(m.Fact).campaign_id == cid, vis(_c(m.Fact).visibility))
+            .order_by(_c(m.Fact).key)
             .limit(WORLD_CAP),
         )
     ):
@@ -118,8 +123,8 @@ async def snapshot_from_ledger(
     for (e,) in await _rows(
         session,
         select(m.Entity)
-        .where(m.Entity.campaign_id == cid, vis(m.Entity.visibility))
-        .order_by(m.Entity.id)
+        .where(_c(m.Entity).campaign_id == cid, vis(_c(m.Entity).visibility))
+        .order_by(_c(m.Entity).id)
         .limit(WORLD_CAP),
     ):
         st = state.get(e.id, {"conditions": set()})
@@ -142,8 +147,8 @@ async def snapshot_from_ledger(
     for (loc,) in await _rows(
         session,
         select(m.Location)
-        .where(m.Location.campaign_id == cid, vis(m.Location.visibility))
-        .order_by(m.Location.id)
+        .where(_c(m.Location).campaign_id == cid, vis(_c(m.Location).visibility))
+        .order_by(_c(m.Location).id)
         .limit(WORLD_CAP),
     ):
         entities.append(
@@ -159,8 +164,8 @@ async def snapshot_from_ledger(
     for (it,) in await _rows(
         session,
         select(m.Item)
-        .where(m.Item.campaign_id == cid, vis(m.Item.visibility))
-        .order_by(m.Item.id)
+        .where(_c(m.Item).campaign_id == cid, vis(_c(m.Item).visibility))
+        .order_by(_c(m.Item).id)
         .limit(WORLD_CAP),
     ):
         items.append((it.id, it.visibility))
@@ -179,8 +184,10 @@ async def snapshot_from_ledger(
         for (h,) in await _rows(
             session,
             select(m.Holding)
-            .where(m.Holding.campaign_id == cid, m.Holding.quantity > 0, vis(m.Holding.visibility))
-            .order_by(m.Holding.item_id, m.Holding.holder_id)
+            .where(
+                _c(m.Holding).campaign_id == cid, _c(m.Holding).quantity > 0, vis(_c(m.Holding).visibility)
+            )
+            .order_by(_c(m.Holding).item_id, _c(m.Holding).holder_id)
             .limit(WORLD_CAP),
         )
     ]
@@ -201,8 +208,8 @@ async def snapshot_from_ledger(
         for (e,) in await _rows(
             session,
             select(m.Edge)
-            .where(m.Edge.campaign_id == cid, vis(m.Edge.visibility))
-            .order_by(m.Edge.source_id, m.Edge.target_id, m.Edge.kind)
+            .where(_c(m.Edge).campaign_id == cid, vis(_c(m.Edge).visibility))
+            .order_by(_c(m.Edge).source_id, _c(m.Edge).target_id, _c(m.Edge).kind)
             .limit(WORLD_CAP),
         )
     ]
@@ -219,8 +226,8 @@ async def snapshot_from_ledger(
         for (t,) in await _rows(
             session,
             select(m.Thread)
-            .where(m.Thread.campaign_id == cid, vis(m.Thread.visibility))
-            .order_by(m.Thread.id)
+            .where(_c(m.Thread).campaign_id == cid, vis(_c(m.Thread).visibility))
+            .order_by(_c(m.Thread).id)
             .limit(WORLD_CAP),
         )
     ]
@@ -267,19 +274,21 @@ async def _retcons(session: Any, cid: int, audience: Viewer) -> list[Retcon]:
     """
     rows = await _rows(
         session,
-        select(m.Event.id, m.Event.payload, m.Event.supersedes)
+        select(_c(m.Event).id, _c(m.Event).payload, _c(m.Event).supersedes)
         .where(
-            m.Event.campaign_id == cid,
-            m.Event.supersedes.is_not(None),
-            m.Event.kind == "retcon",
-            visible_clause(audience, m.Event.visibility),
+            _c(m.Event).campaign_id == cid,
+            _c(m.Event).supersedes.is_not(None),
+            _c(m.Event).kind == "retcon",
+            visible_clause(audience, _c(m.Event).visibility),
         )
-        .order_by(m.Event.id.desc())
+        .order_by(_c(m.Event).id.desc())
         .limit(RETCON_CAP),
     )
     if not rows:
         return []
-    settings = (await _rows(session, select(m.Campaign.settings).where(m.Campaign.id == cid)))[0][0] or {}
+    settings = (await _rows(session, select(_c(m.Campaign).settings).where(_c(m.Campaign).id == cid)))[0][
+        0
+    ] or {}
     history = {ref: hid for hid, ref in dict(settings.get("history_events") or {}).items()}
     out: list[Retcon] = []
     for _id, payload, target in sorted(rows, key=lambda r: r[0]):

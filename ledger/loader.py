@@ -212,7 +212,7 @@ async def _apply_group(
     if not mutations:
         return []
     try:
-        return await _stager()(
+        refs = await _stager()(
             session,
             campaign_id=campaign_id,
             session_number=event.session,
@@ -229,6 +229,7 @@ async def _apply_group(
         )
     except LedgerError as err:
         raise type(err)(f"scenario {event.path}: {err}") from None
+    return [str(r) for r in refs]
 
 
 async def load_scenario_file(

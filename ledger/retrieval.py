@@ -11,7 +11,10 @@ length of the campaign:
 * holdings of someone present or lying at the location (``ix_holding_holder``);
 * events involving or witnessed by someone present or the location: for each, its newest few
   (``ix_event_entity_entity`` / ``ix_event_witness_entity`` read backwards with a LIMIT), plus the permanent
-  ones within a bounded window of its newest events.
+  ones among its newest :data:`PERMANENT_WINDOW_PER_ENTITY` events. Older permanent *events* are reached
+  through the projections they left (a thread, an edge, a death or a fact), which never age out; a
+  ``permanent`` copy on ``event_entity`` with an index ``(campaign_id, entity_id, permanent, event_id)``
+  would make the event recall exact.
 
 Ranking (every score is explained in the record's ``why``):
 
@@ -21,11 +24,13 @@ Ranking (every score is explained in the record's ``why``):
 3. permanent matters tied only to the location (a death there): 50..59;
 4. trivia: importance plus involvement, halved every :data:`HALF_LIFE_SESSIONS` sessions of age: < 50.
 
-Within a tier more present parties and higher importance rank first; on equal scores a projection comes
-before an event, then ``ref`` decides. Events already
-explained by a retrieved projection (the thread, edge or fact they set) are dropped, and an event is skipped
-once :data:`MAX_EVENTS_PER_MOMENT` records of its moment (the batch it was applied in: session, round,
-cause, importance, permanence) are already chosen. ``set_hp`` events are never permanent (hit points pass).
+Within a tier the records most about who is present rank first (an NPC present weighs three PCs, since the
+party is in every scene; a witness counts half), then the more important; on equal scores a projection comes
+before an event, then ``ref`` decides. Events already explained by a retrieved projection (the thread, edge
+or fact they set) are dropped, and an event is skipped once :data:`MAX_EVENTS_PER_MOMENT` records of its
+moment (the batch it was applied in: session, round, cause, importance, permanence) are already chosen.
+``set_hp`` events are never permanent (hit points pass). Someone named present whom the ledger records as
+dead is not treated as present: a first record says so.
 
 Visibility is applied in SQL on every query (``visibility IN :vis`` with :meth:`Viewer.visible`, the same
 rule as :func:`ledger.visibility.visible_clause`, bound as a parameter so statements are built once), so a
@@ -60,14 +65,14 @@ HALF_LIFE_SESSIONS = 2.0
 MAX_EVENTS_PER_MOMENT = 2
 
 # Query caps: each query reads at most this many rows, whatever the campaign's length.
-THREAD_CAP = 60
-EDGE_CAP = 60
+THREAD_CAP = 20
+EDGE_CAP = 20
 FACT_CAP = 120
-HOLDING_CAP = 60
+HOLDING_CAP = 20
 AT_LOCATION_CAP = 60
-RECENT_EVENTS_PER_ENTITY = 12
-PERMANENT_WINDOW_PER_ENTITY = 150
-PERMANENT_EVENT_CAP = 40
+RECENT_EVENTS_PER_ENTITY = 8
+PERMANENT_WINDOW_PER_ENTITY = 60
+PERMANENT_EVENT_CAP = 20
 
 PERMANENT_THREAD_KINDS = frozenset({"favour", "debt", "oath", "bounty", "prophecy"})
 #: Edge kinds that are standing obligations or enmities, matched as words of the kind slug.
@@ -75,6 +80,8 @@ PERMANENT_EDGE_WORDS = frozenset(
     {"favour", "favor", "debt", "owes", "feud", "enemy", "enemies", "oath", "sworn", "bounty", "vengeance",
      "nemesis", "blood", "killed", "murdered", "betrayed"}
 )  # fmt: skip
+#: Ids of player characters start with this (docs/internals.md, "Ids").
+PC_PREFIX = "pc-"
 SKIPPED_EVENT_KINDS = frozenset({"create_entity", "create_location", "create_item"})
 UNKNOWN_NAME = "someone unknown"
 
@@ -171,24 +178,33 @@ async def _rows(session: Any, stmt: Any, params: Mapping[str, Any] | None = None
     return list((await run(stmt, params=dict(params or {}))).all())
 
 
-def _with_cause(model: Any) -> Any:
-    """``SELECT <projection row>, <the event that last set it>`` (by ``uq_event_ref``), as Core rows.
+def _tbl(model: Any) -> Any:
+    """The Core table of a sqlmodel model (typed loosely: sqlmodel types fields as their Python values)."""
+    return model.__table__
 
-    A projection row's importance and moment come from its cause event, joined in the same statement.
+
+def _c(model: Any) -> Any:
+    """The Core columns of a sqlmodel model."""
+    return model.__table__.c
+
+
+def _with_cause(limited: Any) -> Any:
+    """``SELECT <projection rows>, <the event that last set each>`` (by ``uq_event_ref``), as Core rows.
+
+    ``limited`` is the already filtered, ordered and LIMITed projection select: the join runs on its few
+    rows only. A projection row's importance and moment come from its cause event.
     """
-    table = model.__table__
-    ev = m.Event.__table__.c
+    rows = limited.subquery()
+    ev = _c(m.Event)
     return select(
-        table,
+        rows,
         ev.importance.label("c_importance"),
         ev.permanent.label("c_permanent"),
         ev.session_number.label("c_session"),
         ev.round_number.label("c_round"),
         ev.cause.label("c_cause"),
     ).select_from(
-        table.outerjoin(
-            m.Event.__table__, and_(ev.campaign_id == table.c.campaign_id, ev.ref == table.c.cause)
-        )
+        rows.outerjoin(_tbl(m.Event), and_(ev.campaign_id == rows.c.campaign_id, ev.ref == rows.c.cause))
     )
 
 
@@ -223,7 +239,7 @@ def _params(cid: int, viewer: Viewer, **more: Any) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def _facts_stmt(gm: bool, with_location: bool) -> Any:
     """Facts about the subjects, and (with a location) who lies dead there, the ``alive`` facts first."""
-    fact = m.Fact.__table__.c
+    fact = _c(m.Fact)
     cond = fact.subject.in_(bindparam("subjects", expanding=True))
     if with_location:
         lying_here = (
@@ -239,8 +255,8 @@ def _facts_stmt(gm: bool, with_location: bool) -> Any:
         cond = or_(
             cond, and_(fact.subject.in_(lying_here), fact.field == "alive", fact.value_text == "false")
         )
-    return (
-        _with_cause(m.Fact)
+    return _with_cause(
+        select(_tbl(m.Fact))
         .where(fact.campaign_id == bindparam("cid"), cond, _vis(fact.visibility, gm))
         .order_by((fact.field == "alive").desc(), fact.key)
         .limit(FACT_CAP)
@@ -250,14 +266,14 @@ def _facts_stmt(gm: bool, with_location: bool) -> Any:
 @lru_cache(maxsize=64)
 def _threads_stmt(gm: bool, n_asked: int) -> Any:
     """Threads binding the anchors (``thread_party`` by entity) and the asked ones; open and recent first."""
-    thread = m.Thread.__table__.c
-    asked = bindparam("asked", expanding=True)
-    bound = select(m.ThreadParty.thread_id).where(
-        m.ThreadParty.campaign_id == bindparam("cid"),
-        m.ThreadParty.entity_id.in_(bindparam("anchors", expanding=True)),
+    thread = _c(m.Thread)
+    asked: Any = bindparam("asked", expanding=True)
+    bound = select(_c(m.ThreadParty).thread_id).where(
+        _c(m.ThreadParty).campaign_id == bindparam("cid"),
+        _c(m.ThreadParty).entity_id.in_(bindparam("anchors", expanding=True)),
     )
-    return (
-        _with_cause(m.Thread)
+    return _with_cause(
+        select(_tbl(m.Thread))
         .where(
             thread.campaign_id == bindparam("cid"),
             or_(thread.id.in_(bound), thread.id.in_(asked)),
@@ -277,11 +293,11 @@ def _threads_stmt(gm: bool, n_asked: int) -> Any:
 def _edges_stmt(gm: bool) -> Any:
     """Edges from (primary key) or to (``ix_edge_target``) someone present: ties between two of them,
     standing obligations and enmities, then the newest; at most EDGE_CAP per side."""
-    edge = m.Edge.__table__.c
-    living = bindparam("living", expanding=True)
+    edge = _c(m.Edge)
+    living: Any = bindparam("living", expanding=True)
     standing = or_(*(edge.kind.contains(word) for word in sorted(PERMANENT_EDGE_WORDS)))
     sides = [
-        _with_cause(m.Edge)
+        select(_tbl(m.Edge))
         .where(edge.campaign_id == bindparam("cid"), side.in_(living), _vis(edge.visibility, gm))
         .order_by(
             (edge.source_id.in_(living) & edge.target_id.in_(living)).desc(),
@@ -295,15 +311,15 @@ def _edges_stmt(gm: bool) -> Any:
         .subquery()
         for side in (edge.source_id, edge.target_id)
     ]
-    return union_all(*(select(sq) for sq in sides))
+    return _with_cause(union_all(*(select(sq) for sq in sides)))
 
 
 @lru_cache(maxsize=64)
 def _holdings_stmt(gm: bool) -> Any:
     """What the anchors hold (``ix_holding_holder``), newest first."""
-    holding = m.Holding.__table__.c
-    return (
-        _with_cause(m.Holding)
+    holding = _c(m.Holding)
+    return _with_cause(
+        select(_tbl(m.Holding))
         .where(
             holding.campaign_id == bindparam("cid"),
             holding.holder_id.in_(bindparam("anchors", expanding=True)),
@@ -335,7 +351,7 @@ def _events_stmt(gm: bool, n_anchors: int) -> Any:
     def window(cap: int, tables: Sequence[Any]) -> Any:
         return union_all(*(newest(t, i, cap) for i in range(n_anchors) for t in tables))
 
-    ev = m.Event.__table__.c
+    ev = _c(m.Event)
     cols = (ev.id, ev.ref, ev.kind, ev.payload, ev.cause, ev.session_number, ev.round_number, ev.visibility,
             ev.importance, ev.permanent)  # fmt: skip
     # No ``event.campaign_id`` test here: the ids come from this campaign's index rows, and with one SQLite
@@ -361,9 +377,9 @@ def _events_stmt(gm: bool, n_anchors: int) -> Any:
 @lru_cache(maxsize=8)
 def _links_stmt() -> Any:
     """Who the events involve (``i``), who witnessed them (``w``), and which were superseded (``s``)."""
-    ev = m.Event.__table__.c
-    ee, ew = m.EventEntity.__table__.c, m.EventWitness.__table__.c
-    ids = bindparam("ids", expanding=True)
+    ev = _c(m.Event)
+    ee, ew = _c(m.EventEntity), _c(m.EventWitness)
+    ids: Any = bindparam("ids", expanding=True)
     return union_all(
         select(ee.event_id, ee.entity_id, literal("i").label("link")).where(ee.event_id.in_(ids)),
         select(ew.event_id, ew.entity_id, literal("w").label("link")).where(ew.event_id.in_(ids)),
@@ -378,7 +394,7 @@ def _names_stmt(gm: bool) -> Any:
     """Names of entities, locations and items; :data:`UNKNOWN_NAME` (decided in SQL) where hidden."""
     parts = []
     for model in (m.Entity, m.Location, m.Item):
-        t = model.__table__.c
+        t = _c(model)
         shown = t.name if gm else case((_vis(t.visibility, gm), t.name), else_=literal(UNKNOWN_NAME))
         parts.append(
             select(t.id, shown.label("name")).where(
@@ -484,49 +500,48 @@ async def scene_context(
     if event_anchors:
         await _add_events(session, add, cid, event_anchors, viewer, cands)
 
-    # --- rank ----------------------------------------------------------------------------------------------
-    names = await _names(session, cid, cands.values(), [*scene_ids, *here], viewer)
-    scored = [(*_score(c, present_set, location, current_session, names), c) for c in cands.values()]
+    # --- rank: score everything, pick the few, then name only what is shown --------------------------------
+    scored = [(_score(c, present_set, location, current_session), c) for c in cands.values()]
     # Ties: current state (thread, edge, fact, holding) before the event that led to it, then by ref.
-    scored.sort(key=lambda item: (-round(item[0], 6), item[2].kind == "event", item[2].ref))
-    chosen: list[SceneRecord] = []
+    scored.sort(key=lambda item: (-round(item[0], 6), item[1].kind == "event", item[1].ref))
+    picked: list[tuple[float, _Candidate]] = []
     per_moment: dict[tuple[Any, ...], int] = {}
-    for entity, (died, visibility) in sorted(dead.items()):
-        chosen.append(
-            SceneRecord(
-                ref=f"{entity}-alive",
-                kind="fact",
-                text=f"{names.get(entity, entity)} is dead (since session {died})",
-                score=200.0,
-                why=f"named as present, but dead since session {died}: not in the scene",
-                session=died,
-                permanent=True,
-                visibility=visibility,
-            )
-        )
-    taken = {r.ref for r in chosen}
-    for score, why, c in scored:
-        if len(chosen) >= max_records:
+    room = max_records - len(dead)
+    for score, c in scored:
+        if len(picked) >= room:
             break
-        if c.ref in taken:
-            continue
         if c.moment:
             if c.kind == "event" and per_moment.get(c.moment, 0) >= MAX_EVENTS_PER_MOMENT:
                 continue  # this moment is already told by the records above
             per_moment[c.moment] = per_moment.get(c.moment, 0) + 1
+        picked.append((score, c))
+    names = await _names(session, cid, [c for _, c in picked], [*scene_ids, *here], viewer)
+    chosen: list[SceneRecord] = [
+        SceneRecord(
+            ref=f"{entity}-alive",
+            kind="fact",
+            text=f"{names.get(entity, entity)} is dead (since session {died})",
+            score=200.0,
+            why=f"named as present, but dead since session {died}: not in the scene",
+            session=died,
+            permanent=True,
+            visibility=visibility,
+        )
+        for entity, (died, visibility) in sorted(dead.items())
+    ]
+    for score, c in picked:
         chosen.append(
             SceneRecord(
                 ref=c.ref,
                 kind=c.kind,
                 text=c.render(names),
                 score=round(score, 3),
-                why=why,
+                why=_why(c, present_set, location, current_session, names),
                 session=c.session,
                 permanent=c.permanent,
                 visibility=c.visibility,
             )
         )
-        taken.add(c.ref)
     chosen = chosen[:max_records]
 
     hits: tuple[SummaryHit, ...] = ()
@@ -614,7 +629,7 @@ def _add_edge(add: Any, e: Any) -> None:
 
 
 def _add_fact(
-    add: Any, f: Any, present: set[str], dead: Mapping[str, int], *, at_location: str | None = None
+    add: Any, f: Any, present: set[str], dead: Mapping[str, Any], *, at_location: str | None = None
 ) -> None:
     subject = f.subject
     field_name = f.field
@@ -848,36 +863,75 @@ async def _names(
 # --- scoring ------------------------------------------------------------------------------------------------
 
 
-def _score(
-    c: _Candidate, present: set[str], location: str | None, current_session: int, names: Mapping[str, str]
-) -> tuple[float, str]:
-    """(score, why) for one candidate; see the module docstring for the tiers."""
+def _tier(c: _Candidate, present: set[str], location: str | None) -> tuple[str, list[str], bool, int]:
+    """(tier, present ids bound, at the location, capped importance) of a candidate."""
     bound = sorted((c.involved | c.witnessed) & present)
-    n_present = min(len(bound), 3)
     at_location = location is not None and location in c.involved
     importance = max(0, min(10, c.importance))
+    if c.asked:
+        return "asked", bound, at_location, importance
+    if c.permanent and bound:
+        return "permanent", bound, at_location, importance
+    if c.active and bound:
+        return "current", bound, at_location, importance
+    if c.permanent and at_location:
+        return "here", bound, at_location, importance
+    return "trivia", bound, at_location, importance
+
+
+def _decay(c: _Candidate, current_session: int) -> tuple[int, float]:
+    age = max(0, current_session - c.session)
+    return age, 0.5 ** (age / HALF_LIFE_SESSIONS)
+
+
+def _presence(c: _Candidate, bound: Sequence[str]) -> float:
+    """How much a record is about the people in the scene, 0..1.
+
+    PCs are in nearly every scene, so the NPCs present are what make a scene this scene: each NPC bound by
+    the record weighs as much as three PCs. Having only witnessed an event counts half.
+    """
+    npcs = sorted((1.0 if x in c.involved else 0.5) for x in bound if not x.startswith(PC_PREFIX))
+    pcs = sorted((1.0 if x in c.involved else 0.5) for x in bound if x.startswith(PC_PREFIX))
+    weight = 3 * sum(npcs[-2:]) + sum(pcs[-3:])
+    return min(weight / 9.0, 1.0)
+
+
+def _score(c: _Candidate, present: set[str], location: str | None, current_session: int) -> float:
+    """A candidate's score; see the module docstring for the tiers."""
+    tier, bound, at_location, importance = _tier(c, present, location)
+    presence = _presence(c, bound)
+    here = 2 if at_location else 0
+    if tier == "asked":
+        return 120.0 + 20 * presence + importance
+    if tier == "permanent":
+        return 100.0 + 30 * presence + importance + (5 if c.active else 0) + here
+    if tier == "current":
+        return min(60.0 + 24 * presence + importance + here, 99.0)
+    if tier == "here":
+        return 50.0 + min(importance, 9)
+    _age, decay = _decay(c, current_session)
+    return min((importance + 9 * presence + here) * decay, 49.0)
+
+
+def _why(
+    c: _Candidate, present: set[str], location: str | None, current_session: int, names: Mapping[str, str]
+) -> str:
+    """Why a candidate ranked where it did, in words (only built for the records shown)."""
+    tier, bound, _at_location, importance = _tier(c, present, location)
     who = ", ".join(names.get(x, x) for x in bound)
     how = "witnessed by" if bound and not (set(bound) & c.involved) else "involving"
     place = names.get(location, location) if location else ""
-
-    if c.asked:
-        score = 120.0 + 10 * n_present + importance
-        why = f"the scene's active {c.tier_label}" + (f" {how} {who} (present)" if bound else "")
-        return score, why
-    if c.permanent and bound:
-        score = 100.0 + 10 * n_present + importance + (5 if c.active else 0) + (2 if at_location else 0)
-        return score, f"permanent {c.tier_label} {how} {who} (present)"
-    if c.active and bound:
-        score = 60.0 + 8 * n_present + importance + (2 if at_location else 0)
-        return min(score, 99.0), f"current {c.tier_label} {how} {who} (present)"
-    if c.permanent and at_location:
-        return 50.0 + min(importance, 9), f"permanent {c.tier_label} at {place}"
-    age = max(0, current_session - c.session)
-    decay = 0.5 ** (age / HALF_LIFE_SESSIONS)
-    base = importance + 3 * n_present + (2 if at_location else 0)
-    score = min(base * decay, 49.0)
-    where = f"{how} {who} (present)" if bound else f"at {place}" if at_location else "nearby"
-    return score, f"{c.tier_label} {where}, importance {importance}, {age} sessions old (x{decay:.2f})"
+    if tier == "asked":
+        return f"the scene's active {c.tier_label}" + (f" {how} {who} (present)" if bound else "")
+    if tier == "permanent":
+        return f"permanent {c.tier_label} {how} {who} (present)"
+    if tier == "current":
+        return f"current {c.tier_label} {how} {who} (present)"
+    if tier == "here":
+        return f"permanent {c.tier_label} at {place}"
+    age, decay = _decay(c, current_session)
+    where = f"{how} {who} (present)" if bound else f"at {place}" if _at_location else "nearby"
+    return f"{c.tier_label} {where}, importance {importance}, {age} sessions old (x{decay:.2f})"
 
 
 async def _query_summaries(

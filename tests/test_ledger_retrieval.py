@@ -65,6 +65,12 @@ async def test_old_wei_favour_comes_first(engine: Any, harbor_id: int) -> None:
     trivia = [r for r in ctx.records if not r.permanent and r.score < 50]
     assert permanent and all(p.score > t.score for p in permanent for t in trivia)
     assert [r.score for r in ctx.records] == sorted((r.score for r in ctx.records), reverse=True)
+    # Every record names something the ledger holds.
+    async with ledger_session(engine) as s:
+        threads = set((await s.exec(select(m.Thread.id).where(m.Thread.campaign_id == harbor_id))).all())
+        events = set((await s.exec(select(m.Event.ref).where(m.Event.campaign_id == harbor_id))).all())
+    assert all(r.ref in threads for r in ctx.records if r.kind == "thread")
+    assert all(r.ref in events for r in ctx.records if r.kind == "event")
 
 
 async def test_the_dead_merchant_is_never_present(engine: Any, harbor_id: int) -> None:
@@ -115,6 +121,9 @@ async def test_asked_threads_and_the_record_cap(engine: Any, harbor_id: int) -> 
     assert small.refs() == full.refs()[:3]
     huge = await _scene(engine, harbor_id, Viewer.gm(), **WEI_SCENE, max_records=50)
     assert len(huge.records) <= 10
+    # Unknown ids simply match nothing.
+    ctx = await _scene(engine, harbor_id, Viewer.gm(), location="loc-nowhere", present=["npc-nobody"])
+    assert ctx.records == () and ctx.present == ("npc-nobody",)
 
 
 async def test_retrieval_is_deterministic(engine: Any, harbor: Scenario, harbor_id: int) -> None:
@@ -290,24 +299,7 @@ async def test_trivia_decays_with_age_but_permanent_matters_do_not(engine: Any) 
             assert old[r.ref] < r.score
 
 
-async def test_unknown_ids_match_nothing(engine: Any, harbor_id: int) -> None:
-    ctx = await _scene(engine, harbor_id, Viewer.gm(), location="loc-nowhere", present=["npc-nobody"])
-    assert ctx.records == () and ctx.present == ("npc-nobody",)
-
-
-async def test_every_record_is_in_the_ledger(engine: Any, harbor_id: int) -> None:
-    ctx = await _scene(engine, harbor_id, Viewer.gm(), **WEI_SCENE)
-    async with ledger_session(engine) as s:
-        threads = set((await s.exec(select(m.Thread.id).where(m.Thread.campaign_id == harbor_id))).all())
-        events = set((await s.exec(select(m.Event.ref).where(m.Event.campaign_id == harbor_id))).all())
-    for r in ctx.records:
-        if r.kind == "thread":
-            assert r.ref in threads
-        if r.kind == "event":
-            assert r.ref in events
-
-
-# --- tablekeeper recall ---------------------------------------------------------------------------------------
+# --- tablekeeper recall ----------------------------------------------------------------------------------
 
 
 def test_recall_cli_prints_the_favour_first_with_why(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,11 @@ from typing import Any
 from bot.cli import CliError
 
 
+def _c(model: Any) -> Any:
+    """The Core columns of a sqlmodel table (typed loosely: sqlmodel types fields as their Python values)."""
+    return model.__table__.c
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``recall`` and its arguments."""
     parser = subparsers.add_parser(
@@ -154,10 +159,10 @@ async def _resolve(
 
     rows = (
         await session.exec(
-            select(m.NameIndex.ref, m.NameIndex.name_folded).where(
-                m.NameIndex.campaign_id == cid,
-                m.NameIndex.record_kind.in_(kinds),
-                visible_clause(viewer, m.NameIndex.visibility),
+            select(_c(m.NameIndex).ref, _c(m.NameIndex).name_folded).where(
+                _c(m.NameIndex).campaign_id == cid,
+                _c(m.NameIndex).record_kind.in_(kinds),
+                visible_clause(viewer, _c(m.NameIndex).visibility),
             )
         )
     ).all()
@@ -189,8 +194,8 @@ async def _display_names(session: Any, cid: int, refs: list[str], kinds: tuple[s
     for table in tables:
         for _ref, name, aliases in (
             await session.exec(
-                select(table.id, table.name, table.aliases).where(
-                    table.campaign_id == cid, table.id.in_(refs)
+                select(_c(table).id, _c(table).name, _c(table).aliases).where(
+                    _c(table).campaign_id == cid, _c(table).id.in_(refs)
                 )
             )
         ).all():
@@ -208,7 +213,9 @@ async def _labels(session: Any, cid: int, ids: list[str]) -> dict[str, str]:
     for table in (m.Entity, m.Location):
         for ref, name in (
             await session.exec(
-                select(table.id, table.name).where(table.campaign_id == cid, table.id.in_(ids))
+                select(_c(table).id, _c(table).name).where(
+                    _c(table).campaign_id == cid, _c(table).id.in_(ids)
+                )
             )
         ).all():
             out[ref] = name
@@ -221,7 +228,7 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
 
     from ledger import models as m
 
-    rows = (await session.exec(select(m.Summary).where(m.Summary.campaign_id == cid))).all()
+    rows = (await session.exec(select(m.Summary).where(_c(m.Summary).campaign_id == cid))).all()
     if not rows:
         return None
     try:
@@ -232,9 +239,9 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
     involved: dict[str, set[str]] = {}
     for entity, ref in (
         await session.exec(
-            select(m.EventEntity.entity_id, m.Event.ref)
-            .join(m.Event, m.Event.id == m.EventEntity.event_id)
-            .where(m.Event.campaign_id == cid, m.Event.ref.in_(refs))
+            select(_c(m.EventEntity).entity_id, _c(m.Event).ref)
+            .join(m.Event, _c(m.Event).id == _c(m.EventEntity).event_id)
+            .where(_c(m.Event).campaign_id == cid, _c(m.Event).ref.in_(refs))
         )
     ).all():
         involved.setdefault(ref, set()).add(entity)
