@@ -240,7 +240,11 @@ class OfflineIntentParser:
         if kind is IntentKind.ATTACK:
             if target is None:
                 return ParseRefusal(reason=f"Whom do you attack? Present: {_present(others)}.")
-            weapon, _ = _find(said, scene.items_held + scene.attacks)
+            # A weapon named in an attack is one of the actor's attacks first (a held "longsword" item is the
+            # same blade), then any held item (an improvised weapon).
+            weapon, _ = _find(said, scene.attacks)
+            if weapon is None:
+                weapon, _ = _find(said, scene.items_held)
             spare = bool(re.search(r"\b(?:knock\b.*\bout|non-?lethal|spare|subdue)\b", said))
             return Intent(
                 kind=kind, target=target.id, item=weapon.id if weapon else None, spare=spare, **base

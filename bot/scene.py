@@ -53,6 +53,13 @@ class Scene:
     exits: tuple[str, ...]  # locations one may move to from here (incl. the current ones)
     facts: Mapping[str, Any] = field(default_factory=dict)  # death-save tallies, stability
 
+    def names(self) -> dict[str, str]:
+        """Id -> display name of every creature, item and place the scene knows."""
+        out = {p.id: p.name for p in self.places.values()}
+        out.update({i.id: i.name for i in self.items.values()})
+        out.update({c.id: c.name for c in self.creatures.values()})
+        return out
+
     def name(self, ref: str | None) -> str:
         """The display name of a creature, item or place (the id when unknown)."""
         if ref is None:
@@ -380,27 +387,30 @@ def outcomes(
             continue
         actor = scene.creatures.get(result.actor)
         damage, healing, down, died = _effects(resolution, index, intent.target)
+        rolled = sum(r.total for r in result.rolls if r.purpose.startswith("damage"))
+        if (down or died) and rolled > damage:  # the blow was bigger than the HP it could take away
+            damage = rolled
         contest = None
         if len(result.contest) > 1:
             others = [c for c in result.contest if c != result.actor]
+            # Whoever ends up with the contested item won; on a tie the status quo holds (nobody, or its holder).
             winner = next(
                 (
                     c.to_holder
                     for c in resolution.changes
-                    if c.cause == index and c.kind == "item_transferred"
+                    if c.kind == "item_transferred"
+                    and c.item == intent.item
+                    and c.to_holder in result.contest
                 ),
                 None,
             )
-            winner_id = (
-                winner
-                if winner in scene.creatures
-                else (result.actor if result.outcome.value == "success" else others[0])
-            )
+            if winner is None and intent.target in result.contest:
+                winner = intent.target
             contest = Contest(
                 contested_by_id=others[0],
                 contested_by_name=scene.name(others[0]),
-                winner_id=winner_id or others[0],
-                winner_name=scene.name(winner_id),
+                winner_id=winner or "",
+                winner_name=scene.name(winner) if winner else "nobody",
                 description=_roll_line(result),
             )
         out.append(

@@ -443,17 +443,17 @@ class Table:
             raise InvalidAction("Give your character a name (or claim a scenario character).")
         name = name.strip()[:40]
         raw = scores or ",".join(str(x) for x in STANDARD_ARRAY)
+        weapon_id = _slug(weapon or "longsword")
+        if weapon_id not in weapons():
+            raise InvalidAction(
+                f"Unknown weapon '{weapon}'. Try longsword, shortbow, dagger, mace or quarterstaff."
+            )
         try:
             values = [int(x) for x in re.split(r"[,\s]+", raw.strip()) if x]
             abilities = (
                 validate_point_buy(values) if method == "pointbuy" else validate_standard_array(values)
             )
             skill_list = [parse_skill(x).value for x in re.split(r"[,]+", skills or "") if x.strip()][:4]
-            weapon_id = _slug(weapon or "longsword")
-            if weapon_id not in weapons():
-                raise InvalidAction(
-                    f"Unknown weapon '{weapon}'. Try longsword, shortbow, dagger, mace or quarterstaff."
-                )
             sheet = {
                 "name": name,
                 "level": 1,
@@ -685,9 +685,30 @@ class Table:
         self, text: str, scene: ParseScene, *, target: str | None, item: str | None, skill: str | None
     ) -> Intent:
         """Options (target/item/skill) win over the text; the text says what kind of action it is."""
-        parsed: Intent | ParseRefusal = (
-            await self.parser.parse(text, scene) if text else ParseRefusal(reason="")
+
+        # Options fill what the text leaves out ("shoot" + target Bilge + item shortbow): the parser reads them
+        # as part of the sentence, and the chosen ids win afterwards.
+        def label(ref: str | None, names: Sequence[Any]) -> str:
+            if not ref:
+                return ""
+            wanted = ref.strip().lower()
+            hit = next((n for n in names if wanted in (n.id.lower(), n.name.lower())), None)
+            return str(hit.name) if hit else ref
+
+        held = [*scene.attacks, *scene.items_held, *scene.items_here]
+        extra = " ".join(
+            part
+            for part in (label(target, scene.creatures), f"with {label(item, held)}" if item else "")
+            if part
         )
+        sentence = text
+        if extra and extra.lower() not in text.lower():
+            sentence = f"{text} {extra}".strip()
+        parsed: Intent | ParseRefusal = (
+            await self.parser.parse(sentence, scene) if sentence else ParseRefusal(reason="")
+        )
+        if isinstance(parsed, Intent) and parsed.text != text:
+            parsed = parsed.model_copy(update={"text": text or sentence})
 
         def find(ref: str | None, names: Sequence[Any]) -> str | None:
             if not ref:
@@ -722,10 +743,15 @@ class Table:
         if item_id:
             update["item"] = item_id
         if skill_id:
-            if parsed.kind in (IntentKind.CHECK, IntentKind.TALK):
+            talking = parsed.kind is IntentKind.TALK and skill_id in (
+                "persuasion",
+                "deception",
+                "intimidation",
+            )
+            if talking or parsed.kind is IntentKind.CHECK:
                 update["skill"] = skill_id
-            else:
-                update.update(kind=IntentKind.CHECK, skill=skill_id)
+            else:  # a chosen skill makes the action a check of that skill ("watch her hands" + insight)
+                update.update(kind=IntentKind.CHECK, skill=skill_id, item=None, quantity=1)
         return Intent.model_validate({**parsed.model_dump(), **update}) if update else parsed
 
     async def ready(self, where: v.Where, caller: v.Caller) -> v.ReadyReceipt:
@@ -937,6 +963,7 @@ class Table:
             "notices": notices,
             "reveals": reveals,
             "mutations": mutations,
+            "names": scene.names(),
         }
         await self._step("resolve")
         async with self._session() as s:
@@ -981,15 +1008,26 @@ class Table:
                     viewer=GM_VIEW,
                     current_session=rnd.session_number,
                 )
-            secret = next(
-                (r for r in context.records if r.visibility not in ("public", "party", f"player:{seat}")),
-                None,
-            )
+            # Only the GM's secrets can be discovered; another player's private record is never revealed.
+            secret = next((r for r in context.records if r.visibility == "gm"), None)
             if secret is not None:
                 text = secret.text
             elif result.intent.target and result.intent.target in scene.creatures:
+                # No secret to find: read the target instead, from the ledger (its stance, or how hurt it is).
                 target = scene.creatures[result.intent.target]
-                text = f"{target.name} is {'hurt' if (target.hp or 1) < 5 else 'steady'} and watches {actor.name} closely."
+                stance = next((r for r in context.records if r.kind == "edge"), None)
+                if stance is not None:
+                    text = f"You read {target.name} well: {stance.text}"
+                else:
+                    from bot.scene import stat_block
+
+                    full = stat_block(target).max_hp
+                    shape = (
+                        "badly hurt"
+                        if (target.hp if target.hp is not None else full) < full / 2
+                        else "unhurt"
+                    )
+                    text = f"{target.name} is {shape} and watches {actor.name} closely."
             else:
                 continue
             key = f"{result.actor}-learned-{_slug(secret.ref if secret else str(index))}"[:150]
@@ -1108,7 +1146,8 @@ class Table:
             request, narrator=self.narrator, fallback=self.offline, check=check_draft, recent_texts=recent
         )
         source = "offline" if outcome.offline else outcome.source
-        actions = _action_lines(resolution, scene)
+        names = {**record.get("names", {}), **scene.names()}
+        actions = _action_lines(resolution, names)
         public = {
             "text": outcome.draft.public_text,
             "round": rnd.number,
@@ -1116,7 +1155,7 @@ class Table:
             "source": source,
             "notices": record.get("notices", []),
             "actions": [a.model_dump() for a in actions],
-            "initiative": [f"{scene.name(e.entity)} {e.total}" for e in resolution.initiative],
+            "initiative": [f"{names.get(e.entity, e.entity)} {e.total}" for e in resolution.initiative],
             "attempts": [a.model_dump(mode="json") for a in outcome.attempts],
         }
         await self._step("narrate")
@@ -1486,22 +1525,39 @@ class Table:
         return tuple(_dispute_view(d) for d in rows)
 
     async def gm_rule(
-        self, where: v.Where, caller: v.Caller, *, dispute_id: int, accept: bool, note: str
+        self,
+        where: v.Where,
+        caller: v.Caller,
+        *,
+        dispute_id: int,
+        accept: bool,
+        note: str,
+        changes: Sequence[dict[str, Any]] | None = None,
     ) -> v.DisputeView:
-        """Accept (a correction event is appended) or reject a dispute (GM)."""
+        """Accept or reject a dispute (GM). Accepting appends a correction event that supersedes the record.
+
+        Without explicit ``changes`` an accepted dispute of an event undoes that event (the HP, place, item
+        or condition goes back to what it was before it), so the ledger is right again, not just annotated.
+        """
+        from ledger.corrections import undo_changes
+
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             await self._require_gm(s, campaign, caller)
             disputes = await service.list_disputes(s, campaign_id=campaign.id, status=None)
-            if not any(d.id == dispute_id for d in disputes):
+            dispute = next((d for d in disputes if d.id == dispute_id), None)
+            if dispute is None:
                 raise NotFound(f"No dispute #{dispute_id} in this campaign.")
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            if accept and changes is None:
+                changes = await undo_changes(s, campaign_id=campaign.id, ref=dispute.record_ref)
             try:
                 d = await service.rule_dispute(
                     s,
                     dispute_id=dispute_id,
                     accept=accept,
                     note=(note or "")[:MAX_NOTE_CHARS],
+                    changes=list(changes or ()),
                     session_number=latest.number,
                 )
             except LedgerError as err:
@@ -1920,16 +1976,25 @@ def _dispute_view(d: Any) -> v.DisputeView:
     )
 
 
-def _action_lines(resolution: RoundResolution, scene: Scene) -> list[v.ActionLine]:
+def _action_lines(resolution: RoundResolution, names: dict[str, str]) -> list[v.ActionLine]:
     from bot.scene import roll_lines
+
+    def named(text: str) -> str:
+        return _ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
     return [
         v.ActionLine(
-            actor=scene.name(r.actor), summary=r.summary, rolls=roll_lines(r), outcome=r.outcome.value
+            actor=names.get(r.actor, r.actor),
+            summary=named(r.summary),
+            rolls=tuple(named(line) for line in roll_lines(r)),
+            outcome=r.outcome.value,
         )
         for r in resolution.results
         if r.intent is not None or r.rolls
     ]
+
+
+_ID = re.compile(r"\b(?:pc|npc|monster|loc|item)-[a-z0-9]+(?:-[a-z0-9]+)*\b")
 
 
 def _npc_intents(scene: Scene, declared: Sequence[Intent]) -> list[Intent]:

@@ -9,7 +9,7 @@ conflict: the narrator may invent scenery. Pure and deterministic; no database.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ledger.claims import CheckReport, Claim, Leak, Verdict
@@ -555,6 +555,46 @@ def check(text: str, snapshot: WorldSnapshot, *, audience: str = "party") -> Che
         new_entities=tuple(ex.new_entities),
         leaks=tuple(uniq.values()),
     )
+
+
+# How many arguments each claim kind takes; an externally supplied claim of another shape is not judged.
+_ARITY: dict[str, int] = {
+    "alive": 1,
+    "dead": 1,
+    "at": 2,
+    "holds": 2,
+    "condition": 2,
+    "relation": 3,
+    "thread_status": 2,
+    "present": 1,
+    "knows": 2,
+    "acts": 1,
+    "hit": 2,
+    "missed": 2,
+    "damaged": 1,
+    "pc_choice": 1,
+}
+
+
+def judge_claims(
+    claims: Iterable[Claim], snapshot: WorldSnapshot, *, audience: str = "party"
+) -> tuple[Verdict, ...]:
+    """Give each externally supplied claim (e.g. an LLM extractor's) a verdict by the rules of :func:`check`.
+
+    Returns one verdict per claim, in the order given, which is also the order they are judged in: pass them
+    in text order, since changes the narration makes (a hand-over, a death) are replayed for the claims after
+    them. A claim whose ``args`` do not fit its kind is ``unknown`` ("malformed claim"), never a conflict.
+    Leaks found on the way are not returned (:func:`check` reports leaks). Pure; claims shaped like those of
+    :mod:`ledger.extract` (``detail`` included) never make it raise.
+    """
+    judge = _Judge(snapshot, audience)
+    out: list[Verdict] = []
+    for c in claims:
+        if _ARITY.get(c.kind) != len(c.args):
+            out.append(Verdict(c, "unknown", None, "malformed claim"))
+            continue
+        out.append(judge.judge(c))
+    return tuple(out)
 
 
 #: A sentence that repeats this share of a secret fact's content words (and at least this many) tells it.

@@ -320,3 +320,37 @@ async def test_many_campaigns_close_rounds_at_the_same_time(sqlite_url: str, tmp
         assert sorted(c for _, c, _ in courier.public) == sorted(w.channel_id for w in channels)
     finally:
         await table.aclose()
+
+
+async def test_accepting_a_dispute_of_damage_restores_the_hit_points(sqlite_url: str, tmp_path: Path) -> None:
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await seat_everyone(table)
+        campaign = await table.campaign_status(WHERE, GM)
+        async with table._session() as s:
+            before = (
+                await service.get_entity(
+                    s, campaign_id=campaign.id, entity_id="pc-greyrock", viewer=Viewer.gm()
+                )
+            ).hp
+            refs = await service.apply_changes(
+                s,
+                campaign_id=campaign.id,
+                session_number=12,
+                round_number=None,
+                cause="test",
+                mutations=[{"kind": "set_hp", "entity": "pc-greyrock", "hp": 3}],
+            )
+        dispute = await table.dispute(WHERE, ALICE, ref=refs[0], reason="That blow never landed")
+        await table.gm_rule(WHERE, GM, dispute_id=dispute.id, accept=True, note="Agreed, the thug missed")
+        async with table._session() as s:
+            after = (
+                await service.get_entity(
+                    s, campaign_id=campaign.id, entity_id="pc-greyrock", viewer=Viewer.gm()
+                )
+            ).hp
+        assert after == before != 3
+        history = await table.history(WHERE, ALICE, count=3)
+        assert any(e.kind == "correction" for e in history)
+    finally:
+        await table.aclose()

@@ -171,6 +171,10 @@ _PHRASES: dict[str, tuple[str, ...]] = {
         "{contester} contests it, and {winner} wins{detail}.",
         "It comes to a contest with {contester}; {winner} prevails{detail}.",
     ),
+    "contest_tie": (
+        "{contester} contests it; neither gives way, and it stays where it was{detail}.",
+        "It comes to a contest with {contester}, a dead heat{detail}: nobody gets it.",
+    ),
     "opener": (
         "At {place}:",
         "{place}.",
@@ -293,8 +297,9 @@ class OfflineNarrator:
             if outcome.contest is not None:
                 contest = outcome.contest
                 detail = f" ({contest.description})" if contest.description else ""
+                key = "contest" if contest.winner_id else "contest_tie"
                 parts.append(
-                    rng.choice(_PHRASES["contest"]).format(
+                    rng.choice(_PHRASES[key]).format(
                         contester=contest.contested_by_name, winner=contest.winner_name, detail=detail
                     )
                 )
@@ -369,6 +374,7 @@ def _fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
     }
 
 
+_CLOSED = re.compile(r"\b(settled|broken|expired)\b")
 _THREAD_PREFIXES = ("favor-", "favour-", "debt-", "oath-", "bounty-", "prophecy-", "quest-")
 
 
@@ -393,8 +399,8 @@ def _relevant_record(request: NarrationRequest) -> RetrievedRecord | None:
             continue
         # Only open promises are woven in: an old event told in the present tense would read as news
         # (a dead merchant "gives" something again), which is exactly what the checker must refuse.
-        if not record.ref.startswith(_THREAD_PREFIXES):
-            continue
+        if not record.ref.startswith(_THREAD_PREFIXES) or _CLOSED.search(text.split(":", 1)[0]):
+            continue  # only promises still open are news worth weaving in
         haystack = f"{text} {record.why}".lower()
         if any(_mentions(haystack, name) for name in involved):
             return record
