@@ -336,6 +336,12 @@ def _roll_line(result: ActionResult) -> str:
     return "; ".join(parts)
 
 
+def _contest_line(result: ActionResult) -> str:
+    """``Athletics 26 vs Acrobatics 23``: the opposed totals, without the dice detail."""
+    rolls = [r for r in result.rolls if r.purpose.startswith(("contest", "check"))]
+    return " vs ".join(f"{r.purpose.split(':')[-1].replace('_', ' ').title()} {r.total}" for r in rolls[:2])
+
+
 def roll_lines(result: ActionResult) -> tuple[str, ...]:
     """Each roll of an action on one line, for embeds and `/ledger record`."""
     return tuple(line for line in _roll_line(result).split("; ") if line)
@@ -411,7 +417,7 @@ def outcomes(
                 contested_by_name=scene.name(others[0]),
                 winner_id=winner or "",
                 winner_name=scene.name(winner) if winner else "nobody",
-                description=_roll_line(result),
+                description=_contest_line(result),
             )
         out.append(
             ActionOutcome(

@@ -1011,7 +1011,8 @@ class Table:
             # Only the GM's secrets can be discovered; another player's private record is never revealed.
             secret = next((r for r in context.records if r.visibility == "gm"), None)
             if secret is not None:
-                text = secret.text
+                # "Old Wei: fear = Old Wei fears ... (session 11)" -> the fact itself, as a discovery.
+                text = re.sub(r"\s*\(session \d+\)$", "", secret.text.split(" = ", 1)[-1]).strip()
             elif result.intent.target and result.intent.target in scene.creatures:
                 # No secret to find: read the target instead, from the ledger (its stance, or how hurt it is).
                 target = scene.creatures[result.intent.target]

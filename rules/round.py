@@ -792,7 +792,7 @@ def _check(rnd: _Round, actor: Combatant, intent: Intent) -> None:
             intent=intent,
             outcome=Outcome.SUCCESS if success else Outcome.FAILURE,
             rolls=tuple(rolls),
-            summary=f"{actor.name} {verdict} on a {label} check ({total} vs {against}).",
+            summary=f"{actor.name} {verdict} on {'an' if label[:1] in 'aeiou' else 'a'} {label} check ({total} vs {against}).",
             reveals=success and isinstance(what, Skill) and what in REVEALING,
             helped_by=helper,
         )
