@@ -24,11 +24,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.config import parse_settings  # noqa: E402
-from bot.narrator.base import Draft, NarrationRequest  # noqa: E402
-from bot.narrator.offline import OfflineNarrator  # noqa: E402
-from bot.table import Table  # noqa: E402
-from bot.views import Caller, Where  # noqa: E402
+from bot.config import parse_settings
+from bot.narrator.base import Draft, NarrationRequest
+from bot.narrator.offline import OfflineNarrator
+from bot.table import Table
+from bot.views import Caller, Where
 
 HARBOR = Path(__file__).resolve().parents[1] / "scenarios" / "harbor.toml"
 GM = Caller(user_id="100", display_name="GM")
@@ -87,7 +87,7 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
         while need > 0:
             n = min(batch, need)
             rows = []
-            for i in range(n):
+            for _i in range(n):
                 seq += 1
                 rows.append(
                     {
@@ -152,7 +152,7 @@ async def round_overhead(events: int, rounds: int) -> list[float]:
 
 
 async def many_campaigns(count: int, delay: float) -> tuple[float, float]:
-    """(setup seconds, wall seconds for ``count`` campaigns closing a round together, narrator ``delay`` s)."""
+    """(setup s, wall s for ``count`` campaigns closing a round together, narrator ``delay`` s)."""
     with tempfile.TemporaryDirectory() as tmp:
         table = await _table(Path(tmp), narrator=SlowNarrator(delay))
         try:
@@ -173,7 +173,7 @@ async def many_campaigns(count: int, delay: float) -> tuple[float, float]:
 
 def _ms(values: list[float]) -> str:
     ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return f"median {statistics.median(values) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
 
 

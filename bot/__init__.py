@@ -1,4 +1,4 @@
-"""Tablekeeper's application layer: configuration, the table (round lifecycle), narrators, CLI and Discord client.
+"""Tablekeeper's application layer: configuration, the table (round lifecycle), narrators, CLI, Discord.
 
 Imports only point down: ``bot`` may use ``ledger`` and ``rules``; nothing below imports ``bot``.
 """

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 
 class ConfigError(Exception):
-    """The configuration file is missing or invalid; the message names the key, the value and what was expected."""
+    """The configuration is missing or invalid; the message names the key, the value and what was expected."""
 
 
 class _Section(BaseModel):

@@ -130,7 +130,7 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
 
 
 def stat_block(entity: EntityView) -> StatBlock:
-    """The rules' stat block for a ledger creature: a PC sheet, a bestiary entry, inline stats or a commoner."""
+    """The rules' stat block of a creature: a PC sheet, a bestiary entry, inline stats, or a commoner."""
     sheet = dict(entity.sheet or {})
     kind = entity.kind if entity.kind in ("pc", "npc", "monster") else "npc"
     if kind == "pc" and "abilities" in sheet:
@@ -399,7 +399,7 @@ def outcomes(
         contest = None
         if len(result.contest) > 1:
             others = [c for c in result.contest if c != result.actor]
-            # Whoever ends up with the contested item won; on a tie the status quo holds (nobody, or its holder).
+            # Whoever ends up with the contested item won; a tie keeps the status quo (nobody, or its holder).
             winner = next(
                 (
                     c.to_holder

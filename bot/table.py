@@ -75,7 +75,7 @@ def _slug(text: str) -> str:
 
 
 def _seat(owner: str | None, user_id: str) -> str:
-    """The visibility handle of a PC's player: a scenario placeholder (``player:bob`` -> ``bob``) or the user."""
+    """A PC player's visibility handle: a scenario placeholder (``player:bob`` -> ``bob``) or the user."""
     if owner and owner.startswith("player:"):
         return owner.removeprefix("player:")
     return owner or user_id
@@ -207,14 +207,11 @@ class Table:
         }
         places = await ledger_sessions.locations(s, campaign_id=campaign_id, viewer=GM_VIEW)
         names.update({p.id: p.name for p in places if p.id in wanted})
-        for ref in wanted:
-            if ref.startswith("item-") and ref not in names:
-                try:
-                    names[ref] = (
-                        await service.get_item(s, campaign_id=campaign_id, item_id=ref, viewer=GM_VIEW)
-                    ).name
-                except LedgerError:
-                    pass
+        items = [r for r in wanted if r.startswith("item-") and r not in names]
+        for item in await ledger_sessions.items_by_id(
+            s, campaign_id=campaign_id, item_ids=items, viewer=GM_VIEW
+        ):
+            names[item.id] = item.name
         return names
 
     # --- campaigns and sessions ------------------------------------------------------------------------
@@ -377,7 +374,7 @@ class Table:
         skills: str | None = None,
         weapon: str | None = None,
     ) -> v.CharacterView:
-        """Sit down at the table: claim a scenario PC (``claim``) or create one (name, scores, skills, weapon)."""
+        """Sit down: claim a scenario PC (``claim``) or create one (name, scores, skills, weapon)."""
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             member = await self._member(s, campaign, caller)
@@ -603,7 +600,7 @@ class Table:
             raise InvalidAction("Say what your character does, e.g. 'attack the thug with my longsword'.")
         async with self._session() as s:
             campaign = await self._campaign(s, where)
-            member, pc_id = await self._player(s, campaign, caller)
+            _, pc_id = await self._player(s, campaign, caller)
             rnd = await service.current_round(s, campaign_id=campaign.id)
             if rnd is None:
                 raise NoOpenRound("No round is open: the GM starts a session with /session start.")
@@ -686,8 +683,8 @@ class Table:
     ) -> Intent:
         """Options (target/item/skill) win over the text; the text says what kind of action it is."""
 
-        # Options fill what the text leaves out ("shoot" + target Bilge + item shortbow): the parser reads them
-        # as part of the sentence, and the chosen ids win afterwards.
+        # Options fill what the text leaves out ("shoot" + target Bilge + item shortbow): the parser reads
+        # them as part of the sentence, and the chosen ids win afterwards.
         def label(ref: str | None, names: Sequence[Any]) -> str:
             if not ref:
                 return ""
@@ -1445,7 +1442,8 @@ class Table:
                     fair = verify_seed(seed, rnd.seed_commitment)
                     replay = (
                         f"round {sess_n}.{round_n}: seed {seed}, commitment {rnd.seed_commitment[:16]}... "
-                        f"{'matches' if fair else 'DOES NOT match'}; re-resolving {'gives identical results' if same else 'DIFFERS'}"
+                        f"{'matches' if fair else 'DOES NOT match'}; re-resolving "
+                        f"{'gives identical results' if same else 'DIFFERS'}"
                     )
         fields = {k: str(val)[:200] for k, val in rec.data.items() if k not in ("payload",)}
         text = (
@@ -1635,7 +1633,7 @@ class Table:
         return found[0]
 
     async def gm_deadline(self, where: v.Where, caller: v.Caller, *, minutes: float) -> v.RoundStatusView:
-        """Set the round length (GM): the open round now closes ``minutes`` from now, and so will later ones."""
+        """Set the round length (GM): the open round closes ``minutes`` from now, and so will later ones."""
         if not 0 < minutes <= 7 * 24 * 60:
             raise InvalidAction("The deadline is 1 minute to 7 days away.")
         async with self._session() as s:
@@ -1927,7 +1925,7 @@ class Table:
 
 
 def resolve_scenario(name: str) -> Path:
-    """A bundled scenario by name (``harbor`` or ``harbor.toml``); never an arbitrary path from a chat user."""
+    """A bundled scenario by name (``harbor`` or ``harbor.toml``); never an arbitrary path from chat."""
     stem = Path(name.strip()).name.removesuffix(".toml")
     path = SCENARIO_DIR / f"{stem}.toml"
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", stem) or not path.is_file():
@@ -1999,7 +1997,7 @@ _ID = re.compile(r"\b(?:pc|npc|monster|loc|item)-[a-z0-9]+(?:-[a-z0-9]+)*\b")
 
 
 def _npc_intents(scene: Scene, declared: Sequence[Intent]) -> list[Intent]:
-    """Hostile NPCs and monsters fight back: each attacks the PC that attacked it (else the first PC in reach).
+    """Hostile NPCs and monsters fight back: each attacks the PC that attacked it, else the first PC in reach.
 
     Deterministic: targets are chosen by id order, never by chance, so a round replays exactly.
     """

@@ -730,6 +730,11 @@ def _check_roll(
     )
 
 
+def _article(word: str) -> str:
+    """'an' before a vowel sound (an insight check), else 'a'."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _best_of_athletics_acrobatics(creature: Combatant) -> Skill:
     stats = creature.stats
     if stats.skill_modifier(Skill.ACROBATICS) > stats.skill_modifier(Skill.ATHLETICS):
@@ -792,7 +797,7 @@ def _check(rnd: _Round, actor: Combatant, intent: Intent) -> None:
             intent=intent,
             outcome=Outcome.SUCCESS if success else Outcome.FAILURE,
             rolls=tuple(rolls),
-            summary=f"{actor.name} {verdict} on {'an' if label[:1] in 'aeiou' else 'a'} {label} check ({total} vs {against}).",
+            summary=f"{actor.name} {verdict} on {_article(label)} {label} check ({total} vs {against}).",
             reveals=success and isinstance(what, Skill) and what in REVEALING,
             helped_by=helper,
         )

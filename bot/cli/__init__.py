@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug output to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, module_name in SUBCOMMANDS.items():
+    for module_name in SUBCOMMANDS.values():
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -27,6 +27,7 @@ from bot.narrator.prompt import inert_json
 from ledger.checker import judge_claims
 from ledger.claims import CLAIM_KINDS, Claim, ClaimKind, Modality, Verdict
 from ledger.extract import CHOICE, IDLE, SPEECH, VERBS, extract
+from ledger.visibility import Viewer
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -309,14 +310,16 @@ def claims_prompt(text: str, names: Sequence[LedgerName]) -> str:
 
 
 def names_from_snapshot(
-    snapshot: WorldSnapshot, text: str = "", *, limit: int = MAX_NAMES
+    snapshot: WorldSnapshot, text: str = "", *, audience: str = "party", limit: int = MAX_NAMES
 ) -> tuple[LedgerName, ...]:
     """The names->ids list for the prompt: creatures, places, items, threads, and facts someone knows.
 
-    When there are more than ``limit``, those ``text`` names come first, then the scene's cast and this
-    round's actors and targets, then the rest. Hidden names (gm aliases) are listed too, as the deterministic
-    extractor knows them: the list goes to the operator's endpoint, never to players.
+    Only what ``audience`` may see is listed (a hidden NPC, a secret alias, a gm thread stay out), so the
+    model cannot tie the text to a secret and no reason built on one reaches a rewrite hint; the
+    deterministic check still looks for leaks. When there are more than ``limit``, those ``text`` names come
+    first, then the scene's cast and this round's actors and targets, then the rest.
     """
+    sees = _sees(audience)
     low = text.casefold()
 
     def named(words: Iterable[str]) -> bool:
@@ -335,16 +338,33 @@ def names_from_snapshot(
         ranked.append((rank, len(ranked), entry))
 
     for e in snapshot.entities.values():
-        aliases = tuple(dict.fromkeys(a.name for a in e.aliases if a.name != e.name))
+        if not sees(e.visibility):
+            continue
+        aliases = tuple(dict.fromkeys(a.name for a in e.aliases if a.name != e.name and sees(a.visibility)))
         add(LedgerName(e.id, e.kind, e.name, aliases))
     for t in snapshot.threads.values():
-        label = f"{t.kind}: {t.terms}" if t.terms else t.kind
-        add(LedgerName(t.id, "thread", label, t.aliases))
+        if sees(t.visibility):
+            label = f"{t.kind}: {t.terms}" if t.terms else t.kind
+            add(LedgerName(t.id, "thread", label, t.aliases))
     for f in snapshot.facts.values():
-        if f.known_by:  # a fact nobody is recorded knowing cannot refute a "knows" claim
+        if f.known_by and sees(f.visibility):  # a fact nobody is known to know refutes no "knows"
             add(LedgerName(f.key, "fact", f.key, f.tells))
     ranked.sort(key=lambda r: (r[0], r[1]))
     return tuple(entry for _, _, entry in ranked[:limit])
+
+
+def _sees(audience: str) -> Callable[[str], bool]:
+    """A test: may ``audience`` (public|party|player:<id>|gm, as ``check`` takes it) see a visibility?"""
+    if audience == "gm":
+        viewer = Viewer.gm()
+    elif audience == "public":
+        viewer = Viewer.public()
+    elif audience.startswith("player:"):
+        viewer = Viewer.player(audience.removeprefix("player:"))
+    else:
+        viewer = Viewer.party()
+    visible = viewer.visible()
+    return lambda visibility: visible is None or visibility in visible
 
 
 def to_claim(item: ClaimReply, text: str, by_id: dict[str, LedgerName]) -> Claim | str:
@@ -360,7 +380,7 @@ def to_claim(item: ClaimReply, text: str, by_id: dict[str, LedgerName]) -> Claim
         known = by_id.get(arg)
         if known is None:
             return f"{kind}: id {arg!r} is not in the list"
-        if known is not None and known.kind not in sorts:
+        if known.kind not in sorts:
             return f"{kind}: {arg!r} is a {known.kind}"
     if kind == "relation" and args[0] == args[1]:
         return "relation of a creature with itself"
@@ -385,8 +405,14 @@ def to_claim(item: ClaimReply, text: str, by_id: dict[str, LedgerName]) -> Claim
         else:
             if verb in IDLE and verb not in CHOICE and verb not in SPEECH:
                 return f"pc_choice({args[0]}): {verb!r} is no choice"
+            spoken = _spoken(quoted)
             words = " ".join(_narrative(quoted[at[0] :]).split()[:12])
-            detail = f"{verb}:{words}" if verb in CHOICE or verb in SPEECH else f"do:{verb}:{words}"
+            if verb in SPEECH and spoken:
+                detail = f"say:{spoken}"  # held to what the player wrote, as the extractor's quoted speech
+            elif verb in CHOICE or verb in SPEECH:
+                detail = f"{verb}:{words}"
+            else:
+                detail = f"do:{verb}:{words}"
     elif kind == "at":
         at = _verb_at(quoted, item.verb)  # "Voss's body lies in the cellar": a corpse may lie somewhere
         detail = _lemma(quoted[at[0] : at[1]]) if at else ""
@@ -477,6 +503,11 @@ def _narrative(part: str) -> str:
     return re.sub(r"[\"“][^\"”]*[\"”]?", " ", part)
 
 
+def _spoken(part: str) -> str:
+    """The words inside quotation marks in ``part``, joined (empty when nobody speaks aloud)."""
+    return " ".join(m.strip() for m in re.findall(r"[\"“]([^\"”]*)[\"”]", part) if m.strip())
+
+
 def _inside_quotes(text: str, at: int) -> bool:
     """True when position ``at`` of ``text`` lies inside quoted speech ("..." or “...”)."""
     inside = False
@@ -509,7 +540,7 @@ async def extra_conflicts(
     """
     if extractor is None or not text.strip():
         return []
-    llm_claims = await extractor.extract(text, names_from_snapshot(snapshot, text))
+    llm_claims = await extractor.extract(text, names_from_snapshot(snapshot, text, audience=audience))
     if not llm_claims:
         return []
     try:
