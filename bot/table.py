@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from bot.config import Settings
     from bot.narrator.base import Draft, Narrator, Reveal
+    from bot.narrator.claims_llm import LLMClaimExtractor
     from bot.scene import Scene
     from ledger.summaries import SummaryIndex
     from ledger.views import CampaignView, MemberView, RoundView
@@ -93,6 +94,7 @@ class Table:
         narrator: Narrator | None = None,
         intent_parser: IntentParser | None = None,
         summaries: SummaryIndex | None = None,
+        claim_extractor: LLMClaimExtractor | None = None,
         clock: Callable[[], datetime] | None = None,
         seeds: Callable[[], int] | None = None,
     ) -> None:
@@ -107,6 +109,7 @@ class Table:
         self.offline = OfflineNarrator()
         self.parser: IntentParser = intent_parser or OfflineIntentParser()
         self.summaries = summaries
+        self.claim_extractor = claim_extractor
         self.clock = clock or (lambda: datetime.now(UTC))
         self.seeds = seeds or new_seed
         self._sessions = session_factory(engine)
@@ -139,11 +142,15 @@ class Table:
             overrides["intent_parser"] = LLMIntentParser.from_settings(
                 settings.llm, fallback=OfflineIntentParser()
             )
+        if "claim_extractor" not in overrides and settings.llm.enabled and settings.llm.extract_claims:
+            from bot.narrator.claims_llm import LLMClaimExtractor
+
+            overrides["claim_extractor"] = LLMClaimExtractor.from_settings(settings.llm)
         return cls(engine=engine, settings=settings, courier=courier, **overrides)
 
     async def aclose(self) -> None:
         """Close the narrator's and parser's HTTP clients and the database engine."""
-        for part in (self.narrator, self.parser):
+        for part in (self.narrator, self.parser, self.claim_extractor):
             closer = getattr(part, "aclose", None)
             if closer is not None:
                 await closer()
@@ -1124,13 +1131,21 @@ class Table:
             variety_seed=int(record.get("seed", 0)) % 1_000_003,
         )
 
-        def check_draft(draft: Draft) -> list[ConflictNote]:
+        async def check_draft(draft: Draft) -> list[ConflictNote]:
             report = check(draft.public_text, party_snapshot, audience="party")
+            extra = []
+            if self.claim_extractor is not None and draft.source != "fallback":
+                # The model's own reading of its draft adds claims the word lists miss; it never removes any.
+                from bot.narrator.claims_llm import extra_conflicts
+
+                extra = await extra_conflicts(
+                    self.claim_extractor, draft.public_text, party_snapshot, audience="party"
+                )
             notes = [
                 ConflictNote(
                     claim=x.claim.text, refuted_by=x.refuted_by, message=x.reason or "contradicts the ledger"
                 )
-                for x in report.conflicts()
+                for x in (*report.conflicts(), *extra)
             ]
             notes += [
                 ConflictNote(

@@ -23,7 +23,9 @@ LEAK = (
 )
 
 
-async def _table(tmp_path: Path, fake: FakeLLM, courier: RecordingCourier) -> Table:
+async def _table(
+    tmp_path: Path, fake: FakeLLM, courier: RecordingCourier, *, extract_claims: bool = False
+) -> Table:
     settings = parse_settings(
         {
             "storage": {"data_dir": str(tmp_path / "data")},
@@ -33,6 +35,7 @@ async def _table(tmp_path: Path, fake: FakeLLM, courier: RecordingCourier) -> Ta
                 "model": "fake",
                 "timeout_seconds": 1.0,
                 "max_retries": 0,
+                "extract_claims": extract_claims,
             },
         }
     )
@@ -122,5 +125,49 @@ async def test_the_round_posts_when_the_model_is_down_or_slow(tmp_path: Path, fa
         await table.submit(WHERE, ALICE, key="a2", text="look around")
         second = await table.close_round(WHERE, GM)
         assert second.source == "fallback" and len(courier.public) == 2
+    finally:
+        await table.aclose()
+
+
+ODD_VERB = "Harlan Voss galumphs across the common room toward Greyrock."
+
+
+async def test_the_models_own_reading_catches_what_the_word_lists_miss(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """A dead man doing something no word list knows: the LLM claim extractor reports it; nothing is posted."""
+    from ledger.checker import check
+    from ledger.scenario import final_world, load_scenario
+    from ledger.snapshot import snapshot_from_world
+    from tests.table_helpers import HARBOR
+
+    world = snapshot_from_world(final_world(load_scenario(HARBOR)))
+    assert check(ODD_VERB, world).ok, "premise: the deterministic extractor does not know 'galumphs'"
+    claim = {
+        "kind": "acts",
+        "args": ["npc-harlan-voss"],
+        "value": None,
+        "verb": "galumphs",
+        "quantity": None,
+        "quote": ODD_VERB,
+        "in_dialogue": False,
+        "hypothetical": False,
+        "memory": False,
+        "rumour": False,
+        "negated": False,
+    }
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier, extract_claims=True)
+    fake_llm.script(
+        FakeReply.draft(ODD_VERB),
+        FakeReply.json({"claims": [claim]}),
+        FakeReply.draft(ODD_VERB),
+        FakeReply.json({"claims": [claim]}),
+    )
+    try:
+        report = await _round(table)
+        assert report.source == "fallback"  # type: ignore[attr-defined]
+        assert "galumphs" not in courier.public[0][2]
+        assert any("galumphs" in c.claim for c in await table.gm_conflicts(WHERE, GM))
     finally:
         await table.aclose()
