@@ -135,7 +135,7 @@ ODD_VERB = "Harlan Voss galumphs across the common room toward Greyrock."
 async def test_the_models_own_reading_catches_what_the_word_lists_miss(
     tmp_path: Path, fake_llm: FakeLLM
 ) -> None:
-    """A dead man doing something no word list knows: the LLM claim extractor reports it; nothing is posted."""
+    """A dead man doing something no word list knows: the LLM extractor reports it; nothing is posted."""
     from ledger.checker import check
     from ledger.scenario import final_world, load_scenario
     from ledger.snapshot import snapshot_from_world
