@@ -19,6 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,9 @@ FIFTH = Caller(user_id="1005", display_name="eve")
 class QuietCourier:
     """Delivers into the void (Discord's latency is not the engine's)."""
 
-    async def post_public(self, guild_id: str, channel_id: str, text: str) -> str:
+    async def post_public(
+        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
+    ) -> str:
         return "1"
 
     async def send_dm(self, user_id: str, text: str) -> str:

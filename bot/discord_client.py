@@ -26,6 +26,7 @@ from bot.views import Caller, Where
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from bot.views import RoundReport
 
 _log = logging.getLogger(__name__)
 
@@ -513,6 +514,8 @@ class DiscordCourier:
         """
         channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
         allowed = _allowed(mention_user_ids)
+        if mention_user_ids:  # ping the round's players (and only them) on the narration
+            text = " ".join(f"<@{u}>" for u in mention_user_ids) + "\n" + text
         chunks = split_text(text)
         if len(chunks) > MAX_CHUNKS_BEFORE_ATTACHING:
             opening = clip(chunks[0], MESSAGE_LIMIT - 60) + "\n\n*(the full narration is attached)*"
@@ -525,6 +528,17 @@ class DiscordCourier:
             first = first or str(message.id)
         assert first is not None
         return first
+
+    async def post_results(self, guild_id: str, channel_id: str, report: RoundReport) -> str:
+        """Post a round's dice (initiative, every roll) as embeds: for rounds the deadline closed."""
+        from cogs.render import round_report_embeds
+
+        channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
+        first: str | None = None
+        for batch in fit_embeds(round_report_embeds(report)):
+            message = await channel.send(embeds=batch, allowed_mentions=discord.AllowedMentions.none())
+            first = first or str(message.id)
+        return first or ""
 
     async def send_dm(self, user_id: str, text: str) -> str:
         """Send ``text`` to ``user_id`` by DM; return the first message id; raise DMClosed when refused."""

@@ -62,8 +62,10 @@ class DMClosed(Exception):
 class Courier(Protocol):
     """Where the table's messages go: a Discord channel and DMs, or the terminal."""
 
-    async def post_public(self, guild_id: str, channel_id: str, text: str) -> str:
-        """Post ``text`` in the campaign's channel; return the message id."""
+    async def post_public(
+        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
+    ) -> str:
+        """Post ``text`` in the campaign's channel, pinging only ``mention_user_ids``; return its id."""
         ...
 
     async def send_dm(self, user_id: str, text: str) -> str:
@@ -836,7 +838,13 @@ class Table:
             due = await ledger_sessions.due_rounds(s, now=self.clock())
         for rnd in due:
             try:
-                await self._close_and_finish(rnd.campaign_id, rnd.id)
+                report = await self._close_and_finish(rnd.campaign_id, rnd.id)
+                # Nobody typed a command, so no reply carries the dice: the courier posts them if it can.
+                post_results = getattr(self.courier, "post_results", None)
+                if post_results is not None:
+                    async with self._session() as s:
+                        campaign = await service.get_campaign(s, campaign_id=rnd.campaign_id)
+                    await post_results(campaign.guild_id, campaign.channel_id, report)
             except TableError:
                 continue
             except Exception:
@@ -1167,6 +1175,7 @@ class Table:
             "session": rnd.session_number,
             "source": source,
             "notices": record.get("notices", []),
+            "players": sorted(set(players.values())),
             "actions": [a.model_dump() for a in actions],
             "initiative": [f"{names.get(e.entity, e.entity)} {e.total}" for e in resolution.initiative],
             "attempts": [a.model_dump(mode="json") for a in outcome.attempts],
@@ -1234,7 +1243,10 @@ class Table:
             try:
                 if message.kind == "public":
                     text = _public_text(message.content)
-                    external = await self.courier.post_public(campaign.guild_id, campaign.channel_id, text)
+                    players = sorted({u for u in message.content.get("players", ()) if u.isdigit()})
+                    external = await self.courier.post_public(
+                        campaign.guild_id, campaign.channel_id, text, mention_user_ids=players
+                    )
                 else:
                     header = f"**Private note, round {message.content.get('round')} ({campaign.name})**"
                     text = f"{header}\n{message.content.get('text', '')}"

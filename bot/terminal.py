@@ -44,7 +44,9 @@ class TerminalCourier:
     public: list[Posted] = field(default_factory=list)
     dms: list[Posted] = field(default_factory=list)
 
-    async def post_public(self, guild_id: str, channel_id: str, text: str) -> str:
+    async def post_public(
+        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
+    ) -> str:
         """Record ``text`` as posted in the channel; return a deterministic message id."""
         message = Posted(
             message_id=f"post-{len(self.public) + 1}", text=text, channel=f"{guild_id}/{channel_id}"

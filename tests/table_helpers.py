@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -28,7 +29,9 @@ class RecordingCourier:
         self.dms: list[tuple[str, str]] = []
         self.closed = closed
 
-    async def post_public(self, guild_id: str, channel_id: str, text: str) -> str:
+    async def post_public(
+        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
+    ) -> str:
         self.public.append((guild_id, channel_id, text))
         return f"m{len(self.public)}"
 

@@ -116,3 +116,39 @@ def test_a_huge_round_report_fits_discords_embed_limits() -> None:
         assert len(group) <= 10 and sum(len(e) for e in group) <= 6000
     for embed in embeds:
         assert len(embed.fields) <= 25
+
+
+async def test_narration_pings_only_the_rounds_players_and_deadline_rounds_get_their_dice(
+    harness: DiscordHarness,
+) -> None:
+    from bot.views import ActionLine, RoundReport
+
+    courier = DiscordCourier(harness.bot)
+    await courier.post_public(
+        str(GUILD_ID), str(CHANNEL_ID), "The tide turns.", mention_user_ids=["201", "202"]
+    )
+    (post,) = harness.channel_posts
+    assert post.content.startswith("<@201> <@202>") and post.allowed_mentions == {
+        "parse": [],
+        "users": [201, 202],
+    }
+    report = RoundReport(
+        round_number=2,
+        initiative=("Greyrock 17",),
+        actions=(
+            ActionLine(
+                actor="Greyrock", summary="Greyrock hits.", rolls=("attack: 1d20+6 = 19",), outcome="success"
+            ),
+        ),
+        public_text="The tide turns.",
+        source="offline",
+        seed=5,
+        seed_commitment="ab",
+        dms_sent=0,
+        dms_undelivered=(),
+        conflicts_queued=0,
+    )
+    await courier.post_results(str(GUILD_ID), str(CHANNEL_ID), report)
+    results = harness.channel_posts[-1]
+    assert results.allowed_mentions == {"parse": []}
+    assert "Round 2: results" in str(results.embeds)
