@@ -630,7 +630,9 @@ class Table:
         async with self._session() as s:
             rnd = await service.current_round(s, campaign_id=campaign.id)
             assert rnd is not None
-            if rnd.state not in ACCEPTING:
+
+            async def late() -> v.SubmitReceipt:
+                # The round closed while this action was on its way: it waits for the next round.
                 await ledger_sessions.queue_late(
                     s,
                     round_id=rnd.id,
@@ -647,6 +649,9 @@ class Table:
                     edited=False,
                     late=True,
                 )
+
+            if rnd.state not in ACCEPTING:
+                return await late()
             mine = [
                 x
                 for x in await service.list_submissions(s, round_id=rnd.id)
@@ -664,22 +669,7 @@ class Table:
                     character_id=pc_id,
                 )
             except RoundStateError:
-                await ledger_sessions.queue_late(
-                    s,
-                    round_id=rnd.id,
-                    player_user_id=caller.user_id,
-                    character_id=pc_id,
-                    idempotency_key=key,
-                    text=text,
-                    intent=payload,
-                )
-                return v.SubmitReceipt(
-                    round_number=rnd.number + 1,
-                    character_name=pc.name,
-                    intent_summary=summary,
-                    edited=False,
-                    late=True,
-                )
+                return await late()
             if rnd.state == "open":
                 await service.set_round_state(s, round_id=rnd.id, state="collecting")
         edited = bool(mine) and (mine[0].text != text or not sub.created) and mine[0].idempotency_key != key

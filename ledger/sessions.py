@@ -8,7 +8,8 @@ double as the campaign's recent narration and each player's private notes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +26,18 @@ from ledger.views import EdgeView, HoldingView, ItemView, LocationView, OutboxVi
 from ledger.visibility import Viewer, visible_clause
 
 
+@asynccontextmanager
+async def _writing(session: AsyncSession) -> AsyncIterator[None]:
+    """One writing transaction: the write lock first (BEGIN IMMEDIATE on SQLite), commit or roll back."""
+    await begin_write(session)
+    try:
+        yield
+        await session.commit()
+    except BaseException:
+        await session.rollback()
+        raise
+
+
 class SessionInfo(BaseModel):
     """The campaign's latest session: its number and whether it is being played now."""
 
@@ -32,14 +45,6 @@ class SessionInfo(BaseModel):
 
     number: int
     open: bool
-
-
-async def _commit(session: AsyncSession) -> None:
-    try:
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def latest_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
@@ -62,24 +67,18 @@ async def latest_session(session: AsyncSession, *, campaign_id: int) -> SessionI
 
 async def start_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
     """Open the next numbered session. Raises RoundStateError when one is already open."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         await lock_campaign(session, campaign_id)
         latest = await latest_session(session, campaign_id=campaign_id)
         if latest.open:
             raise RoundStateError(f"session {latest.number} is already running")
         session.add(m.GameSession(campaign_id=campaign_id, number=latest.number + 1, status="open"))
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return SessionInfo(number=latest.number + 1, open=True)
 
 
 async def end_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo:
     """Close the open session. Raises RoundStateError when none is open."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         await lock_campaign(session, campaign_id)
         row = (
             await session.exec(
@@ -93,17 +92,12 @@ async def end_session(session: AsyncSession, *, campaign_id: int) -> SessionInfo
         row.status = "ended"
         session.add(row)
         number = row.number
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return SessionInfo(number=number, open=False)
 
 
 async def end_campaign(session: AsyncSession, *, campaign_id: int) -> None:
     """Mark the campaign ended (its ledger stays readable); any open session ends with it."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         await lock_campaign(session, campaign_id)
         campaign = await session.get(m.Campaign, campaign_id)
         assert campaign is not None
@@ -119,28 +113,19 @@ async def end_campaign(session: AsyncSession, *, campaign_id: int) -> None:
         for row in rows:
             row.status = "ended"
             session.add(row)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 async def update_settings(
     session: AsyncSession, *, campaign_id: int, changes: dict[str, Any]
 ) -> dict[str, Any]:
     """Merge ``changes`` into the campaign's settings; returns the new settings."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         await lock_campaign(session, campaign_id)
         campaign = await session.get(m.Campaign, campaign_id)
         assert campaign is not None
         campaign.settings = {**(campaign.settings or {}), **changes}
         session.add(campaign)
         settings = dict(campaign.settings)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return settings
 
 
@@ -162,8 +147,7 @@ async def open_sealed_round(
     The sealed seed is kept in the round's resolution json until the round resolves (and then revealed);
     no read of the table shows it earlier. Raises RoundStateError while another round is unfinished.
     """
-    await begin_write(session)
-    try:
+    async with _writing(session):
         await lock_campaign(session, campaign_id)
         busy = (
             await session.exec(
@@ -185,10 +169,6 @@ async def open_sealed_round(
         session.add(row)
         await session.flush()
         round_id = row.id
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     assert round_id is not None
     return await get_round(session, round_id=round_id)
 
@@ -204,17 +184,12 @@ def sealed_seed(round_view: RoundView) -> int:
 
 async def set_deadline(session: AsyncSession, *, round_id: int, deadline: datetime | None) -> RoundView:
     """Move a round's deadline. Raises UnknownRecord."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         row = await session.get(m.Round, round_id)
         if row is None:
             raise UnknownRecord(f"no round {round_id}")
         row.deadline = deadline
         session.add(row)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return await get_round(session, round_id=round_id)
 
 
@@ -261,8 +236,7 @@ async def queue_late(
     intent: dict[str, Any] | None,
 ) -> None:
     """Keep an action that arrived after its round closed, to be carried into the next round."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         row = await session.get(m.Round, round_id)
         if row is None:
             raise UnknownRecord(f"no round {round_id}")
@@ -282,10 +256,6 @@ async def queue_late(
                     origin="late-moved",
                 )
             )
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
 
 
 # --- reads the table needs ---------------------------------------------------------------------------
@@ -412,8 +382,7 @@ async def add_summary(
     scope: str = "session",
 ) -> int:
     """File a summary in SQL (the authority for what it covers); returns its id for the Chroma index."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         row = m.Summary(
             campaign_id=campaign_id,
             session_number=session_number,
@@ -426,10 +395,6 @@ async def add_summary(
         session.add(row)
         await session.flush()
         summary_id = row.id
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     assert summary_id is not None
     return summary_id
 
@@ -504,8 +469,7 @@ async def claim_outbox(session: AsyncSession, *, outbox_id: int) -> bool:
     ``sending``, and :func:`abandon_sending` reports it instead of posting it a second time. It also keeps
     two shards of one bot from both posting the same narration.
     """
-    await begin_write(session)
-    try:
+    async with _writing(session):
         row = await session.get(m.Outbox, outbox_id)
         if row is None:
             raise UnknownRecord(f"no outbox message {outbox_id}")
@@ -515,17 +479,12 @@ async def claim_outbox(session: AsyncSession, *, outbox_id: int) -> bool:
         row.status = "sending"
         row.updated_at = m.utcnow()
         session.add(row)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     return True
 
 
 async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[OutboxView]:
     """Mark the round's messages stuck in ``sending`` (a crash mid-send) as ``failed``; returns them."""
-    await begin_write(session)
-    try:
+    async with _writing(session):
         rows = (
             await session.exec(
                 select(m.Outbox).where(m.Outbox.round_id == round_id, m.Outbox.status == "sending")
@@ -535,10 +494,6 @@ async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[Outbo
             row.status = "failed"
             row.updated_at = m.utcnow()
             session.add(row)
-        await session.commit()
-    except BaseException:
-        await session.rollback()
-        raise
     from ledger.rounds import _outbox_view
 
     return [_outbox_view(r) for r in rows]
