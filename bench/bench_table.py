@@ -67,9 +67,12 @@ class SlowNarrator:
         return draft.model_copy(update={"source": "generated"})
 
 
+DATABASE_URL = ""  # set by --url: "" = SQLite in a temporary folder
+
+
 async def _table(folder: Path, **kw: Any) -> Table:
     rng = random.Random(3)
-    settings = parse_settings({"storage": {"data_dir": str(folder)}})
+    settings = parse_settings({"storage": {"data_dir": str(folder), "database_url": DATABASE_URL}})
     return await Table.create(settings, courier=QuietCourier(), seeds=lambda: rng.randrange(1, 2**53), **kw)
 
 
@@ -160,12 +163,14 @@ async def many_campaigns(count: int, delay: float) -> tuple[float, float]:
         table = await _table(Path(tmp), narrator=SlowNarrator(delay))
         try:
             started = time.perf_counter()
-            wheres = [Where(guild_id="1", channel_id=str(n)) for n in range(count)]
+            wheres = [Where(guild_id="2", channel_id=str(n)) for n in range(count)]
             for where in wheres:
                 await table.start_campaign_from_file(where, GM, path=HARBOR)
                 for caller, pc, text in PLAYERS[:2]:
                     await table.join(where, caller, claim=pc)
-                    await table.submit(where, caller, key=f"{where.channel_id}-{caller.user_id}", text=text)
+                    await table.submit(
+                        where, caller, key=f"many-{where.channel_id}-{caller.user_id}", text=text
+                    )
             setup = time.perf_counter() - started
             start = time.perf_counter()
             await asyncio.gather(*(table.close_round(w, GM) for w in wheres))
@@ -185,9 +190,14 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--campaigns", type=int, default=200)
     parser.add_argument("--delay", type=float, default=1.0)
+    parser.add_argument("--url", default="", help="a PostgreSQL URL (an empty database) instead of SQLite")
+    parser.add_argument("--sizes", default="1000,100000", help="history sizes for the round overhead")
     args = parser.parse_args()
-    print("Tablekeeper table bench (SQLite, offline narrator, courier that does nothing)")
-    for events in (1_000, 100_000):
+    global DATABASE_URL
+    DATABASE_URL = args.url
+    backend = "PostgreSQL" if args.url else "SQLite"
+    print(f"Tablekeeper table bench ({backend}, offline narrator, courier that does nothing)")
+    for events in [int(x) for x in args.sizes.split(",") if x]:
         times = await round_overhead(events, args.rounds)
         print(f"five-player round at {events:>7,} events: {_ms(times)} over {len(times)} rounds")
     setup, wall = await many_campaigns(args.campaigns, args.delay)
