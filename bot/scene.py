@@ -272,10 +272,31 @@ def mutations_for(
     """The ledger mutations that record a resolved round, each pointing at the action (and roll) behind it."""
     out: list[dict[str, Any]] = []
     conditions = {cid: set(e.conditions) for cid, e in scene.creatures.items()}
-    witnesses = sorted(scene.creatures)
+
+    def witnesses(actor: str) -> list[str]:
+        # Those standing where the action happened saw it; an NPC elsewhere never learns of it.
+        where = scene.creatures[actor].location if actor in scene.creatures else None
+        return sorted(cid for cid, e in scene.creatures.items() if where is None or e.location == where)
+
+    for index, result in enumerate(resolution.results):
+        intent = result.intent
+        if intent is None or intent.kind is not IntentKind.TALK or result.outcome.value == "refused":
+            continue
+        # What was said is part of the record too, heard only by those present: NPC memory rests on it.
+        said = f"{scene.name(result.actor)} to {scene.name(intent.target)}: {intent.text}".strip()
+        out.append(
+            {
+                "kind": "set_fact",
+                "key": f"{result.actor}-said-{session_number}-{round_number}",
+                "value": said[:190],
+                "cause": round_cause(session_number, round_number, index),
+                "witnesses": witnesses(result.actor),
+            }
+        )
     for change in resolution.changes:
         cause = round_cause(session_number, round_number, change.cause)
-        common = {"cause": cause, "witnesses": witnesses}
+        actor = resolution.results[change.cause].actor if change.cause < len(resolution.results) else ""
+        common = {"cause": cause, "witnesses": witnesses(actor)}
         kind = change.kind
         if kind == "hp_changed":
             out.append({"kind": "set_hp", "entity": change.entity, "hp": change.after, **common})

@@ -354,3 +354,20 @@ async def test_accepting_a_dispute_of_damage_restores_the_hit_points(sqlite_url:
         assert any(e.kind == "correction" for e in history)
     finally:
         await table.aclose()
+
+
+async def test_only_npcs_in_the_room_hear_what_a_player_said(sqlite_url: str, tmp_path: Path) -> None:
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await seat_everyone(table)
+        await table.submit(WHERE, ALICE, key="a", text="ask Bessa about the ship that came in last night")
+        await table.close_round(WHERE, GM)
+        campaign = await table.campaign_status(WHERE, GM)
+        async with table._session() as s:
+            bessa = await service.npc_knowledge(s, campaign_id=campaign.id, npc_id="npc-bessa", limit=5)
+            wei = await service.npc_knowledge(s, campaign_id=campaign.id, npc_id="npc-old-wei", limit=50)
+        heard = [str(e.payload.get("value", "")) for e in bessa]
+        assert any("ship that came in last night" in line for line in heard)
+        assert not any("ship that came in last night" in str(e.payload.get("value", "")) for e in wei)
+    finally:
+        await table.aclose()
