@@ -1819,11 +1819,10 @@ class Table:
             if isinstance(payload, dict) and "kind" in payload:
                 changes.append(payload)
         facts = hard_facts_from_changes(changes)
-        ledger_refs = set(refs)
 
         async def verify(declared: Sequence[Any]) -> list[Any]:
-            # Every declared fact was derived from events this summary covers, which the ledger holds.
-            return [] if ledger_refs else list(declared)
+            async with self._session() as s:
+                return await ledger_sessions.missing_hard_facts(s, campaign_id=campaign_id, facts=declared)
 
         try:
             await self.summaries.add(
