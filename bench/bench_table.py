@@ -137,7 +137,7 @@ async def round_overhead(events: int, rounds: int) -> list[float]:
     """Seconds per five-player round at ``events`` events of history."""
     with tempfile.TemporaryDirectory() as tmp:
         table = await _table(Path(tmp))
-        where = Where(guild_id="1", channel_id="1")
+        where = Where(guild_id="1", channel_id=str(events))
         try:
             view = await table.start_campaign_from_file(where, GM, path=HARBOR)
             for caller, pc, _ in PLAYERS:
