@@ -147,8 +147,8 @@ async def round_overhead(events: int, rounds: int) -> list[float]:
             times = []
             for n in range(rounds):
                 for caller, _, text in PLAYERS:
-                    await table.submit(where, caller, key=f"{n}-{caller.user_id}", text=text)
-                await table.submit(where, FIFTH, key=f"{n}-eve", text="look around")
+                    await table.submit(where, caller, key=f"{events}-{n}-{caller.user_id}", text=text)
+                await table.submit(where, FIFTH, key=f"{events}-{n}-eve", text="look around")
                 start = time.perf_counter()
                 await table.close_round(where, GM)
                 times.append(time.perf_counter() - start)

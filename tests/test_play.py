@@ -143,3 +143,20 @@ def test_missing_scenario_is_one_line(capsys: pytest.CaptureFixture[str], tmp_pa
     assert main(["play", "--scenario", str(tmp_path / "nowhere.toml")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such scenario file" in err
+
+
+def test_a_kept_campaign_takes_new_actions_in_a_later_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = str(tmp_path / "table")
+    first = _play(
+        monkeypatch,
+        capsys,
+        "alice: /join Greyrock\nalice: /act look around\ngm: /round close\n/quit\n",
+        "--data",
+        data,
+    )
+    assert "refused" not in first and "error" not in first
+    second = _play(monkeypatch, capsys, "alice: /act look around the tavern\n/quit\n", "--data", data)
+    assert "refused" not in second and "error" not in second
+    assert "perception" in second.lower() or "look around the tavern" in second

@@ -22,6 +22,7 @@ import argparse
 import re
 import shlex
 import sys
+import uuid
 import zlib
 from pathlib import Path
 from typing import Any, TextIO
@@ -141,6 +142,7 @@ class PlaySession:
         self.shown_posts = 0
         self.shown_dms = 0
         self.keys = 0
+        self.run_id = uuid.uuid4().hex[:12]
 
     def caller(self, name: str) -> Any:
         """The Caller for a speaker: ``gm`` has the GM role; ids are stable numbers derived from the name."""
@@ -277,7 +279,9 @@ class PlaySession:
             raise UsageError("usage: /act TEXT [target: X] [item: Y] [skill: Z]")
         caller = self._speaker()
         self.keys += 1
-        receipt = await self.table.submit(self.where, caller, key=f"play-{self.keys}", text=text, **options)
+        # Unique across runs: a campaign kept with --data sees every earlier run's submission keys.
+        key = f"play-{self.run_id}-{self.keys}"
+        receipt = await self.table.submit(self.where, caller, key=key, text=text, **options)
         show_receipt(self.s, caller.display_name, text, receipt)
 
     async def _cmd_ready(self, rest: str) -> None:
