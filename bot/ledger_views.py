@@ -1,0 +1,506 @@
+"""The ledger as each viewer may see it: inventories, relationships, threads, history, records, notes,
+disputes, the graph, recaps and autocomplete. Every read goes through the caller's viewer."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot import views as v
+from bot.describe import describe_event
+from bot.errors import InvalidAction, NotFound, TableError
+from bot.table_base import (
+    GM_VIEW,
+    MAX_NOTE_CHARS,
+    SCENARIO_DIR,
+    TableBase,
+)
+from ledger import service
+from ledger import sessions as ledger_sessions
+from ledger.errors import LedgerError
+from ledger.visibility import Viewer
+from rules.errors import RulesError
+
+if TYPE_CHECKING:
+    from ledger.views import RoundView
+
+
+_log = logging.getLogger(__name__)
+
+
+class LedgerViews(TableBase):
+    """Reads of the campaign ledger for players and the GM."""
+
+    # --- dice --------------------------------------------------------------------------------------------
+
+    async def roll(self, caller: v.Caller, *, expression: str, seed: int | None = None) -> v.RollView:
+        """Roll dice with a seed that is shown, so anyone can replay the roll."""
+        import random
+
+        from rules.dice import roll
+
+        use = seed if seed is not None else self.seeds()
+        try:
+            result = roll(expression, random.Random(use))
+        except RulesError as err:
+            raise InvalidAction(str(err)) from None
+        return v.RollView(
+            expression=result.expression, total=result.total, breakdown=result.breakdown, seed=use
+        )
+
+    # --- the ledger, as each viewer may see it -----------------------------------------------------------
+
+    async def inventory(
+        self, where: v.Where, caller: v.Caller, *, player_user_id: str | None = None
+    ) -> v.InventoryView:
+        """A character's holdings: your own (private, with your secrets) or another player's (public part)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            target_user = player_user_id or caller.user_id
+            members = await service.list_members(s, campaign_id=campaign.id)
+            member = next((m for m in members if m.user_id == target_user and m.character_id), None)
+            if member is None or member.character_id is None:
+                raise NotFound(
+                    "That player has no character here."
+                    if player_user_id
+                    else "You have no character here. Use /join first."
+                )
+            pc = await service.get_entity(
+                s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW
+            )
+            own = target_user == caller.user_id
+            if not own and viewer.role != "gm":
+                viewer = Viewer.party()
+            rows = await service.inventory(s, campaign_id=campaign.id, holder_id=pc.id, viewer=viewer)
+            return v.InventoryView(
+                holder_id=pc.id,
+                holder_name=pc.name,
+                items=tuple(
+                    v.HoldingView(
+                        item_id=h.item_id, name=h.item_name, quantity=h.quantity, visibility=h.visibility
+                    )
+                    for h in rows
+                    if h.quantity > 0
+                ),
+                private=own or viewer.role == "gm",
+            )
+
+    async def relationships(
+        self, where: v.Where, caller: v.Caller, *, npc: str | None = None
+    ) -> tuple[v.EdgeView, ...]:
+        """Relationship edges (of one NPC, or all) with their reasons and source sessions."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            if npc:
+                entity = await self._find_entity(s, campaign.id, npc, viewer)
+                edges = await service.relationships(
+                    s, campaign_id=campaign.id, entity_id=entity.id, viewer=viewer, with_history=False
+                )
+            else:
+                edges = await ledger_sessions.all_edges(s, campaign_id=campaign.id, viewer=viewer)
+            names = await self._names(
+                s, campaign.id, sorted({e.source for e in edges} | {e.target for e in edges})
+            )
+        return tuple(
+            v.EdgeView(
+                ref=f"{e.source}>{e.target}:{e.kind}",
+                source=names.get(e.source, e.source),
+                target=names.get(e.target, e.target),
+                kind=e.kind,
+                attitude=e.attitude,
+                reason=e.reason,
+                since_session=e.since_session,
+            )
+            for e in edges
+        )
+
+    async def _find_entity(self, s: Any, campaign_id: int, name: str, viewer: Viewer) -> Any:
+        entity = await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=viewer)
+        if entity is None:
+            try:
+                entity = await service.get_entity(s, campaign_id=campaign_id, entity_id=name, viewer=viewer)
+            except LedgerError:
+                entity = None
+        if entity is None:
+            raise NotFound(f"Nobody called '{name}' in this campaign's ledger.")
+        return entity
+
+    async def threads(self, where: v.Where, caller: v.Caller) -> tuple[v.ThreadView, ...]:
+        """Favours, debts, oaths, bounties, prophecies and quests, with their status and source session."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            rows = await service.threads(s, campaign_id=campaign.id, viewer=viewer)
+            names = await self._names(s, campaign.id, sorted({p for t in rows for p in t.parties}))
+        order = {"open": 0, "settled": 1, "broken": 2, "expired": 3}
+        return tuple(
+            v.ThreadView(
+                id=t.id,
+                kind=t.kind,
+                status=t.status,
+                terms=t.terms,
+                parties=tuple(names.get(p, p) for p in t.parties),
+                source_session=t.opened_session,
+            )
+            for t in sorted(rows, key=lambda t: (order.get(t.status, 9), t.id))
+        )
+
+    async def history(self, where: v.Where, caller: v.Caller, *, count: int = 10) -> tuple[v.EventView, ...]:
+        """The last events (newest first), corrections and retcons included, each with its cause."""
+        count = max(1, min(int(count), 50))
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=count)
+            refs = sorted(
+                {str(x) for e in events for x in e.payload.values() if isinstance(x, str) and "-" in x}
+            )
+            names = await self._names(s, campaign.id, refs)
+        return tuple(
+            v.EventView(
+                ref=e.ref,
+                session=e.session_number,
+                round=e.round_number,
+                kind=e.kind,
+                text=describe_event(e.kind, e.payload, lambda r: names.get(r or "", r or "nobody")),
+                cause=e.cause or None,
+            )
+            for e in events
+        )
+
+    async def record(self, where: v.Where, caller: v.Caller, *, ref: str) -> v.RecordView:
+        """Any record the caller may see, with its cause chain and, for a roll, a replay check."""
+        from rules.fairness import replay_round, verify_seed
+        from rules.intents import Intent as _Intent
+        from rules.round import RoundResolution
+        from rules.state import RoundState
+
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            try:
+                rec = await service.record(s, campaign_id=campaign.id, ref=ref.strip(), viewer=viewer)
+            except LedgerError:
+                raise NotFound(f"No record '{ref}' that you may see.") from None
+            replay = None
+            root = rec.root_cause or ""
+            found = re.match(r"round-(\d+)\.(\d+)", root) or re.match(r"round-(\d+)\.(\d+)", ref)
+            if found:
+                sess_n, round_n = int(found.group(1)), int(found.group(2))
+                rnd = await _find_round(s, campaign.id, sess_n, round_n)
+                if rnd is not None and rnd.state in ("narrated", "posted") and rnd.resolution:
+                    data = rnd.resolution
+                    seed = int(data["seed"])
+                    same = replay_round(
+                        seed=seed,
+                        intents=[_Intent.model_validate(i) for i in data["intents"]],
+                        state=RoundState.model_validate(data["state"]),
+                        recorded=RoundResolution.model_validate(data["resolution"]),
+                    )
+                    fair = verify_seed(seed, rnd.seed_commitment)
+                    replay = (
+                        f"round {sess_n}.{round_n}: seed {seed}, commitment {rnd.seed_commitment[:16]}... "
+                        f"{'matches' if fair else 'DOES NOT match'}; re-resolving "
+                        f"{'gives identical results' if same else 'DIFFERS'}"
+                    )
+        fields = {k: str(val)[:200] for k, val in rec.data.items() if k not in ("payload",)}
+        text = (
+            describe_event(str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data))
+            if rec.record_kind == "event"
+            else rec.data.get("name", rec.ref)
+        )
+        return v.RecordView(
+            ref=rec.ref,
+            kind=rec.record_kind,
+            text=str(text),
+            fields={
+                **fields,
+                "session": str(rec.session_number),
+                "visibility": rec.visibility,
+                "cause": rec.cause,
+            },
+            causes=tuple(
+                f"{e.ref}: {describe_event(e.kind, e.payload)} (cause {e.cause})" for e in rec.cause_chain
+            )
+            + ((rec.root_cause,) if rec.root_cause else ()),
+            replay=replay,
+        )
+
+    async def notes(self, where: v.Where, caller: v.Caller) -> tuple[v.NoteView, ...]:
+        """Your private notes: every DM the table sent you (or kept because your DMs were closed)."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            rows = await ledger_sessions.notes_for(s, campaign_id=campaign.id, user_id=caller.user_id)
+        return tuple(
+            v.NoteView(
+                round_number=r.content.get("round"),
+                text=str(r.content.get("text", "")),
+                delivered=r.status == "sent",
+            )
+            for r in rows
+        )
+
+    async def dispute(self, where: v.Where, caller: v.Caller, *, ref: str, reason: str) -> v.DisputeView:
+        """Object to a record you can see; the GM rules on it and the ruling lands in history."""
+        reason = (reason or "").strip()
+        if not reason:
+            raise InvalidAction("Say why the record is wrong.")
+        if len(reason) > MAX_NOTE_CHARS:
+            raise InvalidAction(f"Keep the reason under {MAX_NOTE_CHARS} characters.")
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            try:
+                await service.record(s, campaign_id=campaign.id, ref=ref.strip(), viewer=viewer)
+            except LedgerError:
+                raise NotFound(f"No record '{ref}' that you may see.") from None
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            d = await service.open_dispute(
+                s,
+                campaign_id=campaign.id,
+                record_ref=ref.strip(),
+                user_id=caller.user_id,
+                reason=reason,
+                session_number=latest.number,
+            )
+        return _dispute_view(d)
+
+    async def graph(self, where: v.Where, caller: v.Caller) -> v.GraphView:
+        """The relationship graph as the caller may see it."""
+        edges = await self.relationships(where, caller)
+        nodes = sorted({e.source for e in edges} | {e.target for e in edges})
+        return v.GraphView(nodes=tuple(nodes), edges=edges)
+
+    # --- recaps and summaries ----------------------------------------------------------------------------
+
+    async def recap(self, where: v.Where, caller: v.Caller) -> v.RecapView:
+        """The last session: its filed summary and the hard facts the ledger holds for it."""
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            viewer = await self._viewer(s, campaign, caller)
+            latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            number = latest.number - 1 if latest.open and latest.number > 1 else latest.number
+            summary = await ledger_sessions.session_summary(
+                s, campaign_id=campaign.id, session_number=number, viewer=viewer
+            )
+            events = await service.history(
+                s, campaign_id=campaign.id, viewer=viewer, limit=50, session_number=number
+            )
+            refs = sorted({str(x) for e in events for x in e.payload.values() if isinstance(x, str)})
+            names = await self._names(s, campaign.id, refs)
+        decisive = [
+            e
+            for e in events
+            if e.permanent
+            or e.kind in ("set_alive", "thread_transition", "transfer_item", "retcon", "correction")
+        ]
+        highlights = tuple(
+            f"{e.ref}: {describe_event(e.kind, e.payload, lambda r: names.get(r or '', r or 'nobody'))}"
+            for e in decisive[:10]
+        )
+        text = summary or "Nothing has been filed for that session yet."
+        return v.RecapView(session_number=number or None, text=text, highlights=highlights)
+
+    async def _file_session_summary(self, campaign_id: int, number: int) -> None:
+        """File a session summary: the round narrations in order, indexed in Chroma after its hard facts
+        (deaths, hand-overs, thread changes) are confirmed in the ledger."""
+        async with self._session() as s:
+            texts = await ledger_sessions.session_narrations(
+                s, campaign_id=campaign_id, session_number=number
+            )
+            events = await service.history(
+                s, campaign_id=campaign_id, viewer=Viewer.party(), limit=200, session_number=number
+            )
+        if not texts:
+            return
+        text = " ".join(texts)
+        words = text.split()
+        if len(words) > 300:
+            text = " ".join(words[:300]) + " ..."
+        async with self._session() as s:
+            summary_id = await ledger_sessions.add_summary(
+                s,
+                campaign_id=campaign_id,
+                session_number=number,
+                text=text,
+                event_ids=[e.ref for e in events],
+                visibility="party",
+            )
+        await self._index_summary(
+            campaign_id, summary_id, number, text, [e.ref for e in events], "party", events
+        )
+
+    async def _index_history(self, campaign_id: int) -> None:
+        """Index a loaded scenario's history summaries in Chroma (SQL keeps them as the authority)."""
+        if self.summaries is None:
+            return
+        async with self._session() as s:
+            rows = await ledger_sessions.summaries(s, campaign_id=campaign_id)
+        for row in rows:
+            async with self._session() as s:
+                events = [
+                    await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW)
+                    for ref in row.event_ids
+                ]
+            payloads = [e.data for e in events]
+            await self._index_summary(
+                campaign_id, row.id, row.session_number, row.text, row.event_ids, row.visibility, payloads
+            )
+
+    async def _index_summary(
+        self,
+        campaign_id: int,
+        summary_id: int,
+        session: int,
+        text: str,
+        refs: Sequence[str],
+        visibility: str,
+        events: Sequence[Any],
+    ) -> None:
+        if self.summaries is None:
+            return
+        from ledger.summaries import SummaryError, hard_facts_from_changes
+
+        changes = []
+        for e in events:
+            payload = e.payload if hasattr(e, "payload") else e.get("payload", e)
+            if isinstance(payload, dict) and "kind" in payload:
+                changes.append(payload)
+        facts = hard_facts_from_changes(changes)
+
+        async def verify(declared: Sequence[Any]) -> list[Any]:
+            async with self._session() as s:
+                return await ledger_sessions.missing_hard_facts(s, campaign_id=campaign_id, facts=declared)
+
+        try:
+            await self.summaries.add(
+                summary_id=f"summary-{summary_id}",
+                campaign=f"campaign-{campaign_id}",
+                session=session,
+                scope="session",
+                text=text,
+                verify=verify,
+                event_ids=list(refs),
+                visibility=visibility,
+                hard_facts=facts,
+            )
+        except SummaryError:
+            _log.warning("summary %s was not indexed", summary_id, exc_info=True)
+
+    # --- autocomplete ------------------------------------------------------------------------------------
+
+    async def autocomplete(
+        self, where: v.Where, caller: v.Caller, *, kind: str, prefix: str
+    ) -> tuple[v.Choice, ...]:
+        """Up to 25 choices for a command option, only from what the caller may see."""
+        from bot.scene import load_scene, parse_scene
+
+        prefix = (prefix or "").strip().lower()[:50]
+        try:
+            async with self._session() as s:
+                if kind == "scenario":
+                    names = sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+                    return tuple(v.Choice(name=n, value=n) for n in names if prefix in n.lower())[:25]
+                campaign = await self._campaign(s, where)
+                viewer = await self._viewer(s, campaign, caller)
+                choices: list[v.Choice] = []
+                if kind in ("target", "item"):
+                    member = await self._member(s, campaign, caller)
+                    if member is None or member.character_id is None:
+                        return ()
+                    scene = await load_scene(
+                        s, campaign_id=campaign.id, pc_ids=await self._pc_ids(s, campaign.id)
+                    )
+                    ps = parse_scene(scene, member.character_id)
+                    pool = (
+                        [c for c in ps.creatures if c.id != ps.actor]
+                        if kind == "target"
+                        else [*ps.items_held, *ps.items_here]
+                    )
+                    choices = [v.Choice(name=n.name, value=n.id) for n in pool]
+                elif kind in ("npc", "record"):
+                    kinds = ["entity"] if kind == "npc" else None
+                    found = await service.find_records(
+                        s,
+                        campaign_id=campaign.id,
+                        text=prefix,
+                        viewer=viewer,
+                        kinds=kinds,
+                        prefix=True,
+                        limit=25,
+                    )
+                    choices = [v.Choice(name=f"{f.name} ({f.ref})", value=f.ref) for f in found]
+                    if kind == "record":
+                        threads = await service.threads(s, campaign_id=campaign.id, viewer=viewer)
+                        choices += [
+                            v.Choice(name=f"{t.id} ({t.kind}, {t.status})", value=t.id) for t in threads
+                        ]
+                        events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=10)
+                        choices += [
+                            v.Choice(name=f"{e.ref} {describe_event(e.kind, e.payload)}"[:100], value=e.ref)
+                            for e in events
+                        ]
+                elif kind == "player":
+                    members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
+                    pcs = await service.get_entities(
+                        s,
+                        campaign_id=campaign.id,
+                        entity_ids=[m.character_id for m in members if m.character_id],
+                        viewer=GM_VIEW,
+                    )
+                    choices = [
+                        v.Choice(name=pc.name, value=m.user_id)
+                        for pc, m in ((pc, next(m for m in members if m.character_id == pc.id)) for pc in pcs)
+                    ]
+                elif kind == "claim":
+                    found = await service.find_records(
+                        s,
+                        campaign_id=campaign.id,
+                        text=prefix,
+                        viewer=viewer,
+                        kinds=["entity"],
+                        prefix=True,
+                        limit=25,
+                    )
+                    choices = [v.Choice(name=f.name, value=f.ref) for f in found if f.ref.startswith("pc-")]
+                elif kind in ("dispute", "conflict"):
+                    if not self._is_gm(campaign, caller, await self._member(s, campaign, caller)):
+                        return ()
+                    if kind == "dispute":
+                        choices = [
+                            v.Choice(name=f"#{d.id} {d.record_ref}: {d.reason}"[:100], value=str(d.id))
+                            for d in await service.list_disputes(s, campaign_id=campaign.id)
+                        ]
+                    else:
+                        choices = [
+                            v.Choice(name=f"#{c.id} {c.claim_text}"[:100], value=str(c.id))
+                            for c in await service.list_conflicts(s, campaign_id=campaign.id)
+                        ]
+        except TableError:
+            return ()
+        matches = [c for c in choices if prefix in c.name.lower() or prefix in c.value.lower()]
+        unique: dict[str, v.Choice] = {}
+        for c in matches:
+            unique.setdefault(c.value, c)
+        return tuple(unique.values())[:25]
+
+
+def _dispute_view(d: Any) -> v.DisputeView:
+    return v.DisputeView(
+        id=d.id,
+        record_ref=d.record_ref,
+        raised_by=d.user_id,
+        reason=d.reason,
+        status=d.status,
+        ruling_note=d.ruling_note or None,
+    )
+
+
+async def _find_round(s: Any, campaign_id: int, session_number: int, number: int) -> RoundView | None:
+    return await ledger_sessions.find_round(
+        s, campaign_id=campaign_id, session_number=session_number, number=number
+    )
