@@ -365,6 +365,11 @@ class _Judge:
             return Verdict(c, "supported", None, "changed this round")
         shown = [e for e in edges if self.sees(e.visibility)]
         hidden = [e for e in edges if not self.sees(e.visibility)]
+        if kind == "notkin":
+            kin = [e for e in shown if any(k in e.kind for k in _KIN_KINDS)]
+            if kin:
+                return Verdict(c, "contradicted", kin[0].id, f"recorded tie is {kin[0].kind}: {kin[0].reason}")
+            return Verdict(c, "unknown")
         if kind == "kin":
             kin = [e for e in edges if any(k in e.kind for k in _KIN_KINDS)]
             if any(self.sees(e.visibility) for e in kin):

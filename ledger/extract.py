@@ -36,7 +36,7 @@ _CHOICE = (
 _IDLE = (
     "watch look see hear notice feel stand wait sit lean breathe listen glance stare gaze linger remain "
     "rest sense smell lie stay lounge loom perch kneel crouch lurk hover sleep work keep know realise "
-    "realize suspect learn wonder think prop beg"
+    "realize suspect learn wonder think prop beg hang"
 )
 _STATIC = (
     "stand wait sit lean linger remain rest stay lounge loom perch kneel crouch lurk hover sleep work "
@@ -513,7 +513,14 @@ _KIN = frozenset(
 )
 _POSITIVE = re.compile(
     r"\b(?:old friend|dear friend|friend|friends|ally|allies|warmly|fondly|embraces?|embracing|hugs?|beloved|"
-    r"trusted|brother-in-arms|affection|affectionately|comrade)\b"
+    r"trusted|brother-in-arms|affection|affectionately|comrade|fondness|fond of|tenderness|gratitude|"
+    r"grateful|adores?|dotes? on|devoted to|trusts)\b"
+)
+# kinship denied: "Sela is no relation to Voss", "Edric is no kin of the queen's", "not Wei's brother"
+_NOT_KIN = re.compile(
+    r"\b(?:no relation (?:to|of)|no kin (?:to|of)|not related to|unrelated to|no blood (?:to|of)|"
+    r"not (?:his|her|their) (?:brother|sister|son|daughter|mother|father|kin|cousin|twin|sibling)|"
+    r"no (?:brother|sister|son|daughter|mother|father|kin|cousin) (?:to|of))\b"
 )
 _NEGATIVE = re.compile(
     r"\b(?:enemy|enemies|sworn foe|foe|hatred|hates|loathes|despises|feud|nemesis|rival|spits at|"
@@ -548,7 +555,8 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:no longer owes?|owes? (?:\w+ )?nothing|nothing (?:more )?owed|paid in full|"
             r"(?:is|was|been|now|finally|are) (?:\w+ )?(?:paid|repaid|settled|fulfilled|"
-            r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed)|"
+            r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed|spent|used up|"
+            r"called in|redeemed)|"
             r"(?:repaid|settled|fulfilled|honou?red|discharged|squared|kept)\b)"
         ),
     ),
@@ -931,6 +939,9 @@ class Extraction:
     antecedent: dict[int, str] = field(default_factory=dict)  # sentence start token -> previous subject
 
 
+_EPITHETS = frozenset({"dead", "late", "slain", "fallen", "murdered", "drowned", "poor", "old", "wounded"})
+
+
 def find_mentions(
     tokens: list[Token], index: NameIndex, snapshot: WorldSnapshot
 ) -> tuple[list[Mention], list[tuple[str, int, int]], list[tuple[str, int, int]]]:
@@ -942,6 +953,7 @@ def find_mentions(
     n = len(tokens)
     present = snapshot.scene.present
     best: list[int] = [0] * n  # length of the longest name starting at each token
+    epithet: dict[int, tuple[str, ...]] = {}  # token -> the alias key once its epithet is dropped
     starts = index.starts
     for i in range(n):
         if lows[i] not in starts:
@@ -955,6 +967,14 @@ def find_mentions(
                 threads.append((tid, *span))
             if not best[i] and key in index.names:
                 best[i] = size
+        # "the dead merchant", "the late abbot": an epithet inside a "the ..." alias still names it
+        if not best[i] and lows[i] == "the" and i + 2 < n and lows[i + 1] in _EPITHETS:
+            for size in range(min(index.longest, n - i - 1), 1, -1):
+                key = ("the", *lows[i + 2 : i + size + 1])
+                if key in index.names:
+                    best[i] = size + 1
+                    epithet[i] = key
+                    break
     i = 0
     while i < n:
         size = best[i]
@@ -965,7 +985,7 @@ def find_mentions(
         if any(best[k] and k + best[k] > i + size for k in range(i + 1, i + size)):
             i += 1
             continue
-        found = index.names[tuple(lows[i : i + size])]
+        found = index.names[epithet.get(i) or tuple(lows[i : i + size])]
         ids = tuple(eid for eid, _ in found)
         if len(ids) > 1:  # "the guard": prefer whoever is in the scene
             here = tuple(eid for eid in ids if eid in present)
@@ -1162,6 +1182,9 @@ class _Sentence:
                 return k, t.low, VERBS[t.low]
             if t.low in ("and",) and steps == 0:
                 return None
+            guess = _unknown_verb(self, m, k)
+            if guess is not None:
+                return k, t.low, guess
             return None
         return None
 
@@ -1176,6 +1199,13 @@ class _Sentence:
             return None
         if t.low.endswith("ing"):
             return None
+        # a verb with its own subject before it is not inverted: "her eyes never leave Greyrock"; nor is a
+        # bare plural form, which cannot agree with one named creature ("stands Voss", never "stand Voss")
+        before = self.tokens[k - 1].low if k - 1 >= self.a else ""
+        if before in _NEGATION or before.endswith("n't") or before in _BODY_NOUNS:
+            return None
+        if t.low == lemma and not t.low.endswith("s") and lemma not in ("come", "run", "put", "set"):
+            return None
         prev = [
             x
             for x in self.mentions
@@ -1184,6 +1214,55 @@ class _Sentence:
         if prev and self.clause_of(prev[-1].i)[0] == self.clause_of(k)[0]:
             return None
         return k, t.low, lemma
+
+
+# words after a name that end like a verb but are not one ("Mira's", "Wei always", "Voss himself")
+_NOT_VERBS = frozenset(
+    """as is was has his hers its this thus us yes less unless across perhaps always towards afterwards
+    himself herself itself themselves others yours ours whereas various famous nervous glorious
+    anxious dangerous gracious pious once alas chaos bias canvas atlas bless boss loss kiss mass""".split()
+)
+# what may stand right before a clause subject: nothing, punctuation, a conjunction
+_SUBJECT_LEAD = frozenset(
+    {",", ";", ":", "—", "–", '"', "“", "”", "and", "but", "then", "while", "as", "when", "before", "after",
+     "until", "so", "now", "yet"}
+)
+# what follows a transitive verb: an object's determiner or possessive, or a particle ("jerks his chin")
+_OBJECT_LEAD = frozenset(
+    {"the", "a", "an", "his", "her", "its", "their", "my", "your", "one", "some", "back", "up", "down", "out",
+     "off", "away", "him", "them", "it"}
+)
+
+
+def _unknown_verb(s: _Sentence, m: Mention, k: int) -> str | None:
+    """Verb-agnostic subject detection: a named subject opening its clause, then a word the verb lexicon
+    does not know but shaped like a finite verb and followed by an object or particle ("Voss jerks his
+    chin", "she tugged the rope"), acts for that subject. Returns a guessed lemma.
+
+    Only a lower-case word ending in -s/-es/-ed counts, not a known name and not a function word. A verb
+    followed by a bare preposition ("galumphs across") stays unknown: too many nouns read that way
+    ("Ilse's prayers for ..."), and the LLM extractor covers it."""
+    t = s.tokens[k]
+    low = t.low
+    if t.quoted or not t.text.islower() or len(low) < 4 or low in _NOT_VERBS or low.endswith(("ss", "us")):
+        return None
+    if any(x.i == k for x in s.mentions):
+        return None
+    lead = s.tokens[m.i - 1].low if m.i > s.a else ""
+    if m.i > s.a and lead not in _SUBJECT_LEAD:
+        return None
+    nxt = s.tokens[k + 1].low if k + 1 < s.b else ""
+    if nxt not in _OBJECT_LEAD:
+        return None
+    if low.endswith("ies"):
+        return low[:-3] + "y"
+    if low.endswith(("ches", "shes", "xes", "zes", "sses")):
+        return low[:-2]
+    if low.endswith("s") and not low.endswith("'s"):
+        return low[:-1]
+    if low.endswith("ed") and len(low) > 4:
+        return low[:-2] if low[-3] == low[-4] or low[-3] not in "aeiou" else low[:-1]
+    return None
 
 
 def _content(words: Iterable[str]) -> set[str]:
@@ -1516,6 +1595,8 @@ def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
         ):
             return False
         if toks[k].low in _DEATH_WORDS and (k + 1) not in starts:
+            if k > m.j and toks[k - 1].low in ("the", "a", "an", "his", "her", "its", "their", "this", "that"):
+                continue  # attributive: "no relation to the dead merchant" is about someone else
             return True
     tail = " ".join(t.low for t in toks[m.j : end] if not t.quoted)
     return bool(_DEATH_PHRASES.search(tail))
@@ -1532,6 +1613,10 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         prev = toks[m.i - 1].low if m.i - 1 >= s.a else ""
         if prev in ("late", "dead", "slain", "fallen") and not m.quoted:
             s.claim("dead", (eid,), m, s.modality(m), prev)
+            continue
+        inner = toks[m.i + 1].low if m.i + 1 < m.j and toks[m.i].low == "the" else ""
+        if inner in ("late", "dead", "slain", "fallen", "murdered", "drowned") and not m.quoted:
+            s.claim("dead", (eid,), m, s.modality(m), inner)
             continue
         if m.poss and m.j < s.b and toks[m.j].low in _MOURN_NOUNS and not m.quoted:
             s.claim("dead", (eid,), m, s.modality(m), toks[m.j].low)
@@ -2105,6 +2190,20 @@ def _relations(s: _Sentence) -> None:
     if len({c.id for c in creatures}) < 2:
         return
     toks = s.tokens
+    for found in _NOT_KIN.finditer(s.raw.lower()):
+        at = s.span[0] + found.start()
+        k = next((i for i in range(s.a, s.b) if toks[i].start >= at), s.b - 1)
+        end = s.span[0] + found.end()
+        before = [x for x in creatures if x.j <= k and not x.poss]
+        after = [x for x in creatures if toks[x.i].start >= end]
+        if toks[k].quoted or not before or not after or before[-1].id == after[0].id:
+            continue
+        a, b = before[-1], after[0]
+        mod = s.modality(a)
+        # the denial is the claim itself, not a negation of it
+        mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+        s.claim("relation", (a.id, b.id, "notkin"), a, mod, found.group(0))  # type: ignore[arg-type]
+        return
 
     def apposed(k: int) -> Mention | None:
         """The named creature standing in apposition to the kin noun at ``k``: "Wei's brother(,) Voss",
