@@ -987,41 +987,21 @@ class Table(GMTools):
             "attempts": [a.model_dump(mode="json") for a in outcome.attempts],
         }
         await self._step("narrate")
+        stored = "fallback" if source == "offline" else source
         async with self._session() as s:
-            await service.add_outbox(
+            await ledger_sessions.store_narration(
                 s,
-                campaign_id=campaign_id,
                 round_id=rnd.id,
-                kind="public",
-                content=public,
-                source="fallback" if source == "offline" else source,
-            )
-            for player_id, text in outcome.draft.private_notes:
-                await service.add_outbox(
-                    s,
-                    campaign_id=campaign_id,
-                    round_id=rnd.id,
-                    kind="dm",
-                    recipient_user_id=str(player_id),
-                    content={"text": text, "round": rnd.number},
-                    source="fallback" if source == "offline" else source,
-                )
-            queued = {
-                c.claim_text
-                for c in await service.list_conflicts(s, campaign_id=campaign_id, status=None)
-                if c.round_id == rnd.id
-            }
-            for conflict in outcome.conflicts:
-                if conflict.claim not in queued:
-                    await service.add_conflict(
-                        s,
-                        campaign_id=campaign_id,
-                        round_id=rnd.id,
-                        claim_text=f"{conflict.claim} ({conflict.message})"[:500],
-                        refuting_ref=conflict.refuted_by,
-                    )
-            await service.set_round_state(
-                s, round_id=rnd.id, state="narrated", revealed_seed=str(record.get("seed"))
+                public=public,
+                notes=[
+                    (str(player_id), {"text": text, "round": rnd.number})
+                    for player_id, text in outcome.draft.private_notes
+                ],
+                source=stored,
+                conflicts=[
+                    (f"{c.claim} ({c.message})"[:500], c.refuted_by) for c in dict.fromkeys(outcome.conflicts)
+                ],
+                revealed_seed=str(record.get("seed")),
             )
 
     async def _deliver(self, campaign_id: int, rnd: RoundView) -> None:

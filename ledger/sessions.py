@@ -575,3 +575,59 @@ async def missing_hard_facts(session: AsyncSession, *, campaign_id: int, facts: 
         if not any(all(p.get(k) == val for k, val in wanted.items()) for p in payloads):
             missing.append(fact)
     return missing
+
+
+async def store_narration(
+    session: AsyncSession,
+    *,
+    round_id: int,
+    public: dict[str, Any],
+    notes: Sequence[tuple[str, dict[str, Any]]],
+    source: str,
+    conflicts: Sequence[tuple[str, str | None]],
+    revealed_seed: str,
+) -> RoundView:
+    """resolved -> narrated in ONE transaction: the public post, each private note, the GM's conflicts and
+    the revealed seed. A crash before it leaves the round ``resolved`` (narrate again); after it, the exact
+    messages to send are stored, so a restart sends these and never a second, different narration.
+
+    Raises RoundStateError when the round is not ``resolved`` any more (someone else narrated it).
+    """
+    from ledger.changes import check_round_move
+
+    async with _writing(session):
+        row = await session.get(m.Round, round_id)
+        if row is None:
+            raise UnknownRecord(f"no round {round_id}")
+        await lock_campaign(session, row.campaign_id)
+        await session.refresh(row)
+        if row.state != "resolved":
+            raise RoundStateError(f"round {row.number} is {row.state}, not resolved")
+        check_round_move(row.state, "narrated")
+        session.add(
+            m.Outbox(
+                campaign_id=row.campaign_id, round_id=round_id, kind="public", content=public, source=source
+            )
+        )
+        for recipient, content in notes:
+            session.add(
+                m.Outbox(
+                    campaign_id=row.campaign_id,
+                    round_id=round_id,
+                    kind="dm",
+                    recipient_user_id=recipient,
+                    content=content,
+                    source=source,
+                )
+            )
+        for claim, refuting in conflicts:
+            session.add(
+                m.Conflict(
+                    campaign_id=row.campaign_id, round_id=round_id, claim_text=claim, refuting_ref=refuting
+                )
+            )
+        row.state = "narrated"
+        row.revealed_seed = revealed_seed
+        row.updated_at = m.utcnow()
+        session.add(row)
+    return await get_round(session, round_id=round_id)
