@@ -400,14 +400,14 @@ class Table(GMTools):
         campaign = await service.get_campaign(s, campaign_id=campaign_id)
         minutes = float(campaign.settings.get("deadline_minutes", self.settings.rounds.deadline_minutes))
         seed = self.seeds()
-        rnd = await ledger_sessions.open_sealed_round(
+        rnd = await service.open_round(
             s,
             campaign_id=campaign_id,
             session_number=latest.number,
             number=number,
-            seed=seed,
             seed_commitment=commit_seed(seed),
             deadline=self.clock() + timedelta(minutes=minutes),
+            resolution={"sealed_seed": seed},
         )
         if last is not None:
             for sub in await service.list_submissions(s, round_id=last.id):

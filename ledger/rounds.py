@@ -307,8 +307,12 @@ async def open_round(
     number: int,
     seed_commitment: str,
     deadline: datetime | None = None,
+    resolution: dict[str, Any] | None = None,
 ) -> RoundView:
     """Open round ``number`` of ``session_number`` with the hash of its seed; returns it.
+
+    ``resolution`` starts the round's record; the table seals the round's seed there, in the same
+    transaction as its public commitment, so a crash can never lose the seed the players were promised.
 
     Raises RoundStateError while another round of the campaign is not yet posted, or when that number exists.
     """
@@ -343,6 +347,7 @@ async def open_round(
             number=number,
             seed_commitment=seed_commitment,
             deadline=deadline,
+            resolution=resolution,
         )
         session.add(r)
         await session.flush()

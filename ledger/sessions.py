@@ -132,47 +132,6 @@ async def update_settings(
 # --- rounds --------------------------------------------------------------------------------------------
 
 
-async def open_sealed_round(
-    session: AsyncSession,
-    *,
-    campaign_id: int,
-    session_number: int,
-    number: int,
-    seed: int,
-    seed_commitment: str,
-    deadline: datetime | None,
-) -> RoundView:
-    """Open a round with its public ``seed_commitment`` and its ``seed`` sealed in the same transaction.
-
-    The sealed seed is kept in the round's resolution json until the round resolves (and then revealed);
-    no read of the table shows it earlier. Raises RoundStateError while another round is unfinished.
-    """
-    async with _writing(session):
-        await lock_campaign(session, campaign_id)
-        busy = (
-            await session.exec(
-                select(m.Round.id).where(
-                    m.Round.campaign_id == campaign_id, col(m.Round.state).in_(m.UNFINISHED_ROUND_STATES)
-                )
-            )
-        ).first()
-        if busy is not None:
-            raise RoundStateError("another round is still unfinished")
-        row = m.Round(
-            campaign_id=campaign_id,
-            session_number=session_number,
-            number=number,
-            seed_commitment=seed_commitment,
-            deadline=deadline,
-            resolution={"sealed_seed": seed},
-        )
-        session.add(row)
-        await session.flush()
-        round_id = row.id
-    assert round_id is not None
-    return await get_round(session, round_id=round_id)
-
-
 def sealed_seed(round_view: RoundView) -> int:
     """The seed sealed when the round opened. Raises RoundStateError when the round has none."""
     resolution = round_view.resolution or {}
