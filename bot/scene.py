@@ -540,6 +540,7 @@ def narration_request(
                 player_id=players.get(cid),
                 alive=not (now.dead if now else entity.alive is False),
                 down=bool(now and not now.dead and now.hp == 0),
+                persona=_persona(entity),
             )
         )
     return NarrationRequest(
@@ -560,6 +561,13 @@ def narration_request(
         npc_knowledge=dict(npc_knowledge),
         variety_seed=variety_seed,
     )
+
+
+def _persona(entity: EntityView) -> str:
+    """An NPC's written persona and speech notes: the data that keeps its voice the same every session."""
+    sheet = entity.sheet or {}
+    parts = [str(sheet.get(k, "")).strip() for k in ("persona", "speech")]
+    return "; ".join(p for p in parts if p)[:400]
 
 
 def intent_summary(intent: Intent, scene: Scene) -> str:

@@ -99,3 +99,24 @@ def test_rewrite_hints_and_avoid_list_reach_the_system_message() -> None:
     system = build_prompt(request, context_tokens=8192, reply_tokens=900).messages[0].content
     assert "REWRITE" in system and "Old Wei is alive (fact npc-old-wei-alive)" in system
     assert '"The old draft."' in system
+
+
+def test_an_npcs_written_persona_reaches_the_prompt_so_its_voice_stays_the_same() -> None:
+    from bot.narrator.base import NarrationRequest, SceneCreature, SceneLocation
+    from bot.narrator.prompt import build_prompt
+
+    request = NarrationRequest(
+        campaign="c",
+        session=1,
+        round=1,
+        location=SceneLocation(id="loc-harbor", name="Harbour"),
+        creatures=(
+            SceneCreature(
+                id="npc-old-wei", name="Old Wei", kind="npc", persona="dry, counts everything twice"
+            ),
+            SceneCreature(id="pc-mira", name="Mira", kind="pc", is_pc=True, persona="ignored for PCs"),
+        ),
+    )
+    system = build_prompt(request, context_tokens=8192, reply_tokens=512).messages[0].content
+    assert "Old Wei (npc, alive); voice: dry, counts everything twice" in system
+    assert "ignored for PCs" not in system

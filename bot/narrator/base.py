@@ -48,6 +48,9 @@ class SceneCreature(_Frozen):
     player_id: int | None = None
     alive: bool = True
     down: bool = False  # at 0 HP but not dead (unconscious)
+    persona: str = Field(
+        default="", max_length=400
+    )  # how an NPC speaks and acts (author data, not player text)
 
 
 class Contest(_Frozen):

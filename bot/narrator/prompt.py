@@ -145,7 +145,8 @@ def _system_message(request: NarrationRequest) -> ChatMessage:
     for creature in request.creatures:
         state = "dead" if not creature.alive else ("down (unconscious)" if creature.down else "alive")
         who = "PC" if creature.is_pc else creature.kind
-        lines.append(f"- {creature.name} ({who}, {state})")
+        voice = f"; voice: {creature.persona}" if creature.persona and not creature.is_pc else ""
+        lines.append(f"- {creature.name} ({who}, {state}){voice}")
     if not request.creatures:
         lines.append("- (nobody listed)")
     lines.append("RESULTS (authoritative, in initiative order):")
