@@ -339,6 +339,11 @@ def describe_error(error: BaseException) -> tuple[str, bool]:
         return describe_error(original) if original is not None else ("", False)
     if isinstance(error, TableError):
         return str(error), True
+    from ledger.errors import LedgerError
+    from rules.errors import RulesError
+
+    if isinstance(error, LedgerError | RulesError):  # their messages are one line written for people
+        return str(error).strip("'\""), True
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Use this command in a server channel where the campaign is played.", True
     if isinstance(error, app_commands.CommandOnCooldown):

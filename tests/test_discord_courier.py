@@ -152,3 +152,16 @@ async def test_narration_pings_only_the_rounds_players_and_deadline_rounds_get_t
     results = harness.channel_posts[-1]
     assert results.allowed_mentions == {"parse": []}
     assert "Round 2: results" in str(results.embeds)
+
+
+def test_ledger_and_rules_refusals_read_as_messages_not_as_crashes() -> None:
+    from bot.discord_client import describe_error
+    from ledger.errors import NotEnoughHeld
+    from rules.errors import DiceError
+
+    assert describe_error(NotEnoughHeld("pc-mira holds only 2 of item-gold")) == (
+        "pc-mira holds only 2 of item-gold",
+        True,
+    )
+    assert describe_error(DiceError("Too many dice: at most 100")) == ("Too many dice: at most 100", True)
+    assert describe_error(RuntimeError("boom"))[1] is False
