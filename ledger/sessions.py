@@ -181,7 +181,7 @@ async def interrupted_rounds(session: AsyncSession) -> list[RoundView]:
             .order_by(col(m.Round.id))
         )
     ).all()
-    return [await get_round(session, round_id=rid) for rid in rows]
+    return [await get_round(session, round_id=rid) for rid in rows if rid is not None]
 
 
 async def queue_late(
@@ -314,7 +314,7 @@ async def round_numbers(session: AsyncSession, *, round_ids: Sequence[int]) -> d
     rows = (
         await session.exec(select(m.Round.id, m.Round.number).where(col(m.Round.id).in_(round_ids)))
     ).all()
-    return {int(rid): int(num) for rid, num in rows}
+    return {int(rid): int(num) for rid, num in rows if rid is not None}
 
 
 async def count_events(session: AsyncSession, *, campaign_id: int) -> int:
