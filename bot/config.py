@@ -130,7 +130,7 @@ def parse_settings(data: dict[str, Any], *, source: str = "config") -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc.errors(), source)) from None
+        raise ConfigError(_describe([dict(e) for e in exc.errors()], source)) from None
 
 
 def load_settings(path: str | Path | None) -> Settings:

@@ -213,7 +213,6 @@ class OfflineIntentParser:
         ):
             kind = IntentKind.CHECK
         target, _ = _find(said, others)
-        base = {"actor": scene.actor, "text": raw}
 
         if kind is None:
             if target is not None:
@@ -225,17 +224,21 @@ class OfflineIntentParser:
                 )
 
         if kind is IntentKind.HOLD:
-            return Intent(kind=kind, **base)
+            return Intent(kind=kind, actor=scene.actor, text=raw)
         if kind is IntentKind.HELP:
             if target is None:
                 return ParseRefusal(reason=f"Whom do you help? Present: {_present(others)}.")
-            return Intent(kind=kind, target=target.id, **base)
+            return Intent(kind=kind, target=target.id, actor=scene.actor, text=raw)
         if kind is IntentKind.ABILITY:
             spell = _SPELL.search(said)
             if spell is None:
                 return ParseRefusal(reason="Which spell or ability? e.g. 'cast fire bolt at the thug'.")
             return Intent(
-                kind=kind, ability_name=_slug(spell.group(1)), target=target.id if target else None, **base
+                kind=kind,
+                ability_name=_slug(spell.group(1)),
+                target=target.id if target else None,
+                actor=scene.actor,
+                text=raw,
             )
         if kind is IntentKind.ATTACK:
             if target is None:
@@ -247,7 +250,12 @@ class OfflineIntentParser:
                 weapon, _ = _find(said, scene.items_held)
             spare = bool(re.search(r"\b(?:knock\b.*\bout|non-?lethal|spare|subdue)\b", said))
             return Intent(
-                kind=kind, target=target.id, item=weapon.id if weapon else None, spare=spare, **base
+                kind=kind,
+                target=target.id,
+                item=weapon.id if weapon else None,
+                spare=spare,
+                actor=scene.actor,
+                text=raw,
             )
         if kind is IntentKind.GIVE:
             item, position = _find(said, scene.items_held)
@@ -258,14 +266,23 @@ class OfflineIntentParser:
             if target is None:
                 return ParseRefusal(reason=f"To whom? Present: {_present(others)}.")
             quantity = _quantity_before(said, position)
-            return Intent(kind=kind, item=item.id, target=target.id, quantity=max(quantity, 1), **base)
+            return Intent(
+                kind=kind,
+                item=item.id,
+                target=target.id,
+                quantity=max(quantity, 1),
+                actor=scene.actor,
+                text=raw,
+            )
         if kind is IntentKind.USE_ITEM:
             item, _ = _find(said, scene.items_held)
             if item is None:
                 return ParseRefusal(
                     reason="You do not hold that. Check /ledger inventory for what you carry."
                 )
-            return Intent(kind=kind, item=item.id, target=target.id if target else None, **base)
+            return Intent(
+                kind=kind, item=item.id, target=target.id if target else None, actor=scene.actor, text=raw
+            )
         if kind is IntentKind.TAKE:
             item, position = _find(said, scene.items_here)
             if item is None:
@@ -276,16 +293,19 @@ class OfflineIntentParser:
                 item=item.id,
                 target=target.id if target else None,
                 quantity=max(quantity, 1),
-                **base,
+                actor=scene.actor,
+                text=raw,
             )
         if kind is IntentKind.MOVE:
             place, _ = _find(said, scene.locations)
             if place is None:
                 return ParseRefusal(reason=f"Where to? You can go to: {_present(scene.locations)}.")
-            return Intent(kind=kind, destination=place.id, **base)
+            return Intent(kind=kind, destination=place.id, actor=scene.actor, text=raw)
         if kind is IntentKind.CHECK:
-            return Intent(kind=kind, skill=skill, target=target.id if target else None, **base)
+            return Intent(
+                kind=kind, skill=skill, target=target.id if target else None, actor=scene.actor, text=raw
+            )
         # TALK
         if target is None:
             return ParseRefusal(reason=f"Whom do you speak to? Present: {_present(others)}.")
-        return Intent(kind=kind, target=target.id, skill=skill, **base)
+        return Intent(kind=kind, target=target.id, skill=skill, actor=scene.actor, text=raw)

@@ -348,7 +348,13 @@ class LedgerViews(TableBase):
                 ]
             payloads = [e.data for e in events]
             await self._index_summary(
-                campaign_id, row.id, row.session_number, row.text, row.event_ids, row.visibility, payloads
+                campaign_id,
+                row.id or 0,
+                row.session_number,
+                row.text,
+                row.event_ids,
+                row.visibility,
+                payloads,
             )
 
     async def _index_summary(

@@ -34,7 +34,22 @@ from rules.errors import RulesError
 from rules.intents import Intent, IntentKind
 from rules.round import ActionResult, RoundResolution
 from rules.srd import build_pc, creature
-from rules.state import Combatant, DeathSaves, Holding, RoundState, SceneItem
+from rules.state import (
+    Combatant,
+    ConditionAdded,
+    ConditionRemoved,
+    DeathSaves,
+    DeathSaveTally,
+    Died,
+    EntityMoved,
+    FellUnconscious,
+    Holding,
+    HpChanged,
+    ItemTransferred,
+    RoundState,
+    SceneItem,
+    Stabilized,
+)
 
 GM = Viewer.gm()
 _CONDITIONS = {c.value for c in Condition}
@@ -297,17 +312,16 @@ def mutations_for(
         cause = round_cause(session_number, round_number, change.cause)
         actor = resolution.results[change.cause].actor if change.cause < len(resolution.results) else ""
         common = {"cause": cause, "witnesses": witnesses(actor)}
-        kind = change.kind
-        if kind == "hp_changed":
+        if isinstance(change, HpChanged):
             out.append({"kind": "set_hp", "entity": change.entity, "hp": change.after, **common})
-        elif kind in ("condition_added", "fell_unconscious"):
-            condition = "unconscious" if kind == "fell_unconscious" else change.condition.value
+        elif isinstance(change, ConditionAdded | FellUnconscious):
+            condition = "unconscious" if isinstance(change, FellUnconscious) else change.condition.value
             if condition not in conditions.setdefault(change.entity, set()):
                 conditions[change.entity].add(condition)
                 out.append(
                     {"kind": "add_condition", "entity": change.entity, "condition": condition, **common}
                 )
-        elif kind == "condition_removed":
+        elif isinstance(change, ConditionRemoved):
             if change.condition.value in conditions.setdefault(change.entity, set()):
                 conditions[change.entity].discard(change.condition.value)
                 out.append(
@@ -318,14 +332,14 @@ def mutations_for(
                         **common,
                     }
                 )
-        elif kind == "died":
+        elif isinstance(change, Died):
             out.append({"kind": "set_alive", "entity": change.entity, "alive": False, **common})
-        elif kind == "stabilized":
+        elif isinstance(change, Stabilized):
             out.append({"kind": "set_fact", "key": f"{change.entity}-stable", "value": True, **common})
-        elif kind == "death_saves":
+        elif isinstance(change, DeathSaveTally):
             value = f"{change.successes}/{change.failures}"
             out.append({"kind": "set_fact", "key": f"{change.entity}-death-saves", "value": value, **common})
-        elif kind == "item_transferred":
+        elif isinstance(change, ItemTransferred):
             out.append(
                 {
                     "kind": "transfer_item",
@@ -336,7 +350,7 @@ def mutations_for(
                     **common,
                 }
             )
-        elif kind == "entity_moved":
+        elif isinstance(change, EntityMoved):
             out.append(
                 {"kind": "move_entity", "entity": change.entity, "location": change.to_location, **common}
             )
@@ -390,15 +404,15 @@ def _effects(resolution: RoundResolution, index: int, target: str | None) -> tup
     for change in resolution.changes:
         if change.cause != index:
             continue
-        if change.kind == "hp_changed" and (target is None or change.entity == target):
+        if isinstance(change, HpChanged) and (target is None or change.entity == target):
             delta = (change.after + change.temp_after) - (change.before + change.temp_before)
             if delta < 0:
                 damage += -delta
             else:
                 healing += delta
-        elif change.kind == "fell_unconscious" and change.entity == target:
+        elif isinstance(change, FellUnconscious) and change.entity == target:
             down = True
-        elif change.kind == "died" and change.entity == target:
+        elif isinstance(change, Died) and change.entity == target:
             died = True
     return damage, healing, down, died
 
@@ -425,7 +439,7 @@ def outcomes(
                 (
                     c.to_holder
                     for c in resolution.changes
-                    if c.kind == "item_transferred"
+                    if isinstance(c, ItemTransferred)
                     and c.item == intent.item
                     and c.to_holder in result.contest
                 ),

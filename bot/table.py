@@ -923,11 +923,11 @@ class Table(GMTools):
                 present=present,
                 round_facts=facts,
             )
-        player_ids = {pc: _int_id(uid) for pc, uid in players.items()}
+        player_ids = {pc: pid for pc, uid in players.items() if (pid := _int_id(uid)) is not None}
         reveals: list[Reveal] = [
             Reveal(player_id=player_ids[r["actor"]], character_name=scene.name(r["actor"]), text=r["text"])
             for r in record.get("reveals", [])
-            if player_ids.get(r["actor"]) is not None
+            if r["actor"] in player_ids
         ]
         request = narration_request(
             campaign=campaign.name,
@@ -941,7 +941,7 @@ class Table(GMTools):
             summaries=[SceneSummary(id=h.id, text=h.text) for h in context.summaries],
             recent=recent,
             npc_knowledge=knowledge,
-            players={pc: pid for pc, pid in player_ids.items() if pid is not None},
+            players=player_ids,
             variety_seed=int(record.get("seed", 0)) % 1_000_003,
         )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -58,7 +58,7 @@ class IntentReply(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: str = Field(json_schema_extra={"enum": _KINDS})
+    kind: str = Field(json_schema_extra={"enum": cast("list[Any]", _KINDS)})
     target: str | None
     item: str | None
     quantity: int
