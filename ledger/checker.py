@@ -87,6 +87,8 @@ _HELPLESS_VERBS = _CORPSE_VERBS | {
     "slump",
     "hang",
 }
+# giving up an action: a narrator may not make a PC drop what their player chose to do
+_ABANDON = frozenset({"abandon", "quit", "forsake", "desert", "neglect", "cease"})
 _KIN_KINDS = ("kin", "family", "sibling", "brother", "sister", "parent", "child", "spouse", "twin", "cousin")
 
 
@@ -310,6 +312,16 @@ class _Judge:
             return Verdict(c, "unknown", None, "changed hands in this narration")
         held = self.snap.holders_of(item)
         fate = self.snap.fates.get(item)
+        if "exists" in details:
+            # told lying somewhere now: only a recorded end (sold, destroyed) can refute that
+            if (
+                not held
+                and fate is not None
+                and self.sees(fate.visibility)
+                and not self.snap.round.given_up(item)
+            ):
+                return Verdict(c, "contradicted", f"{item}-holder", f"{_the(name)} was {fate.fate}")
+            return Verdict(c, "unknown")
         if not held:
             if (
                 fate is not None
@@ -368,7 +380,9 @@ class _Judge:
         if kind == "notkin":
             kin = [e for e in shown if any(k in e.kind for k in _KIN_KINDS)]
             if kin:
-                return Verdict(c, "contradicted", kin[0].id, f"recorded tie is {kin[0].kind}: {kin[0].reason}")
+                return Verdict(
+                    c, "contradicted", kin[0].id, f"recorded tie is {kin[0].kind}: {kin[0].reason}"
+                )
             return Verdict(c, "unknown")
         if kind == "kin":
             kin = [e for e in edges if any(k in e.kind for k in _KIN_KINDS)]
@@ -440,6 +454,9 @@ class _Judge:
             verb, _, clause_text = rest.partition(":")
             words = clause_text.lower().split()
             leaves = verb == "leave" or (verb in MOTION and ("off" in words or "away" in words))
+            if verb in _ABANDON and content_words(clause_text) & sub:
+                # "Mira abandons her watch on the rooftops": giving up what the player chose to do
+                return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not stop")
             if leaves and not content_words(clause_text) & sub:
                 # walking out of the scene is a choice the player did not make
                 return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not leave")

@@ -69,7 +69,8 @@ _ACTION = (
 _HOLDING = (
     "draw raise wield grip hold clutch carry produce pull nock drink uncork polish level swing lift "
     "sheathe unsheathe brandish tuck fire loose read unroll unfold open show finger twirl heft ready aim "
-    "spin press tap flash use pat weigh toss juggle flip consult check unwrap turn examine inspect"
+    "spin press tap flash use pat weigh toss juggle flip consult check unwrap turn examine inspect "
+    "roll rub twist cradle clasp stroke jingle rattle fasten pin wear don buckle"
 )
 _IRREGULAR = {
     "knew": "know",
@@ -467,7 +468,9 @@ _MISS_PHRASES = re.compile(
     r"dives? (?:aside|behind|clear)|bites (?:wood|stone|dirt|earth|air)|finds only|whirls past|spins past|"
     r"rings off|thuds into the|sails? (?:past|over|wide)|fails? to|falls? short|"
     r"only air|empty air|just short|a hair's breadth|clatters? off|skitters? off|turns? aside|rolls? aside|"
-    r"turned (?:aside|away)|"
+    r"turned (?:aside|away)|fizzle[sd]?|sputters? out|peters? out|falls? flat|to no effect|"
+    r"(?:a|an|one|two|three|a few|several) (?:yards?|feet|foot|inch|inches|hand's breadth|finger's width|"
+    r"handspan|pace|paces) (?:from|short of|wide of|away from)|inches from|wide of|"
     r"deflected|parried|blocked|glanced off)\b"
 )
 _DAMAGE = frozenset(
@@ -514,13 +517,15 @@ _KIN = frozenset(
 _POSITIVE = re.compile(
     r"\b(?:old friend|dear friend|friend|friends|ally|allies|warmly|fondly|embraces?|embracing|hugs?|beloved|"
     r"trusted|brother-in-arms|affection|affectionately|comrade|fondness|fond of|tenderness|gratitude|"
-    r"grateful|adores?|dotes? on|devoted to|trusts)\b"
+    r"grateful|adores?|dotes? on|devoted to|trusts|(?:thinks?|thought) the world of|soft spot for|"
+    r"looks? up to)\b"
 )
 # kinship denied: "Sela is no relation to Voss", "Edric is no kin of the queen's", "not Wei's brother"
 _NOT_KIN = re.compile(
     r"\b(?:no relation (?:to|of)|no kin (?:to|of)|not related to|unrelated to|no blood (?:to|of)|"
     r"not (?:his|her|their) (?:brother|sister|son|daughter|mother|father|kin|cousin|twin|sibling)|"
-    r"no (?:brother|sister|son|daughter|mother|father|kin|cousin) (?:to|of))\b"
+    r"no (?:brother|sister|son|daughter|mother|father|kin|cousin) (?:to|of)|(?:are|were) (?:not|no) "
+    r"(?:kin|related|family|siblings|brothers|sisters))\b"
 )
 _NEGATIVE = re.compile(
     r"\b(?:enemy|enemies|sworn foe|foe|hatred|hates|loathes|despises|feud|nemesis|rival|spits at|"
@@ -553,7 +558,7 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "settled",
         re.compile(
-            r"\b(?:no longer owes?|owes? (?:\w+ )?nothing|nothing (?:more )?owed|paid in full|"
+            r"\b(?:no longer owes?|owes? (?:\w+ ){0,2}nothing|nothing (?:more )?owed|paid in full|"
             r"(?:is|was|been|now|finally|are) (?:\w+ )?(?:paid|repaid|settled|fulfilled|"
             r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed|spent|used up|"
             r"called in|redeemed)|"
@@ -609,6 +614,7 @@ _NUMBERS = {
     "ten": 10,
     "eleven": 11,
     "twelve": 12,
+    "dozen": 12,
     "twenty": 20,
     "a": 1,
     "an": 1,
@@ -937,6 +943,8 @@ class Extraction:
     new_entities: list[str] = field(default_factory=list)
     sentences: list[tuple[int, int]] = field(default_factory=list)  # char spans
     antecedent: dict[int, str] = field(default_factory=dict)  # sentence start token -> previous subject
+    it_antecedent: dict[int, str] = field(default_factory=dict)  # sentence start -> previous lone monster
+    present_tense: bool = False  # the narration is told in the present tense
 
 
 _EPITHETS = frozenset({"dead", "late", "slain", "fallen", "murdered", "drowned", "poor", "old", "wounded"})
@@ -1218,19 +1226,103 @@ class _Sentence:
 
 # words after a name that end like a verb but are not one ("Mira's", "Wei always", "Voss himself")
 _NOT_VERBS = frozenset(
-    """as is was has his hers its this thus us yes less unless across perhaps always towards afterwards
-    himself herself itself themselves others yours ours whereas various famous nervous glorious
-    anxious dangerous gracious pious once alas chaos bias canvas atlas bless boss loss kiss mass""".split()
+    {
+        "as",
+        "is",
+        "was",
+        "has",
+        "his",
+        "hers",
+        "its",
+        "this",
+        "thus",
+        "us",
+        "yes",
+        "less",
+        "unless",
+        "across",
+        "perhaps",
+        "always",
+        "towards",
+        "afterwards",
+        "himself",
+        "herself",
+        "itself",
+        "themselves",
+        "others",
+        "yours",
+        "ours",
+        "whereas",
+        "various",
+        "famous",
+        "nervous",
+        "glorious",
+        "anxious",
+        "dangerous",
+        "gracious",
+        "pious",
+        "once",
+        "alas",
+        "chaos",
+        "bias",
+        "canvas",
+        "atlas",
+        "bless",
+        "boss",
+        "loss",
+        "kiss",
+        "mass",
+    }
 )
 # what may stand right before a clause subject: nothing, punctuation, a conjunction
 _SUBJECT_LEAD = frozenset(
-    {",", ";", ":", "—", "–", '"', "“", "”", "and", "but", "then", "while", "as", "when", "before", "after",
-     "until", "so", "now", "yet"}
+    {
+        ",",
+        ";",
+        ":",
+        "—",
+        "–",
+        '"',
+        "“",
+        "”",
+        "and",
+        "but",
+        "then",
+        "while",
+        "as",
+        "when",
+        "before",
+        "after",
+        "until",
+        "so",
+        "now",
+        "yet",
+    }
 )
 # what follows a transitive verb: an object's determiner or possessive, or a particle ("jerks his chin")
 _OBJECT_LEAD = frozenset(
-    {"the", "a", "an", "his", "her", "its", "their", "my", "your", "one", "some", "back", "up", "down", "out",
-     "off", "away", "him", "them", "it"}
+    {
+        "the",
+        "a",
+        "an",
+        "his",
+        "her",
+        "its",
+        "their",
+        "my",
+        "your",
+        "one",
+        "some",
+        "back",
+        "up",
+        "down",
+        "out",
+        "off",
+        "away",
+        "him",
+        "them",
+        "it",
+    }
 )
 
 
@@ -1251,12 +1343,12 @@ def _unknown_verb(s: _Sentence, m: Mention, k: int) -> str | None:
     lead = s.tokens[m.i - 1].low if m.i > s.a else ""
     if m.i > s.a and lead not in _SUBJECT_LEAD:
         return None
-    nxt = s.tokens[k + 1].low if k + 1 < s.b else ""
-    if nxt not in _OBJECT_LEAD:
+    nxt = s.tokens[k + 1].low if k + 1 < s.b else "."
+    if nxt not in _OBJECT_LEAD and nxt not in (",", ".", "!", ";", "and"):
         return None
     if low.endswith("ies"):
         return low[:-3] + "y"
-    if low.endswith(("ches", "shes", "xes", "zes", "sses")):
+    if low.endswith(("ches", "shes", "xes", "zes", "sses", "oes")):
         return low[:-2]
     if low.endswith("s") and not low.endswith("'s"):
         return low[:-1]
@@ -1338,6 +1430,7 @@ def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
     attributed: set[tuple[str, int]] = set()
     sentences = _sentences(text, tokens)
     _pronouns(ex, snapshot, sentences)
+    ex.present_tense = _present_tense(tokens, sentences)
     ex.sentences = [(tokens[a].start, tokens[b - 1].end) for a, b in sentences]
     for a, b in sentences:
         s = _Sentence(ex, snapshot, text, a, b)
@@ -1349,9 +1442,76 @@ def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         if not any(c.kind == "relation" and c.span == s.span for c in ex.claims):
             _relation_by_pronoun(s)
         _threads(s)
+        _remains(s)
         _knows(s)
         _new_names(s, covered)
     return ex
+
+
+_PAST_IRREGULAR = frozenset(
+    w for w in _IRREGULAR if not w.endswith(("s", "ing", "en", "wn")) and w not in ("lay", "slain")
+)
+
+
+def _is_past(form: str, lemma: str) -> bool:
+    return form != lemma and (form.endswith("ed") or form in _PAST_IRREGULAR)
+
+
+def _present_tense(tokens: list[Token], sentences: list[tuple[int, int]]) -> bool:
+    """True when the narration is told in the present tense: most sentences' first finite verb is a
+    present form ("Sela turns", "Kestrel finds") rather than a past one ("Sela turned")."""
+    now = past = 0
+    for a, b in sentences:
+        for q in range(a, b):
+            t = tokens[q]
+            if t.quoted or t.low.endswith("ing"):
+                continue
+            lemma = VERBS.get(t.low)
+            if lemma is None:
+                prev = tokens[q - 1] if q > a else None
+                after_subject = prev is not None and (
+                    prev.low in ("he", "she", "it", "they") or (prev.text[:1].isupper() and not prev.poss)
+                )
+                if not (after_subject and t.text.islower() and len(t.low) > 3) or t.low in _NOT_VERBS:
+                    continue
+                if t.low.endswith("ed"):
+                    past += 1
+                    break
+                if t.low.endswith("s") and not t.low.endswith(("ss", "us")):
+                    now += 1
+                    break
+                continue
+            if t.low == lemma:
+                continue
+            if _is_past(t.low, lemma):
+                past += 1
+            else:
+                now += 1
+            break
+    return now > past
+
+
+_REMAINS = re.compile(
+    r"\bnothing (?:is |was )?left of (it|him|her)\b(?! *(?:to|that|but (?:the|a|his|her|its) (?:wound|scar)))"
+    r"|\b(it|he|she) (?:crumbles?|collapses?|burns?|falls?) (?:away )?(?:in)?to (?:ash|ashes|dust)\b"
+)
+
+
+def _remains(s: _Sentence) -> None:
+    """ "there is nothing left of it but ash": the pronoun's creature is destroyed."""
+    found = _REMAINS.search(s.narr)
+    if found is None or _HYPO & set(s.narr.split()):
+        return
+    word = found.group(1) or found.group(2)
+    if any(m.id and s.kind(m) in ("pc", "npc", "monster") and not m.quoted for m in s.mentions):
+        return  # a creature named here is the likelier referent; the subject rules handle it
+    eid = s.ex.it_antecedent.get(s.a) if word == "it" else s.ex.antecedent.get(s.a)
+    if eid is None:
+        return
+    e = s.snap.entities.get(eid)
+    if e is None or (word != "it" and e.pronoun not in (word, None, "they")):
+        return
+    s.ex.claims.append(Claim("dead", (eid,), s.raw.strip(), s.span, Modality(), found.group(0)))
 
 
 def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, int]]) -> None:
@@ -1393,6 +1553,8 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
     for a, b in sentences:
         if prev_subject is not None:
             ex.antecedent[a] = prev_subject
+        if prev_monster is not None:
+            ex.it_antecedent[a] = prev_monster
         here = [m for m in ex.mentions if a <= m.i < b and not m.quoted and m.id]
         creatures = [m for m in here if kind(m.id) in ("pc", "npc", "monster")]
         first_named = creatures[0].i if creatures else b
@@ -1419,6 +1581,17 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
                 prev_subject = chosen
             elif low == "it" and prev_monster is not None:
                 added.append(Mention((prev_monster,), k, k + 1, False, False, "public"))
+        # "It is Tobin, and he is limping": a pronoun opening a later clause of the same sentence is the one
+        # person named before it whom it fits
+        for q in range(max(a + 1, first_named + 1), b):
+            if toks[q].quoted or toks[q].low not in ("he", "she") or any(m.i == q for m in ex.mentions):
+                continue
+            if toks[q - 1].low not in ("and", "but", ",", ";", "then", "while", "as", "when", "until"):
+                continue
+            named = {m.id for m in creatures if m.i < q and m.id is not None}
+            fitting = [p for p in named if fits(p, toks[q].low)]
+            if len(named) == 1 and len(fitting) == 1 and snap.entities[fitting[0]].pronoun is not None:
+                added.append(Mention((fitting[0],), q, q + 1, False, False, "public"))
         monsters = {m.id for m in creatures if kind(m.id) == "monster"}
         prev_monster = next(iter(monsters)) if len(monsters) == 1 else None
         if not continued:
@@ -1595,7 +1768,17 @@ def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
         ):
             return False
         if toks[k].low in _DEATH_WORDS and (k + 1) not in starts:
-            if k > m.j and toks[k - 1].low in ("the", "a", "an", "his", "her", "its", "their", "this", "that"):
+            if k > m.j and toks[k - 1].low in (
+                "the",
+                "a",
+                "an",
+                "his",
+                "her",
+                "its",
+                "their",
+                "this",
+                "that",
+            ):
                 continue  # attributive: "no relation to the dead merchant" is about someone else
             return True
     tail = " ".join(t.low for t in toks[m.j : end] if not t.quoted)
@@ -1647,6 +1830,9 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue
         k, form, lemma = v
         mod = s.modality(m, k)
+        if s.ex.present_tense and _is_past(form, lemma) and not inverted:
+            # "Mother Hesk warned you before you came down" in a present-tense scene looks back
+            mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
         if lemma == "be":
             nxt = [t.low for t in toks[k + 1 : min(c1, k + 4)]]
             if nxt[:1] and nxt[0] in _NEGATION:
@@ -1691,6 +1877,12 @@ def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
     return out
 
 
+# verbs of a state of mind or of affairs: they put no one anywhere
+_STATE_VERBS = frozenset(
+    {"owe", "know", "remember", "believe", "need", "want", "deserve", "hope", "fear", "trust", "mean", "own"}
+)
+
+
 def _act(
     s: _Sentence,
     m: Mention,
@@ -1709,13 +1901,19 @@ def _act(
         # "says nothing", "agrees to nothing": a silence is no words put in anyone's mouth
         mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, True)
     s.claim("acts", (eid,), m, mod, lemma)
+    if lemma in _STATE_VERBS:
+        return  # "she owes him nothing", "he knows the pass": no body in any place
     if lemma in MOTION:
         dest = _location_after(s, k)
-        arriving = lemma in _ARRIVE or (
-            dest is not None
-            and dest.id is not None
-            and s.snap.scene.location is not None
-            and s.snap.within(dest.id, s.snap.scene.location)
+        arriving = (
+            lemma in _ARRIVE
+            or nxt in ("in", "up")
+            or (
+                dest is not None
+                and dest.id is not None
+                and s.snap.scene.location is not None
+                and s.snap.within(dest.id, s.snap.scene.location)
+            )
         )
         if arriving and kind in ("npc", "monster"):
             s.claim("present", (eid,), m, mod, lemma)  # walking in does not put them here
@@ -1897,6 +2095,24 @@ def _actor_like(s: _Sentence, x: Mention) -> bool:
     return v is not None and not _defends(s, v)
 
 
+def _kills(s: _Sentence, start: int, stop: int) -> bool:
+    """A kill verb whose object is a creature ("finishes the ghoul", "slays it", "fells him"), not a thing
+    ("finishes his casting")."""
+    toks = s.tokens
+    for k in range(start, stop):
+        w = toks[k].low
+        if toks[k].quoted or not (w in _KILL_VERBS or VERBS.get(w) in _KILL_VERBS):
+            continue
+        nxt = toks[k + 1].low if k + 1 < s.b else ""
+        if nxt in ("him", "her", "it", "them", "off", "outright") or k + 1 >= stop:
+            return True
+        if any(k < x.i <= k + 3 and s.kind(x) in ("pc", "npc", "monster") and not x.poss for x in s.mentions):
+            return True
+        if w.endswith("ed") or w in ("slain", "fell"):
+            return True  # passive or past: "killed by", "fell dead"
+    return False
+
+
 def _combat(s: _Sentence) -> None:
     """hit / missed / damaged / dead from attack phrasing, guided by who acted this round."""
     rnd = s.snap.round
@@ -1965,7 +2181,7 @@ def _combat(s: _Sentence) -> None:
         if mod.hypothetical or mod.memory or mod.rumour:
             continue
         s.claim("hit" if hit else "missed", (eid, tid), m, mod, "")
-        if hit and any(w in _KILL_VERBS or VERBS.get(w) in _KILL_VERBS for w in words) and tid:
+        if hit and tid and _kills(s, start, stop):
             s.claim("dead", (tid,), target, mod, "killed")
     # "the goblin dodges Mira's arrow": a defender, then the attacker's weapon
     for d in creatures:
@@ -2017,6 +2233,7 @@ _CARRIED_IN = frozenset(
         "hand",
         "hands",
         "fingers",
+        "knuckles",
         "palm",
         "sleeve",
         "pocket",
@@ -2068,7 +2285,17 @@ _BUNDLES = frozenset(
 
 def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
     """ "the torches ...: all six of them" / "three in all": an exact count told after the item."""
-    words = [t.low for t in s.tokens[j : min(s.b, j + 12)] if not t.quoted]
+    words = [t.low for t in s.tokens[j : min(s.b, j + 16)] if not t.quoted]
+    for n in range(len(words) - 1):
+        # "...: a full dozen, fletched in grey" / "— just two." : a count set off after a colon or dash
+        if words[n] in (":", "—", "–"):
+            q = n + 1
+            while q < len(words) and words[q] in ("a", "an", "just", "only", "full", "bare", "mere", "whole"):
+                q += 1
+            w = words[q] if q < len(words) else ""
+            num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
+            if num is not None and (q + 1 >= len(words) or words[q + 1] in (",", ".", ";", "!", "left")):
+                return num, True
     for n in range(len(words) - 2):
         w = words[n]
         num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
@@ -2079,6 +2306,22 @@ def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
         ):
             return num, True
     return None, False
+
+
+_ITEM_HERE = frozenset(
+    {"sit", "rest", "lie", "hang", "stand", "wait", "gleam", "glint", "glitter", "shine", "lean"}
+)
+
+
+def _item_is_here(s: _Sentence, it: Mention) -> bool:
+    """An item opening its clause, then a present-tense verb of lying about ("sits", "gleams", "is on")."""
+    c0, _ = s.clause_of(it.i)
+    first = it.i == c0 or (it.i - 1 >= s.a and s.tokens[it.i - 1].low in _SUBJECT_LEAD)
+    if not first or it.j >= s.b or it.poss:
+        return False
+    form = s.tokens[it.j].low
+    lemma = VERBS.get(form) or (form[:-1] if form.endswith("s") else "")
+    return lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma)
 
 
 def _holdings(s: _Sentence) -> None:
@@ -2120,7 +2363,9 @@ def _holdings(s: _Sentence) -> None:
         if before:
             subject = before[-1]
             between = [t.low for t in toks[subject.j : it.i]]
-            verb_lemma = next((VERBS[w] for w in reversed(between) if w in VERBS), "")
+            verb_lemma = next(
+                (VERBS.get(w) or "hold" for w in reversed(between) if w in VERBS or w in ("has", "have")), ""
+            )
         elif pronoun and creatures:
             subject = creatures[0]
         elif pronoun and s.ex.antecedent.get(s.a):
@@ -2160,6 +2405,10 @@ def _holdings(s: _Sentence) -> None:
             holder, qlo = subject, k + 1
         elif subject is not None and (pronoun or verb_lemma in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS):
             holder, qlo = subject, subject.j
+        if holder is None and subject is None and not pronoun and _item_is_here(s, it):
+            # "The poisoned chalice sits on a velvet cushion": the item is told to exist somewhere now
+            s.claim("holds", ("*somewhere*", iid), it, s.modality(it), "exists")
+            continue
         if holder is None or holder.id is None:
             continue
         qty, exact = _number(toks, qlo, it.i)
@@ -2196,6 +2445,9 @@ def _relations(s: _Sentence) -> None:
         end = s.span[0] + found.end()
         before = [x for x in creatures if x.j <= k and not x.poss]
         after = [x for x in creatures if toks[x.i].start >= end]
+        if len({x.id for x in before}) >= 2 and toks[before[-1].i - 1].low == "and" and before[-1].j >= k - 1:
+            # "He and Hadda are not kin": both parties right before the denial
+            after, before = [before[-1]], before[:-1]
         if toks[k].quoted or not before or not after or before[-1].id == after[0].id:
             continue
         a, b = before[-1], after[0]
@@ -2217,11 +2469,18 @@ def _relations(s: _Sentence) -> None:
     for c in creatures:
         if c.poss and c.j < s.b and toks[c.j].low in _KIN:
             other = apposed(c.j)
+            denied = c.i > s.a and toks[c.i - 1].low in ("not", "no", "never")
             if other is None:
                 # "Voss, Wei's brother": the name right before the possessive, set off by a comma
                 other = next((x for x in creatures if x.j == c.i - 1 and toks[c.i - 1].text == ","), None)
+            if other is None and denied:
+                # "Sela is not Voss's sister": the subject before the denial
+                other = next((x for x in reversed(creatures) if x.j < c.i - 1 and not x.poss), None)
             if other is not None and other.id and c.id and other.id != c.id:
-                s.claim("relation", (c.id, other.id, "kin"), c, s.modality(c), toks[c.j].low)
+                mod = s.modality(c)
+                if denied:
+                    mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+                s.claim("relation", (c.id, other.id, "notkin" if denied else "kin"), c, mod, toks[c.j].low)
                 return
     for k in range(s.a, s.b):
         t = toks[k]
@@ -2245,10 +2504,10 @@ def _relations(s: _Sentence) -> None:
             a = before[-1]
             rest = [x for x in creatures if x.id != a.id]
             after = [x for x in rest if x.i > k]
-            b = after[0] if after else (min(rest, key=lambda x: abs(x.i - k)) if rest else None)
-            if b is None or a.id is None or b.id is None:
+            other = after[0] if after else (min(rest, key=lambda x: abs(x.i - k)) if rest else None)
+            if other is None or a.id is None or other.id is None:
                 break
-            s.claim("relation", (a.id, b.id, kind), a, s.modality(a), found.group(0))
+            s.claim("relation", (a.id, other.id, kind), a, s.modality(a), found.group(0))
             return
 
 
@@ -2291,11 +2550,37 @@ def _threads(s: _Sentence) -> None:
     words = s.narr.split()
     kinds = {_THREAD_WORDS[w] for w in words if w in _THREAD_WORDS}
     aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
-    if not kinds and not aliased:
-        return
     snap = s.snap
+    named = {m.id for m in s.mentions if m.id and not m.quoted}
+    if not kinds and not aliased:
+        # "Kestrel still owes Mother Hesk": owing between two named parties is their debt or favour
+        owing = next((w for w in words if w in ("owe", "owes", "owed", "repaid", "repays", "repay")), None)
+        if owing is None or len(named) < 2:
+            return
+        tied = [
+            t.id
+            for t in snap.threads.values()
+            if t.kind in ("debt", "favour") and len(named & set(t.parties)) >= 2
+        ]
+        if len(tied) != 1:
+            return
+        # the thread's terms may say who owes whom ("Greyrock owes one favour"): the debtor must lead
+        debtor = next((m.id for m in s.mentions if m.id in named and m.id), None)
+        terms = snap.threads[tied[0]].terms.lower()
+        at = terms.find(" owe")
+        if debtor is not None and at >= 0:
+            # the party named last before "owe" in the terms is the debtor
+            def last_before(eid: str) -> int:
+                e = snap.entities.get(eid)
+                names = [n.name.lower().removeprefix("the ") for n in e.names()] if e else []
+                return max((terms.rfind(n, 0, at) for n in names), default=-1)
+
+            parties = snap.threads[tied[0]].parties
+            if max(parties, key=last_before) != debtor:
+                return
+        aliased = tied
+        words = [("debt" if w == owing else w) for w in words]
     candidates = list(dict.fromkeys(aliased)) or [t.id for t in snap.threads.values() if t.kind in kinds]
-    named = {m.id for m in s.mentions if m.id}
     if len(candidates) > 1:
         narrowed = [t for t in candidates if named & set(snap.threads[t].parties)]
         candidates = narrowed

@@ -57,7 +57,7 @@ CONDITIONS: tuple[str, ...] = (
     "exhausted",
     "incapacitated",
 )
-RELATION_KINDS: tuple[str, ...] = ("kin", "positive", "negative")
+RELATION_KINDS: tuple[str, ...] = ("kin", "notkin", "positive", "negative")  # notkin: "they are not related"
 THREAD_STATUSES: tuple[str, ...] = ("open", "settled", "broken", "expired")
 
 #: Longest narration sent to the model (drafts are capped at 1800 characters; this is headroom).
