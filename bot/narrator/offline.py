@@ -265,7 +265,8 @@ class OfflineNarrator:
             body = [_sentence(rng.choice(_PHRASES["quiet"]).format(place=place))]
         else:
             body = [_sentence(rng.choice(_PHRASES["opener"]).format(place=place))]
-            body.extend(self._tell(outcome, names, rng) for outcome in request.outcomes)
+            told: set[tuple[frozenset[str], str | None]] = set()  # contests already told once
+            body.extend(self._tell(outcome, names, rng, told) for outcome in request.outcomes)
         record = _relevant_record(request)
         if record is not None:
             body.append(_sentence(rng.choice(_PHRASES["record"]).format(text=record.text.strip())))
@@ -284,8 +285,14 @@ class OfflineNarrator:
         )
         return Draft(public_text=public, private_notes=notes, source="fallback")
 
-    def _tell(self, outcome: ActionOutcome, names: dict[str, str], rng: random.Random) -> str:
-        """One outcome as one or more sentences, from its data only."""
+    def _tell(
+        self,
+        outcome: ActionOutcome,
+        names: dict[str, str],
+        rng: random.Random,
+        told: set[tuple[frozenset[str], str | None]] | None = None,
+    ) -> str:
+        """One outcome as one or more sentences, from its data only; a shared contest is told once."""
         fields = _fields(outcome, names)
         if outcome.outcome == "refused":
             fields["plan"] = _PLANS[outcome.kind].format(**fields)
@@ -294,7 +301,14 @@ class OfflineNarrator:
         else:
             template = rng.choice(_PHRASES[_phrase_key(outcome)])
             parts = [template.format(**fields)]
-            if outcome.contest is not None:
+            contest_key = (
+                (frozenset({outcome.actor_id, outcome.contest.contested_by_id}), outcome.item_id)
+                if outcome.contest is not None
+                else None
+            )
+            if outcome.contest is not None and (told is None or contest_key not in told):
+                if told is not None and contest_key is not None:
+                    told.add(contest_key)
                 contest = outcome.contest
                 detail = f" ({contest.description})" if contest.description else ""
                 key = "contest" if contest.winner_id else "contest_tie"
