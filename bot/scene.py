@@ -230,27 +230,14 @@ def parse_scene(scene: Scene, actor: str) -> ParseScene:
         return SceneName(id=entity.id, name=entity.name, aliases=entity.aliases, kind=entity.kind)
 
     creatures = tuple(names(e) for e in scene.creatures.values() if e.location == here or e.id == actor)
-    held = tuple(
-        SceneName(
-            id=h.item_id,
-            name=h.item_name,
-            aliases=scene.items[h.item_id].aliases if h.item_id in scene.items else (),
-            kind="item",
-        )
-        for h in scene.holdings.get(actor, ())
-    )
+
+    def item(h: HoldingView) -> SceneName:
+        aliases = scene.items[h.item_id].aliases if h.item_id in scene.items else ()
+        return SceneName(id=h.item_id, name=h.item_name, aliases=aliases, kind="item")
+
+    held = tuple(item(h) for h in scene.holdings.get(actor, ()))
     reach_holders = [here] + [c.id for c in creatures if c.id != actor]
-    here_items = tuple(
-        SceneName(
-            id=h.item_id,
-            name=h.item_name,
-            aliases=scene.items[h.item_id].aliases if h.item_id in scene.items else (),
-            kind="item",
-        )
-        for holder in reach_holders
-        if holder
-        for h in scene.holdings.get(holder, ())
-    )
+    here_items = tuple(item(h) for holder in reach_holders if holder for h in scene.holdings.get(holder, ()))
     attacks: tuple[SceneName, ...] = ()
     if me is not None:
         try:

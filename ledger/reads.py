@@ -43,6 +43,39 @@ def _prov(row: Any) -> dict[str, Any]:
     }
 
 
+def location_view(row: m.Location) -> LocationView:
+    """A location row as its view."""
+    return LocationView(
+        id=row.id, name=row.name, aliases=tuple(row.aliases or ()), description=row.description, **_prov(row)
+    )
+
+
+def item_view(row: m.Item) -> ItemView:
+    """An item row as its view."""
+    return ItemView(
+        id=row.id,
+        name=row.name,
+        aliases=tuple(row.aliases or ()),
+        description=row.description,
+        properties=row.properties or {},
+        **_prov(row),
+    )
+
+
+def edge_view(row: m.Edge, history: Iterable[EdgeChange] = ()) -> EdgeView:
+    """An edge row (and, when given, its earlier values) as its view."""
+    return EdgeView(
+        source=row.source_id,
+        target=row.target_id,
+        kind=row.kind,
+        attitude=row.attitude,
+        reason=row.reason,
+        since_session=row.since_session,
+        history=tuple(history),
+        **_prov(row),
+    )
+
+
 def _entity_view(row: m.Entity, facts: Iterable[m.Fact]) -> EntityView:
     state: dict[str, Any] = {"conditions": []}
     for f in facts:
@@ -126,9 +159,7 @@ async def get_location(
     ).first()
     if row is None:
         raise UnknownRecord(f"no location called {location_id!r}")
-    return LocationView(
-        id=row.id, name=row.name, aliases=tuple(row.aliases), description=row.description, **_prov(row)
-    )
+    return location_view(row)
 
 
 async def get_item(session: AsyncSession, *, campaign_id: int, item_id: str, viewer: Viewer) -> ItemView:
@@ -144,14 +175,7 @@ async def get_item(session: AsyncSession, *, campaign_id: int, item_id: str, vie
     ).first()
     if row is None:
         raise UnknownRecord(f"no item called {item_id!r}")
-    return ItemView(
-        id=row.id,
-        name=row.name,
-        aliases=tuple(row.aliases),
-        description=row.description,
-        properties=row.properties,
-        **_prov(row),
-    )
+    return item_view(row)
 
 
 async def find_records(
@@ -311,19 +335,7 @@ async def relationships(
             history.setdefault((h.source_id, h.target_id, h.kind), []).append(
                 EdgeChange(attitude=h.attitude, reason=h.reason, **_prov(h))
             )
-    return [
-        EdgeView(
-            source=e.source_id,
-            target=e.target_id,
-            kind=e.kind,
-            attitude=e.attitude,
-            reason=e.reason,
-            since_session=e.since_session,
-            history=tuple(history.get((e.source_id, e.target_id, e.kind), [])),
-            **_prov(e),
-        )
-        for e in edges
-    ]
+    return [edge_view(e, history.get((e.source_id, e.target_id, e.kind), [])) for e in edges]
 
 
 def _thread_view(t: m.Thread) -> ThreadView:

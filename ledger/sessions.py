@@ -21,6 +21,7 @@ from ledger import models as m
 from ledger.changes import lock_campaign
 from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, RoundStateError, UnknownRecord
+from ledger.reads import edge_view, item_view, location_view
 from ledger.rounds import get_round
 from ledger.views import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
 from ledger.visibility import Viewer, visible_clause
@@ -232,21 +233,7 @@ async def all_edges(
             .limit(limit)
         )
     ).all()
-    return [
-        EdgeView(
-            source=r.source_id,
-            target=r.target_id,
-            kind=r.kind,
-            attitude=r.attitude,
-            reason=r.reason,
-            since_session=r.since_session,
-            session_number=r.session_number,
-            round_number=r.round_number,
-            cause=r.cause,
-            visibility=r.visibility,
-        )
-        for r in rows
-    ]
+    return [edge_view(r) for r in rows]
 
 
 async def locations(session: AsyncSession, *, campaign_id: int, viewer: Viewer) -> list[LocationView]:
@@ -258,19 +245,7 @@ async def locations(session: AsyncSession, *, campaign_id: int, viewer: Viewer) 
             .order_by(col(m.Location.id))
         )
     ).all()
-    return [
-        LocationView(
-            id=r.id,
-            name=r.name,
-            aliases=tuple(r.aliases or ()),
-            description=r.description,
-            session_number=r.session_number,
-            round_number=r.round_number,
-            cause=r.cause,
-            visibility=r.visibility,
-        )
-        for r in rows
-    ]
+    return [location_view(r) for r in rows]
 
 
 async def recent_public(session: AsyncSession, *, campaign_id: int, limit: int = 4) -> list[str]:
@@ -487,20 +462,7 @@ async def items_by_id(
             )
         )
     ).all()
-    return [
-        ItemView(
-            id=r.id,
-            name=r.name,
-            aliases=tuple(r.aliases or ()),
-            description=r.description,
-            properties=r.properties or {},
-            session_number=r.session_number,
-            round_number=r.round_number,
-            cause=r.cause,
-            visibility=r.visibility,
-        )
-        for r in rows
-    ]
+    return [item_view(r) for r in rows]
 
 
 async def missing_hard_facts(session: AsyncSession, *, campaign_id: int, facts: Sequence[Any]) -> list[Any]:
