@@ -53,10 +53,6 @@ def test_missing_config_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_unreachable_database_exits_2_naming_the_setting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot import table as table_module
-
-    if not hasattr(getattr(table_module, "Table", None), "create"):
-        pytest.skip("bot.table.Table.create does not exist yet")
     monkeypatch.setenv(TOKEN_ENV, "not-a-real-token")
     config = _config(
         tmp_path,

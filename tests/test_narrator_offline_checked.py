@@ -9,22 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from bot.narrator.base import ActionOutcome, NarrationRequest, SceneLocation
 from bot.narrator.offline import OfflineNarrator
-
-checker = pytest.importorskip("ledger.checker", reason="the ledger's assertion checker is not available")
-snapshot = pytest.importorskip("ledger.snapshot", reason="the ledger's world snapshot is not available")
+from ledger.checker import check
+from ledger.snapshot import WorldSnapshot, load_world
 
 WORLD = Path(__file__).parent / "corpus" / "worlds" / "harbour.json"
 WEAPONS = {"pc-greyrock": "battleaxe"}
 
 
-def brawl_request(world: object, seed: int) -> NarrationRequest:
+def brawl_request(world: WorldSnapshot, seed: int) -> NarrationRequest:
     """The corpus round "brawl" as the table would hand it to the narrator."""
-    names = {e.id: e.name for e in world.entities.values()}  # type: ignore[attr-defined]
-    submissions = world.round.submissions  # type: ignore[attr-defined]
+    names = {e.id: e.name for e in world.entities.values()}
+    submissions = world.round.submissions
     outcomes = tuple(
         ActionOutcome(
             actor_id=action.actor,
@@ -41,7 +38,7 @@ def brawl_request(world: object, seed: int) -> NarrationRequest:
             target_down=action.target_down,
             target_died=action.target_died,
         )
-        for action in world.round.actions  # type: ignore[attr-defined]
+        for action in world.round.actions
     )
     return NarrationRequest(
         campaign="saltmere",
@@ -54,12 +51,10 @@ def brawl_request(world: object, seed: int) -> NarrationRequest:
 
 
 def test_the_offline_brawl_narration_is_clean_for_every_seed() -> None:
-    if not WORLD.exists():
-        pytest.skip("the checker corpus world tests/corpus/worlds/harbour.json is missing")
-    world = snapshot.load_world(WORLD, "brawl")
+    world = load_world(WORLD, "brawl")  # a committed file: missing or unreadable fails the test
     narrator = OfflineNarrator()
     for seed in range(24):
         text = narrator.narrate_now(brawl_request(world, seed)).public_text
-        report = checker.check(text, world)
+        report = check(text, world)
         refuted = [(v.claim.text, v.reason) for v in report.claims if v.verdict == "contradicted"]
         assert report.verdict == "clean", (seed, text, refuted, report.leaks)
