@@ -33,7 +33,7 @@ from ledger.snapshot import (  # noqa: E402
     WorldSnapshot,
     load_world,
 )
-from tests.corpus.loader import narrations, world_path  # noqa: E402
+from tests.corpus.loader import leak_cases, leak_world_path, narrations, world_path  # noqa: E402
 
 
 def corpus_figures(batch: str | None = None) -> None:
@@ -81,6 +81,35 @@ def corpus_figures(batch: str | None = None) -> None:
         print(f"  missed: {line}")
     for line in alarms:
         print(f"  false alarm: {line}")
+
+
+def leak_figures() -> None:
+    """Print how many paraphrased leaks the party-channel check catches, and its false alarms on near-misses."""
+    caught = wrong = missed = alarms = clean = 0
+    lines: list[str] = []
+    for c in leak_cases():
+        report = check(c.text, load_world(leak_world_path(c.world)), audience="party")
+        found = {lk.record for lk in report.leaks}
+        if c.expect == "leak":
+            if found & set(c.records):
+                caught += 1
+            elif found:
+                wrong += 1
+                lines.append(f"  leak told, other record named: {c.id} {sorted(found)}")
+            else:
+                missed += 1
+                lines.append(f"  missed leak: {c.id}")
+        else:
+            clean += 1
+            if found:
+                alarms += 1
+                lines.append(f"  false alarm: {c.id} {sorted(found)}")
+    planted = caught + wrong + missed
+    print(f"== paraphrased leaks (tests/corpus/leaks): {planted} leaks, {clean} near-misses")
+    print(f"leaks caught (right record) {caught}/{planted}; other record only {wrong}; missed {missed}")
+    print(f"false alarms on near-misses {alarms}/{clean}")
+    for line in lines:
+        print(line)
 
 
 _SYL = [
@@ -215,6 +244,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
     corpus_figures()
+    leak_figures()
     for batch in sorted({n.id.split("-", 1)[0] for n in narrations() if n.id.startswith("holdout")}):
         corpus_figures(batch=batch)
     latency(args.runs)

@@ -49,3 +49,40 @@ def narrations() -> list[Narration]:
                 )
             )
     return out
+
+
+@dataclass(frozen=True)
+class LeakCase:
+    """One paraphrased-leak case or near-miss (tests/corpus/leaks): must the party channel's check find a leak?"""
+
+    id: str
+    world: str
+    expect: str  # "leak" | "clean"
+    records: tuple[str, ...]  # for a leak: the secret record, then other records that also give it away
+    text: str
+    known_miss: str = ""  # why the checker gets this one wrong today (the test expects the failure)
+
+
+def leak_world_path(world: str) -> Path:
+    """The TOML file of a leak-corpus world (worlds other than the four of the main corpus)."""
+    return CORPUS / "leaks" / "worlds" / f"{world}.toml"
+
+
+def leak_cases() -> list[LeakCase]:
+    """Every paraphrased-leak case and near-miss, in file order."""
+    out: list[LeakCase] = []
+    for path in sorted((CORPUS / "leaks").glob("*.toml")):
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        for c in raw.get("case", []):
+            records = (c["record"], *c.get("also", ())) if "record" in c else ()
+            out.append(
+                LeakCase(
+                    id=c["id"],
+                    world=c.get("world", path.stem),
+                    expect=c["expect"],
+                    records=tuple(records),
+                    text=c["text"].strip(),
+                    known_miss=c.get("known_miss", ""),
+                )
+            )
+    return out
