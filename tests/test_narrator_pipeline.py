@@ -194,6 +194,26 @@ async def test_a_rewrite_that_copies_the_rejected_draft_falls_back(
     assert [a.repetitive for a in outcome.attempts[:2]] == [True, True]
 
 
+SCENE = GOOD + " Rain lashes the crates while Lin keeps Old Wei talking at the tax office door."
+
+
+async def test_a_rewrite_that_fixes_only_the_bad_sentence_is_posted_as_regenerated(
+    fake_llm: FakeLLM,  # noqa: F811
+    llm: LLMNarrator,
+) -> None:
+    """The rewrite keeps the good sentences and mends the refuted one: that is the fix, not a loop."""
+    bad = SCENE + " The goblin climbs back to its feet, grinning."
+    fixed = SCENE + " The goblin stays down among the crates."
+    assert is_repetitive(fixed, [bad]), "premise: the rewrite is a near-copy of the rejected draft"
+    request = harbour_round(recent=(OLD_NARRATION,))
+    fake_llm.script(FakeReply.draft(bad), FakeReply.draft(fixed))
+    outcome = await run(llm, request)
+    assert outcome.source == "regenerated"
+    assert outcome.draft.public_text == fixed
+    assert outcome.conflicts == ()
+    assert [a.repetitive for a in outcome.attempts] == [False, False]
+
+
 async def test_a_failure_during_the_rewrite_falls_back_and_keeps_the_conflict(
     fake_llm: FakeLLM,  # noqa: F811
     llm: LLMNarrator,

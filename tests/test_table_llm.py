@@ -103,6 +103,27 @@ async def test_a_rewrite_that_fixes_the_conflict_is_posted_as_regenerated(
         await table.aclose()
 
 
+ROOM = CLEAN + " Rain drums on the shutters and the fire in the hearth spits and crackles."
+
+
+async def test_a_rewrite_that_mends_one_sentence_of_the_draft_is_posted_as_regenerated(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """The rewrite keeps the draft's good sentences: close to the rejected draft, yet it is the one posted."""
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    mended = ROOM + " Mira Quickfinger kneels by the crates and runs her fingers along their lids."
+    fake_llm.script(FakeReply.draft(f"{ROOM} {DEAD_MERCHANT}"), FakeReply.draft(mended))
+    try:
+        report = await _round(table)
+        assert report.source == "regenerated"  # type: ignore[attr-defined]
+        posted = courier.public[0][2]
+        assert mended in posted and "Harlan Voss" not in posted
+        assert await table.gm_conflicts(WHERE, GM) == ()
+    finally:
+        await table.aclose()
+
+
 async def test_a_secret_in_public_text_is_refused(tmp_path: Path, fake_llm: FakeLLM) -> None:
     courier = RecordingCourier()
     table = await _table(tmp_path, fake_llm, courier)

@@ -95,11 +95,9 @@ async def narrate_checked(
             "recent": tuple(text for text in request.recent if text not in repeated),
         }
     )
-    # The rejected draft joins the texts not to repeat: a near-copy of it is no rewrite.
-    recent_and_bad = (*recent, bad_draft.public_text)
-    second = await _attempt(
-        narrator, rewrite, "regenerated", check, recent_and_bad, repetition_threshold, attempts
-    )
+    # Repetition is measured against posted narrations only. The rejected draft was never posted, and a
+    # rewrite that fixes just its bad sentence is meant to stay close to it; the checker judges the fix.
+    second = await _attempt(narrator, rewrite, "regenerated", check, recent, repetition_threshold, attempts)
     if second is not None and second[0] is not None:
         return NarrationOutcome(draft=second[0], source="regenerated", conflicts=(), attempts=tuple(attempts))
     queued = _merge(conflicts, second[2] if second is not None else ())
