@@ -2,7 +2,8 @@
 
 Set ``TABLEKEEPER_TEST_DATABASE_URL`` (``.ci/run`` does when ``pg_isready`` answers) to run every test that
 takes ``database_url`` against PostgreSQL too. Each PostgreSQL test gets its own freshly created database,
-dropped afterwards, so tests never see each other's rows.
+dropped afterwards, so tests never see each other's rows. Without it a developer's run skips the PostgreSQL
+variants with the reason; on CI (``CI=true``) they fail instead, so CI never passes without PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ import pytest
 from tests.fake_llm import fake_llm  # noqa: F401  (the local OpenAI-compatible server fixture)
 
 PG_ENV = "TABLEKEEPER_TEST_DATABASE_URL"
+
+
+def on_ci() -> bool:
+    """Whether this run is CI's (``CI=true``, as CI services set it; ``1`` and ``yes`` count too)."""
+    return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
 
 
 def _pg_admin_dsn() -> str | None:
@@ -34,6 +40,8 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
         return
     dsn = _pg_admin_dsn()
     if dsn is None:
+        if on_ci():
+            pytest.fail(f"CI=true but {PG_ENV} is not set: CI must run the PostgreSQL variant (use .ci/run)")
         pytest.skip(f"PostgreSQL not configured: set {PG_ENV} to run this test against a server")
     import asyncpg
 
