@@ -130,7 +130,7 @@ class Table(GMTools):
                         }
                     ],
                 )
-        await self._index_history(campaign_id)
+        await self._index_pending(campaign_id)  # never fails the start: unindexed summaries stay queued
         async with self._session() as s:
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign_id)
             if not latest.open:
@@ -165,6 +165,7 @@ class Table(GMTools):
             round_state=rnd.state if rnd else None,
             location=names.get(location, location) if location else None,
             players=tuple(f"{pc.name} (<@{pc_owner}>)" for pc, pc_owner in _owners(pcs, members)),
+            claim_check_fallbacks=self.claim_extractor.fallbacks if self.claim_extractor else None,
         )
 
     async def end_campaign(self, where: v.Where, caller: v.Caller) -> v.CampaignView:
@@ -493,18 +494,14 @@ class Table(GMTools):
 
             if rnd.state not in ACCEPTING:
                 return await late()
-            mine = [
-                x
-                for x in await service.list_submissions(s, round_id=rnd.id)
-                if x.player_user_id == caller.user_id and x.origin != "late-moved"
-            ]
-            use_key = mine[0].idempotency_key if mine else key
             try:
+                # The ledger keeps one submission per player per round: another key updates that row, under
+                # the campaign's write lock, so two /act at the same moment never make two actions.
                 sub = await service.submit(
                     s,
                     round_id=rnd.id,
                     player_user_id=caller.user_id,
-                    idempotency_key=use_key,
+                    idempotency_key=key,
                     text=text,
                     intent=payload,
                     character_id=pc_id,
@@ -513,7 +510,7 @@ class Table(GMTools):
                 return await late()
             if rnd.state == "open":
                 await service.set_round_state(s, round_id=rnd.id, state="collecting")
-        edited = bool(mine) and (mine[0].text != text or not sub.created) and mine[0].idempotency_key != key
+        edited = not sub.created and sub.idempotency_key != key
         return v.SubmitReceipt(
             round_number=rnd.number, character_name=pc.name, intent_summary=summary, edited=edited
         )
@@ -923,6 +920,8 @@ class Table(GMTools):
                 present=present,
                 round_facts=facts,
             )
+        # Without the summary index the round goes on with ledger records only; the GM hears of it once.
+        await self._summary_upkeep(campaign_id, context.summaries_unavailable)
         player_ids = {pc: pid for pc, uid in players.items() if (pid := _int_id(uid)) is not None}
         reveals: list[Reveal] = [
             Reveal(player_id=player_ids[r["actor"]], character_name=scene.name(r["actor"]), text=r["text"])

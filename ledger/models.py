@@ -123,7 +123,19 @@ class Submission(SQLModel, table=True):
     """A player's declared action for a round; the ``idempotency_key`` turns retries into updates."""
 
     __tablename__ = "submission"
-    __table_args__ = (Index("ix_submission_round", "round_id"),)
+    __table_args__ = (
+        Index("ix_submission_round", "round_id"),
+        # One action per player per round (late actions waiting for the next round aside): two /act at the
+        # same moment update one row instead of racing to insert two.
+        Index(
+            "uq_submission_round_player",
+            "round_id",
+            "player_user_id",
+            unique=True,
+            sqlite_where=text("origin != 'late-moved'"),
+            postgresql_where=text("origin != 'late-moved'"),
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id")
@@ -380,6 +392,10 @@ class Summary(SQLModel, table=True):
     event_ids: list[str] = Field(default_factory=list, sa_type=JSON)
     cause: str = ""
     visibility: str = Field(default="party", max_length=80)
+    # Where the summary stands in the Chroma index: ``pending`` until indexed (also while the index or its
+    # embeddings endpoint is down: the queue of summaries to index when it is back), ``indexed``, or
+    # ``refused`` (it states a hard fact the ledger lacks; never retried).
+    index_state: str = Field(default="pending", max_length=20)
     created_at: datetime = _ts()
 
 
@@ -395,12 +411,17 @@ class Outbox(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id")
     round_id: int | None = Field(default=None, foreign_key="round.id")
-    kind: str = Field(max_length=10)  # public | dm
+    kind: str = Field(max_length=10)  # public | dm | followup (a reply a crash left unanswered)
     recipient_user_id: str | None = Field(default=None, max_length=64)
     content: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     source: str = Field(default="generated", max_length=20)
     status: str = Field(default="pending", max_length=20)
     external_id: str | None = Field(default=None, max_length=64)
+    # Failed sends are retried with backoff: how many were tried, when the next one is due, and why the last
+    # one failed (kept in the row so a restart carries on where the last process stopped).
+    attempts: int = 0
+    next_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    last_error: str = Field(default="", max_length=200)
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
 

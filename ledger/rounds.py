@@ -464,9 +464,11 @@ async def submit(
 ) -> SubmissionView:
     """Record a player's action for a round; the same ``idempotency_key`` again updates it (no duplicate).
 
-    Returns the submission (``created`` says whether this call created it). Raises RoundStateError when the
-    round no longer accepts actions (only ``open``/``collecting`` do, except ``origin='default'`` which the
-    table may add while closing), InvalidChange for a bad origin or a key used in another round.
+    A player has one submission per round: a call with another key updates the player's existing row (which
+    keeps its first key). Returns the submission (``created`` says whether this call created it). Raises
+    RoundStateError when the round no longer accepts actions (only ``open``/``collecting`` do, except
+    ``origin='default'`` which the table may add while closing), InvalidChange for a bad origin or a key used
+    in another round.
     """
     if origin not in SUBMISSION_ORIGINS:
         raise InvalidChange(f"origin must be one of {', '.join(SUBMISSION_ORIGINS)}")
@@ -484,6 +486,18 @@ async def submit(
         row = (
             await session.exec(select(m.Submission).where(m.Submission.idempotency_key == idempotency_key))
         ).first()
+        if row is None:
+            # One action per player per round: a second key (a second /act, a /ready's hold) updates the
+            # player's row. Looked up under the campaign's write lock, so two at once cannot both insert.
+            row = (
+                await session.exec(
+                    select(m.Submission).where(
+                        m.Submission.round_id == round_id,
+                        m.Submission.player_user_id == str(player_user_id),
+                        m.Submission.origin != "late-moved",
+                    )
+                )
+            ).first()
         created = row is None
         if row is None:
             row = m.Submission(
