@@ -44,6 +44,8 @@ class CampaignView(View):
     round_state: str | None
     location: str | None
     players: tuple[str, ...]  # "Name (player display or id)"
+    # how often the model's claim check fell back to the word lists alone (None: no model configured)
+    claim_check_fallbacks: int | None = None
 
 
 class CharacterView(View):

@@ -77,6 +77,9 @@ def campaign_embed(view: CampaignView, *, title: str | None = None) -> discord.E
     if view.location:
         embed.add_field(name="Location", value=view.location)
     embed.add_field(name="GM", value=f"<@{view.owner_user_id}>")
+    if view.claim_check_fallbacks:
+        fell = f"{view.claim_check_fallbacks} time(s): the endpoint failed (see the log)"
+        embed.add_field(name="Model check fell back", value=fell)
     players = "\n".join(view.players) if view.players else "nobody yet: use /join"
     embed.add_field(name=f"Players ({len(view.players)})", value=clip(players, 1024), inline=False)
     embed.set_footer(text=f"campaign #{view.id}")

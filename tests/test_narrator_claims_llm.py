@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.config import LLMSettings
+from bot.narrator import claims_llm
 from bot.narrator.claims_llm import (
     ClaimReply,
     LedgerName,
@@ -83,7 +86,8 @@ def reply(*claims: dict[str, Any]) -> FakeReply:
 
 @pytest.fixture
 async def extractor(fake_llm: FakeLLM) -> AsyncIterator[LLMClaimExtractor]:  # noqa: F811
-    llm = LLMClaimExtractor(base_url=fake_llm.base_url, model="fake", timeout=0.5, max_retries=0)
+    # generous: a call meant to succeed must not time out on a loaded machine (the timeout test has its own)
+    llm = LLMClaimExtractor(base_url=fake_llm.base_url, model="fake", timeout=30.0, max_retries=0)
     yield llm
     await llm.aclose()
 
@@ -156,21 +160,61 @@ async def test_invented_ids_wrong_sorts_unknown_kinds_and_misquotes_are_dropped(
         FakeReply.refusal(),
         FakeReply.length(),
         FakeReply.drop(),
-        FakeReply.slow(5.0, reply(claim("acts", ["npc-voss"], GALUMPHS, verb="galumphs"))),
     ],
-    ids=["500", "503", "cut-json", "prose", "schema", "refusal", "length", "drop", "timeout"],
+    ids=["500", "503", "cut-json", "prose", "schema", "refusal", "length", "drop"],
 )
 async def test_any_failure_gives_no_claims_and_adds_no_conflict(
     fake_llm: FakeLLM,  # noqa: F811
     extractor: LLMClaimExtractor,
     answer: FakeReply,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     snap = world()
     fake_llm.script(answer)
-    assert await extractor.extract(TAVERN, names_from_snapshot(snap, TAVERN)) == ()
+    with caplog.at_level(logging.INFO, logger="bot.narrator.claims_llm"):
+        assert await extractor.extract(TAVERN, names_from_snapshot(snap, TAVERN)) == ()
     assert extractor.last_error
+    # the GM can see that the model's check fell back: a warning, and a count /campaign status shows
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    assert extractor.fallbacks == 1
     fake_llm.script(answer)
     assert await extra_conflicts(extractor, TAVERN, snap, audience="party") == []
+    assert extractor.fallbacks == 2
+
+
+async def test_a_reply_slower_than_the_timeout_gives_no_claims_and_adds_no_conflict(
+    fake_llm: FakeLLM,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    snap = world()
+    slow = FakeReply.slow(60.0, reply(claim("acts", ["npc-voss"], GALUMPHS, verb="galumphs")))
+    llm = LLMClaimExtractor(base_url=fake_llm.base_url, model="fake", timeout=0.5, max_retries=0)
+    try:
+        fake_llm.script(slow)
+        with caplog.at_level(logging.INFO, logger="bot.narrator.claims_llm"):
+            assert await llm.extract(TAVERN, names_from_snapshot(snap, TAVERN)) == ()
+        assert llm.last_error
+        assert [r.levelno for r in caplog.records] == [logging.WARNING]
+        fake_llm.script(slow)
+        assert await extra_conflicts(llm, TAVERN, snap, audience="party") == []
+        assert llm.fallbacks == 2
+    finally:
+        await llm.aclose()
+
+
+async def test_a_bug_in_our_own_code_propagates_instead_of_switching_the_check_off(
+    fake_llm: FakeLLM,  # noqa: F811
+    extractor: LLMClaimExtractor,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken_prompt(text: str, names: object) -> str:
+        raise TypeError("our own bug")
+
+    monkeypatch.setattr(claims_llm, "claims_prompt", broken_prompt)
+    fake_llm.script(reply(claim("acts", ["npc-voss"], GALUMPHS, verb="galumphs")))
+    with pytest.raises(TypeError, match="our own bug"):
+        await extra_conflicts(extractor, TAVERN, world(), audience="party")
+    assert extractor.fallbacks == 0
 
 
 async def test_the_request_lists_the_names_and_marks_the_narration_as_data(
@@ -298,7 +342,7 @@ async def test_without_a_model_nothing_is_asked(fake_llm: FakeLLM) -> None:  # n
 
 async def test_from_settings_talks_to_the_configured_endpoint(fake_llm: FakeLLM) -> None:  # noqa: F811
     settings = LLMSettings(enabled=True, base_url=fake_llm.base_url, model="claims-model", max_retries=0)
-    async with LLMClaimExtractor.from_settings(settings, api_key="k", timeout=2.0) as llm:
+    async with LLMClaimExtractor.from_settings(settings, api_key="k", timeout=30.0) as llm:
         fake_llm.script(reply(claim("acts", ["npc-voss"], GALUMPHS, verb="galumphs")))
         [c] = await llm.extract(GALUMPHS, names_from_snapshot(world(), GALUMPHS))
     assert c.args == ("npc-voss",)
@@ -392,3 +436,28 @@ def test_a_reply_claim_becomes_a_grounded_claim_or_a_reason_never_an_error(
     assert len(out.text.strip()) >= 6
     [verdict] = judge_claims([out], world(), audience="party")
     assert verdict.reason != "malformed claim"
+
+
+async def test_campaign_status_shows_the_gm_how_often_the_model_check_fell_back(
+    fake_llm: FakeLLM,  # noqa: F811
+    extractor: LLMClaimExtractor,
+    sqlite_url: str,
+    tmp_path: Path,
+) -> None:
+    from cogs.render import campaign_embed
+    from tests.table_helpers import GM, WHERE, make_table, seat_everyone
+
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await seat_everyone(table, ())
+        table.claim_extractor = extractor
+        assert (await table.campaign_status(WHERE, GM)).claim_check_fallbacks == 0
+        fake_llm.script(FakeReply.error(503, "overloaded"))
+        assert await extractor.extract(TAVERN, names_from_snapshot(world(), TAVERN)) == ()
+        status = await table.campaign_status(WHERE, GM)
+        assert status.claim_check_fallbacks == 1
+        fields = {f.name: f.value for f in campaign_embed(status).fields}
+        assert fields["Model check fell back"].startswith("1 time")
+    finally:
+        table.claim_extractor = None
+        await table.aclose()

@@ -6,7 +6,8 @@ claims in the checker's closed vocabulary (:data:`ledger.claims.CLAIM_KINDS`), w
 names->ids list we send. The model decides only that list; everything it says is checked here: a kind off
 the vocabulary, an id not in the list (or of the wrong sort for its slot), a quote that is not in the text
 drops that one claim, never the draft. The character span is ours, computed from the quote. Any failure
-(timeout, connection, 5xx, invalid JSON, refusal, cut-off reply) yields no claims: the LLM only ever adds.
+(timeout, connection, 5xx, invalid JSON, refusal, cut-off reply) yields no claims, is logged as a warning and
+counted in ``fallbacks``: the LLM only ever adds. Any other exception is our bug and propagates.
 
 :func:`extra_conflicts` is what the table calls: the contradicted verdicts the model's claims add on top of
 :func:`ledger.checker.check`, judged with the same rules (:func:`ledger.checker.judge_claims`).
@@ -166,7 +167,8 @@ class LLMClaimExtractor:
 
     ``client`` lets the narrator and the extractor share one ``AsyncOpenAI`` (then :meth:`aclose` leaves it
     open). ``last_error`` says why the last call produced nothing, ``last_dropped`` which claims were
-    dropped and why (both for the GM log and tests).
+    dropped and why (both for the GM log and tests), ``fallbacks`` how many calls failed on the endpoint or
+    its reply (shown to the GM in ``/campaign status``).
     """
 
     def __init__(
@@ -194,6 +196,8 @@ class LLMClaimExtractor:
         self._client = client
         self.last_error: str | None = None
         self.last_dropped: tuple[str, ...] = ()
+        #: How many calls fell back to the deterministic check alone (endpoint down, bad reply); for the GM.
+        self.fallbacks = 0
 
     @classmethod
     def from_settings(
@@ -234,7 +238,8 @@ class LLMClaimExtractor:
         """Return the validated claims the model finds in ``text``, in text order; ``()`` on any failure.
 
         Only ids in ``snapshot_names`` survive; each claim's ``text``/``span`` is the quoted sentence as it
-        stands in ``text``. Never raises (cancellation aside).
+        stands in ``text``. An endpoint or reply failure gives ``()`` (counted in ``fallbacks``); any other
+        exception is a bug in our code and propagates.
         """
         self.last_error = None
         self.last_dropped = ()
@@ -245,9 +250,18 @@ class LLMClaimExtractor:
             return ()
         try:
             reply = await self._ask(text, snapshot_names)
-        except Exception as exc:  # the LLM only adds claims: any failure leaves the deterministic check alone
+        except Exception as exc:
+            # the LLM only adds claims: a transport or reply failure leaves the deterministic check alone,
+            # but a bug in our own code (a TypeError, an AttributeError) must surface, not switch it off
+            if not is_llm_failure(exc):
+                raise
             self.last_error = f"{type(exc).__name__}: {_first_line(exc)}"
-            _log.info("LLM claim extraction failed (%s); deterministic claims only", self.last_error)
+            self.fallbacks += 1
+            _log.warning(
+                "LLM claim extraction failed (%s); deterministic claims only (%d fallback(s) so far)",
+                self.last_error,
+                self.fallbacks,
+            )
             return ()
         by_id = {n.id: n for n in snapshot_names}
         claims: list[Claim] = []
@@ -283,13 +297,34 @@ class LLMClaimExtractor:
             timeout=self.timeout * (self.max_retries + 1) + 1.0,
         )
         if not completion.choices:
-            raise ValueError("the endpoint returned no choices")
+            raise ReplyError("the endpoint returned no choices")
         message = completion.choices[0].message
         if message.refusal:
-            raise ValueError(f"the model refused: {message.refusal}")
+            raise ReplyError(f"the model refused: {message.refusal}")
         if message.parsed is None:
-            raise ValueError("the endpoint returned no parsed reply")
+            raise ReplyError("the endpoint returned no parsed reply")
         return message.parsed
+
+
+class ReplyError(ValueError):
+    """The endpoint answered, but with nothing usable (no choices, a refusal, no parsed reply)."""
+
+
+def is_llm_failure(exc: BaseException) -> bool:
+    """True for a failure of the endpoint or its reply, which the deterministic check outlives.
+
+    The openai SDK's errors (connection, timeouts, 5xx, ``LengthFinishReasonError``), a reply that does not
+    fit the schema (``pydantic.ValidationError``, ``json.JSONDecodeError``), the overall deadline
+    (``asyncio.TimeoutError``) and :class:`ReplyError`. Anything else is a bug in our code and must propagate.
+    """
+    import json
+
+    import openai
+    from pydantic import ValidationError
+
+    return isinstance(
+        exc, openai.OpenAIError | ValidationError | json.JSONDecodeError | TimeoutError | ReplyError
+    )
 
 
 def claims_prompt(text: str, names: Sequence[LedgerName]) -> str:
@@ -535,19 +570,16 @@ async def extra_conflicts(
     the narration tells are replayed for both) and judged by :func:`ledger.checker.judge_claims`. A model
     claim of the same kind and ids in the same sentence as a deterministic one is dropped (the deterministic
     claim, with its modality, stands), as is a conflict naming the same record in a sentence the
-    deterministic check already refuted. Returns ``[]`` without a model (``extractor`` None), on any model
-    failure, and when every model claim holds. Never raises (cancellation aside).
+    deterministic check already refuted. Returns ``[]`` without a model (``extractor`` None), on an endpoint
+    or reply failure, and when every model claim holds. A bug in our own code propagates: it must not
+    silently switch the model's check off.
     """
     if extractor is None or not text.strip():
         return []
     llm_claims = await extractor.extract(text, names_from_snapshot(snapshot, text, audience=audience))
     if not llm_claims:
         return []
-    try:
-        return _added_conflicts(llm_claims, text, snapshot, audience)
-    except Exception:  # a fault here must not sink the round: the deterministic check still stands
-        _log.exception("judging the LLM's claims failed; deterministic claims only")
-        return []
+    return _added_conflicts(llm_claims, text, snapshot, audience)
 
 
 def _added_conflicts(
