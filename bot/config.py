@@ -8,15 +8,26 @@ Settings are built in ``main()`` by :func:`load_settings`, never at import time.
 from __future__ import annotations
 
 import os
-import tomllib
+import re
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 class ConfigError(Exception):
     """The configuration is missing or invalid; the message names the key, the value and what was expected."""
+
+
+def http_url(value: str) -> str:
+    """Return ``value`` when it is an http(s) URL with a host; raise ``ValueError`` otherwise."""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("expected an http:// or https:// URL with a host, like http://127.0.0.1:11434/v1")
+    return value
 
 
 class _Section(BaseModel):
@@ -46,6 +57,18 @@ class LLMSettings(_Section):
     reply_tokens: int = Field(default=900, ge=64)
     temperature: float = Field(default=0.8, ge=0, le=2)
     extract_claims: bool = True
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        return http_url(value)
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _env_name(cls, value: str) -> str:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            raise ValueError("expected the name of an environment variable, like OPENAI_API_KEY")
+        return value
 
 
 class StorageSettings(_Section):
@@ -87,6 +110,11 @@ class EmbeddingSettings(_Section):
     model: str = "text-embedding-3-small"
     base_url: str = "https://api.openai.com/v1"
     api_key_env: str = "OPENAI_API_KEY"
+    # Each call is bounded: a slow or down endpoint costs at most timeout x (retries + 1) per batch, then the
+    # table plays on with ledger records only and indexes the summary later.
+    timeout_seconds: float = Field(default=20.0, gt=0, le=600)
+    max_retries: int = Field(default=2, ge=0, le=5)
+    batch_size: int = Field(default=64, ge=1, le=2048)
 
 
 class RoundSettings(_Section):
@@ -121,7 +149,8 @@ def _describe(errors: list[dict[str, Any]], source: str) -> str:
         if err["type"] == "extra_forbidden":
             lines.append(f"{source}: unknown setting {key!r}")
         else:
-            lines.append(f"{source}: {key} = {value!r}: {err['msg'].removeprefix('Value error, ')}")
+            shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+            lines.append(f"{source}: {key} = {shown}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(lines)
 
 
@@ -137,11 +166,17 @@ def load_settings(path: str | Path | None) -> Settings:
     """Read and validate the TOML file at ``path``; ``None`` gives the defaults (offline, SQLite)."""
     if path is None:
         return Settings()
+    from ledger.scenario import read_toml
+
     file = Path(path)
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
+        if file.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{file}: too large for a configuration file (at most {MAX_CONFIG_BYTES:,} B)")
+        data = read_toml(file.read_text(encoding="utf-8"), max_bytes=MAX_CONFIG_BYTES)
     except FileNotFoundError:
         raise ConfigError(f"{file}: no such configuration file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{file}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read ({type(exc).__name__}: {exc})") from None
+    except ValueError as exc:
+        raise ConfigError(f"{file}: {exc}") from None
     return parse_settings(data, source=str(file))

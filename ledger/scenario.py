@@ -58,8 +58,10 @@ __all__ = [
     "final_world",
     "load_scenario",
     "parse_scenario",
+    "read_toml",
     "rules_sheet",
     "scenario_json_schema",
+    "shown_value",
     "timeline",
     "visible_scopes",
 ]
@@ -148,16 +150,51 @@ class ScenarioProblem(BaseModel):
     message: str
 
 
+MAX_SCENARIO_BYTES = 4 * 1024 * 1024  # harbor.toml is 23 kB; 4 MB is tens of thousands of records
+MAX_TOML_DEPTH = 32  # the format nests at most five levels; deeper is hostile or broken
+MAX_PROBLEMS_SHOWN = 20  # a broken generated file must not print half a million lines
+MAX_VALUE_SHOWN = 80  # characters of an offending value echoed back in a message
+
+
+def shown_value(value: Any) -> str:
+    """Return ``value`` as JSON for a message, cut to :data:`MAX_VALUE_SHOWN` characters (never 50 MB)."""
+    size = len(value) if isinstance(value, str) else None
+    if size is not None and size > MAX_VALUE_SHOWN:
+        value = value[:MAX_VALUE_SHOWN]  # do not serialise a huge string only to cut it
+    text = json.dumps(value, default=str)
+    if len(text) > MAX_VALUE_SHOWN:
+        text = text[: MAX_VALUE_SHOWN - 3] + "..."
+    if size is not None and size > MAX_VALUE_SHOWN:
+        text = f'{text.removesuffix(chr(34))}..." ({size:,} characters)'
+    return text
+
+
 class ScenarioError(Exception):
-    """A scenario file that cannot be used; ``str(err)`` has one ``file: path: problem`` line per problem."""
+    """A scenario file that cannot be used; ``str(err)`` has one ``file: path: problem`` line per problem.
+
+    At most :data:`MAX_PROBLEMS_SHOWN` lines are rendered, then one line with the count of the rest;
+    :attr:`problems` keeps every problem for callers that want them all.
+    """
 
     def __init__(self, source: str, problems: Iterable[ScenarioProblem]) -> None:
         self.source = source
         self.problems: tuple[ScenarioProblem, ...] = tuple(problems)
         lines = [
-            f"{source}: {p.path}: {p.message}" if p.path else f"{source}: {p.message}" for p in self.problems
+            f"{source}: {p.path}: {p.message}" if p.path else f"{source}: {p.message}"
+            for p in self.problems[:MAX_PROBLEMS_SHOWN]
         ]
+        if len(self.problems) > MAX_PROBLEMS_SHOWN:
+            lines.append(f"{source}: ... and {len(self.problems) - MAX_PROBLEMS_SHOWN} more problems")
         super().__init__("\n".join(lines))
+
+    def summary(self) -> str:
+        """One line without the file name: the first problem, and how many more there are."""
+        if not self.problems:
+            return "invalid scenario"
+        first = self.problems[0]
+        line = f"{first.path}: {first.message}" if first.path else first.message
+        more = len(self.problems) - 1
+        return f"{line} (and {more} more problem{'s' if more != 1 else ''})" if more else line
 
 
 class ScenarioUnreadable(ScenarioError):
@@ -1598,12 +1635,10 @@ def _static_problems(s: Scenario) -> list[ScenarioProblem]:
 
 def _rules_problems(s: Scenario) -> list[ScenarioProblem]:
     """Check bestiary entries and weapon ids against the rules engine's SRD data (when it is installed)."""
-    try:
-        from rules.srd import bestiary, weapons
+    # The rules data ships with the package: when it is broken, say so with its file, never skip the check.
+    from rules.srd import bestiary, weapons
 
-        creatures, arms = bestiary(), weapons()
-    except Exception:  # the rules data is optional here; the loader checks again
-        return []
+    creatures, arms = bestiary(), weapons()
     problems: list[ScenarioProblem] = []
     known = ", ".join(sorted(creatures))
     for i, npc in enumerate(s.npcs):
@@ -1676,7 +1711,7 @@ def _pydantic_problems(exc: ValidationError) -> list[ScenarioProblem]:
         elif err["type"] == "string_pattern_mismatch":
             pattern = str(err.get("ctx", {}).get("pattern", ""))
             message = _PATTERN_HINTS.get(pattern, f"does not match {pattern}")
-            message = f"{message} (got {json.dumps(err.get('input'), default=str)})"
+            message = f"{message} (got {shown_value(err.get('input'))})"
         elif err["type"] == "union_tag_not_found":
             message = "missing key 'kind' (the change kind, e.g. 'set_alive')"
         elif err["type"] == "union_tag_invalid":
@@ -1685,11 +1720,46 @@ def _pydantic_problems(exc: ValidationError) -> list[ScenarioProblem]:
         else:
             message = err["msg"].removeprefix("Value error, ")
             if "input" in err and not isinstance(err["input"], dict | list):
-                message = f"{message} (got {json.dumps(err['input'], default=str)})"
+                message = f"{message} (got {shown_value(err['input'])})"
         if (path, message) not in seen:
             seen.add((path, message))
             problems.append(ScenarioProblem(path=path, message=message))
     return problems
+
+
+def _depth(data: Any) -> int:
+    """Return how deeply tables and arrays nest in ``data``, without recursion (a hostile file is deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_TOML_DEPTH:
+            break
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+def read_toml(text: str, *, max_bytes: int = MAX_SCENARIO_BYTES) -> dict[str, Any]:
+    """Parse TOML ``text`` with limits; raise ``ValueError`` with a one-line reason for anything unusable.
+
+    A leading byte-order mark is dropped (editors on Windows write one). Text over ``max_bytes``, nesting over
+    :data:`MAX_TOML_DEPTH` levels (which would exhaust the parser's stack) and invalid TOML are refused.
+    Shared by scenario files and ``bot.config`` so every TOML the user hands us is read the same way.
+    """
+    text = text.removeprefix("\ufeff")
+    if len(text) > max_bytes:
+        raise ValueError(f"file too large: {len(text):,} characters, at most {max_bytes:,}")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"not valid TOML: nested more than {MAX_TOML_DEPTH} levels deep") from None
+    if _depth(data) > MAX_TOML_DEPTH:
+        raise ValueError(f"not valid TOML: nested more than {MAX_TOML_DEPTH} levels deep")
+    return data
 
 
 def parse_scenario(text: str, *, source: str = "scenario") -> Scenario:
@@ -1699,11 +1769,9 @@ def parse_scenario(text: str, *, source: str = "scenario") -> Scenario:
     chain of every item by replaying the history. Raises :class:`ScenarioError` listing every problem found.
     """
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioUnreadable(
-            source, [ScenarioProblem(path="", message=f"not valid TOML: {exc}")]
-        ) from None
+        data = read_toml(text)
+    except ValueError as exc:
+        raise ScenarioUnreadable(source, [ScenarioProblem(path="", message=str(exc))]) from None
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
@@ -1726,6 +1794,10 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     file = Path(path)
     try:
+        size = file.stat().st_size
+        if size > MAX_SCENARIO_BYTES:
+            message = f"file too large: {size:,} bytes, at most {MAX_SCENARIO_BYTES:,}"
+            raise ScenarioUnreadable(str(file), [ScenarioProblem(path="", message=message)])
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScenarioUnreadable(str(file), [ScenarioProblem(path="", message="no such file")]) from None

@@ -2,7 +2,8 @@
 
 :func:`roll` wraps the d20 library for free-form expressions (``/roll``, ``tablekeeper roll``). d20 draws from
 the module-global ``random`` inside ``d20.expression``; we swap that name for the caller's ``Random`` around
-the synchronous call (under a lock, because the swap is process-wide) and restore it afterwards.
+the synchronous call (under a lock, because the swap is process-wide) and restore it afterwards, all inside
+:func:`_roll_seeded`, because d20 has no per-roll random source of its own.
 
 Hostile input is refused *before* parsing when it could freeze the CPU or blow the stack (length, nesting,
 literal size, dice count), and every d20 failure becomes a :class:`~rules.errors.DiceError` with one line a
@@ -12,15 +13,17 @@ from the same ``Random`` directly (no parsing, no lock).
 
 from __future__ import annotations
 
+import logging
 import random
 import re
+import secrets
 import threading
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.errors import DiceError
+from rules.errors import DiceError, InternalError
 
 if TYPE_CHECKING:
     import d20
@@ -36,6 +39,10 @@ _LITERAL = re.compile(r"\d+")
 _OPERATOR = re.compile(r"(rr|ro|ra|mi|ma|e|k|p)[lh<>]?\d", re.IGNORECASE)
 _ALLOWED = re.compile(r"[0-9dD%+\-*/()<>=!,.\s\[\]a-zA-Z_']*")
 
+_ENDLESS = re.compile(r"(rr|e)[lh<>]?\d", re.IGNORECASE)  # operators that roll more dice until told to stop
+_PERCENTILE = re.compile(r"d\s*%", re.IGNORECASE)
+
+_log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _roller: d20.Roller | None = None
 
@@ -120,6 +127,8 @@ def _screen(expr: str) -> str:
     if not isinstance(expr, str):
         raise DiceError("Dice expression must be text")
     text = " ".join(expr.split())  # one line: newlines and tabs become single spaces
+    # d20 rolls "d%" as 0, 10, ..., 90 (the tens die alone); a percentile roll is 1-100, as everyone means it.
+    text = _PERCENTILE.sub("d100", text)
     if not text:
         raise DiceError("Empty dice expression: try 1d20+5")
     if len(text) > MAX_EXPRESSION_LENGTH:
@@ -164,7 +173,7 @@ def _collect_dice(node: Any, out: list[Die]) -> None:
     from d20 import Dice
 
     if isinstance(node, Dice):
-        sides = 100 if node.size == "%" else int(node.size)
+        sides = int(node.size)  # "d%" never reaches d20: _screen rewrote it to d100
         for die in node.values:
             for face in die.values:
                 out.append(Die(sides=sides, value=int(face.number), kept=bool(die.kept and face.kept)))
@@ -173,48 +182,72 @@ def _collect_dice(node: Any, out: list[Die]) -> None:
         _collect_dice(child, out)
 
 
-def roll(expr: str, rng: random.Random) -> DiceRoll:
-    """Roll a dice expression (d20 syntax: ``1d20+5``, ``4d6kh3``, ``2d20kl1``) with ``rng``.
+def _roll_seeded(text: str, rng: random.Random) -> d20.RollResult:
+    """Roll ``text`` with d20, every die drawn from ``rng``: the one place d20's global ``random`` is swapped.
 
-    Returns a frozen :class:`DiceRoll`. Raises :class:`DiceError` with a one-line message for anything that
-    cannot or may not be rolled; never lets a d20, recursion or value error escape.
+    d20 draws each die from the module-global ``random`` in ``d20.expression`` and offers no per-roll source
+    (``Roller`` and ``RollContext`` take none). So for the length of one synchronous roll, under a lock, that
+    name points at ``rng``; the swap cannot leak past this function, and two threads never see each other's
+    generator. Everything after the roll (reading the tree) happens outside.
     """
-    text = _screen(expr)
     import d20
     import d20.expression as d20_expression
 
     roller = _get_roller()
+    with _lock:
+        saved = d20_expression.random
+        d20_expression.random = rng
+        try:
+            return roller.roll(text, stringifier=d20.SimpleStringifier())
+        finally:
+            d20_expression.random = saved
+
+
+def roll(expr: str, rng: random.Random) -> DiceRoll:
+    """Roll a dice expression (d20 syntax: ``1d20+5``, ``4d6kh3``, ``2d20kl1``, ``d%``) with ``rng``.
+
+    Returns a frozen :class:`DiceRoll`. Raises :class:`DiceError` with a one-line message for anything the
+    player wrote that cannot or may not be rolled. Anything else is a bug of ours, not the player's: it is
+    logged with a traceback under an error id and raised as :class:`~rules.errors.InternalError`.
+    """
+    text = _screen(expr)
+    import d20
+    import lark
+
+    dice: list[Die] = []
     try:
-        with _lock:
-            saved = d20_expression.random
-            d20_expression.random = rng
-            try:
-                result = roller.roll(text, stringifier=d20.SimpleStringifier())
-            finally:
-                d20_expression.random = saved
-            total = result.total
-            breakdown = result.result
-            dice: list[Die] = []
-            _collect_dice(result.expr, dice)
-            natural = _leftmost_natural(result.expr)
+        result = _roll_seeded(text, rng)
+        total = int(result.total)  # d20 evaluates lazily: 1/0 raises here, not in the roll
+        breakdown = result.result
+        _collect_dice(result.expr, dice)
+        natural = _leftmost_natural(result.expr)
     except d20.TooManyRolls:
+        if _ENDLESS.search(text):
+            raise DiceError(
+                f"Could not roll '{text}': it keeps rerolling or exploding past {MAX_DICE} dice "
+                "(does every face reroll or explode?)"
+            ) from None
         raise DiceError(f"Too many dice: at most {MAX_DICE}") from None
     except d20.RollSyntaxError as exc:
         got = str(exc.got) if exc.got is not None else ""
         where = f"unexpected {got!r} at column {exc.col}" if got else "it ends too early"
         raise DiceError(f"Could not read '{text}': {where}") from None
-    except d20.RollValueError as exc:
-        raise DiceError(f"Could not roll '{text}': {exc}") from None
-    except d20.RollError as exc:
+    except d20.RollError as exc:  # RollValueError and the rest of d20's own refusals
         raise DiceError(f"Could not roll '{text}': {exc}") from None
     except ZeroDivisionError:
         raise DiceError(f"Could not roll '{text}': division by zero") from None
-    except (RecursionError, ValueError, OverflowError, TypeError, ArithmeticError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DiceError(f"Could not roll '{text}': {reason[:80]}") from None
-    except Exception as exc:  # lark internals (UnexpectedEOF, ...): still one line, never a traceback
+    except lark.exceptions.LarkError as exc:  # a parse error d20 did not translate (UnexpectedEOF)
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DiceError(f"Could not read '{text}': {reason[:80]}") from None
+    except Exception as exc:
+        raise internal_error(f"rolling {text!r}", exc) from exc
     if len(breakdown) > 2000:
         breakdown = breakdown[:1997] + "..."
     return DiceRoll(expression=text, total=total, breakdown=breakdown, dice=tuple(dice), natural=natural)
+
+
+def internal_error(doing: str, exc: BaseException) -> InternalError:
+    """Log ``exc`` with its traceback under a fresh error id; return the :class:`InternalError` to raise."""
+    error_id = secrets.token_hex(3).upper()
+    _log.error("error id %s: internal error while %s", error_id, doing, exc_info=exc)
+    return InternalError(error_id)

@@ -17,3 +17,14 @@ class IntentError(RulesError):
 
 class DataError(RulesError):
     """A bundled or user-supplied rules data file (weapons, bestiary, sheet) is invalid."""
+
+
+class InternalError(Exception):
+    """A bug of ours met while serving the player (not a :class:`RulesError`: not the player's fault).
+
+    The traceback is logged under :attr:`error_id`; ``str(err)`` is a line the player can quote to the host.
+    """
+
+    def __init__(self, error_id: str) -> None:
+        self.error_id = error_id
+        super().__init__(f"Something went wrong on our side (error id {error_id}); the dice were not rolled.")

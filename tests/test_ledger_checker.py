@@ -253,10 +253,12 @@ def test_a_scenario_world_becomes_a_snapshot() -> None:
     assert check("Harlan Voss greets you warmly.", world).verdict == "conflict"
 
 
-def test_cli_check_prints_json_and_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_check_prints_json_and_exits_one_on_conflict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     narration = tmp_path / "n.txt"
     narration.write_text("Behind the bar stands Harlan Voss, polishing a mug.", encoding="utf-8")
-    assert main(["check", "--scenario", str(HARBOUR), "--narration", str(narration), "--json"]) == 0
+    assert main(["check", "--scenario", str(HARBOUR), "--narration", str(narration), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["verdict"] == "conflict"
     assert out["claims"][0]["refuted_by"] == "npc-harlan-voss-alive"

@@ -14,6 +14,8 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from rules.errors import DataError
+
 # Subcommand name -> module under bot.cli. Order is the order shown in --help.
 SUBCOMMANDS: dict[str, str] = {
     "demo": "bot.cli.demo",
@@ -62,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except CliError as exc:
         print(f"tablekeeper: {exc}", file=sys.stderr)
+        return 2
+    except DataError as exc:  # the bundled or a user's rules data is broken: name the file, never skip it
+        print(f"tablekeeper: rules data is invalid: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tablekeeper: interrupted", file=sys.stderr)

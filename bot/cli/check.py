@@ -2,7 +2,8 @@
 
 The scenario is replayed (:func:`ledger.scenario.final_world`, GM view, so secrets are known and a leak can be
 told from a contradiction) into a :class:`ledger.snapshot.WorldSnapshot`, and the narration is checked as the
-party channel would see it. Exit 0 whenever the check ran, whatever its verdict; exit 2 on bad input.
+party channel would see it. Exit 0 when the narration is clean, 1 when it contradicts the ledger or leaks a
+secret, 2 on bad input (so a script or CI step can gate on it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def add_parser(subparsers: Any) -> None:
         "check",
         help="check a narration against a scenario's ledger",
         description="Split a narration into claims and check each against the world of a scenario file.",
+        epilog="exit status: 0 clean, 1 conflict (a contradiction or a leak), 2 bad input",
     )
     parser.add_argument("--scenario", required=True, metavar="FILE", help="scenario file (TOML)")
     parser.add_argument("--narration", required=True, metavar="FILE", help="text file with the narration")
@@ -68,8 +70,7 @@ def _snapshot(path: str, location: str | None = None) -> Any:
         scenario = load_scenario(path)
         world = final_world(scenario, "gm")
     except ScenarioError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid scenario"
-        raise CliError(f"invalid scenario {path}: {first}") from None
+        raise CliError(f"invalid scenario {path}: {exc.summary()}") from None
     except (OSError, ValueError) as exc:
         raise CliError(f"invalid scenario {path}: {exc}") from None
     scene = None
@@ -92,9 +93,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"unknown audience {args.audience!r}: use public, party, player:<id> or gm")
     snapshot = _snapshot(args.scenario, args.location)
     report = check(text, snapshot, audience=args.audience)
+    status = 0 if report.verdict == "clean" else 1
     if args.json:
         print(json.dumps(report.to_dict(explain=args.explain), ensure_ascii=False))
-        return 0
+        return status
     print(f"verdict: {report.verdict}")
     for v in report.claims:
         mark = {"supported": "ok ", "contradicted": "XX ", "unknown": " ? "}[v.verdict]
@@ -104,4 +106,4 @@ def run(args: argparse.Namespace) -> int:
         print(f"  LEAK {lk.record} ({lk.visibility}): {lk.text!r}")
     if report.new_entities:
         print("new names (not in the ledger): " + ", ".join(report.new_entities))
-    return 0
+    return status

@@ -81,9 +81,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(args.scenario)
     except ScenarioError as exc:
-        lines = str(exc).splitlines()
-        more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
-        raise CliError(f"{lines[0] if lines else exc}{more}") from None
+        raise CliError(f"{exc.source}: {exc.summary()}") from None
     names = [n.strip() for n in args.present.split(",") if n.strip()]
     result = asyncio.run(_recall(args, scenario, viewer, names))
     if args.json:

@@ -11,7 +11,12 @@ import argparse
 import asyncio
 import inspect
 import logging
+import socket
+import sys
+import traceback
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from bot.cli import CliError
 
@@ -30,6 +35,11 @@ def add_parser(subparsers: Any) -> None:
         "The bot token is read from the environment variable named by discord.token_env.",
     )
     parser.add_argument("--config", metavar="FILE", required=True, help="TOML configuration file")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on a start-up failure also print the traceback (it is always written to the log file)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -42,7 +52,59 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     token = require_token(settings)
-    return asyncio.run(serve(settings, token))
+    require_llm_key(settings)
+    require_storage(settings)
+    return asyncio.run(serve(settings, token, debug=bool(getattr(args, "debug", False))))
+
+
+def require_llm_key(settings: Settings) -> None:
+    """With an LLM enabled at a remote endpoint, its key variable must be set; a local one may need none."""
+    llm = settings.llm
+    if not llm.enabled or settings.secret(llm.api_key_env) is not None:
+        return
+    host = urlsplit(llm.base_url).hostname or ""
+    if host in ("localhost", "::1") or host.startswith("127."):
+        return  # a local server (Ollama, llama.cpp) usually takes no key
+    raise CliError(
+        f"llm.api_key_env: the environment variable {llm.api_key_env} is not set, "
+        f"and {llm.base_url} is not a local endpoint"
+    )
+
+
+def require_storage(settings: Settings) -> None:
+    """Refuse, naming the setting, a data folder that cannot be written or a Chroma server that is down."""
+    data_dir = settings.storage.resolved_data_dir()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        probe = data_dir / ".tablekeeper-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise CliError(f"storage.data_dir: cannot write to {data_dir} ({exc.strerror or exc})") from None
+    chroma = settings.chroma
+    if chroma.mode == "http":
+        try:
+            socket.create_connection((chroma.host, chroma.port), timeout=5).close()
+        except OSError as exc:
+            raise CliError(
+                f"chroma.host/chroma.port: no Chroma server answers at {chroma.host}:{chroma.port} "
+                f"({exc.strerror or exc})"
+            ) from None
+
+
+def _startup_failure(settings: Settings, exc: BaseException, message: str, *, debug: bool) -> CliError:
+    """Keep the one line for the user, and put the traceback where it can be found: the log file, --debug."""
+    trace = "".join(traceback.format_exception(exc))
+    if debug:
+        print(trace, file=sys.stderr, end="")
+    log_file = settings.storage.resolved_data_dir() / "tablekeeper.log"
+    try:
+        with log_file.open("a", encoding="utf-8") as out:
+            out.write(f"{datetime.now(UTC).isoformat()} start-up failed: {message}\n{trace}\n")
+    except OSError:
+        _log.error("start-up failed: %s", message, exc_info=exc)
+        return CliError(message)
+    return CliError(f"{message} (traceback in {log_file})")
 
 
 def require_token(settings: Settings) -> str:
@@ -54,7 +116,7 @@ def require_token(settings: Settings) -> str:
     return token
 
 
-async def open_table(settings: Settings, courier: Any) -> Any:
+async def open_table(settings: Settings, courier: Any, *, debug: bool = False) -> Any:
     """Build the table the bot serves; raise CliError naming the setting when storage cannot be opened."""
     try:
         from bot.table import Table
@@ -69,18 +131,30 @@ async def open_table(settings: Settings, courier: Any) -> Any:
             table = await table
     except CliError:
         raise
-    except (OSError, ConnectionError, TimeoutError) as exc:
-        raise CliError(f"storage.database_url: cannot reach the database ({_one_line(exc)})") from None
     except Exception as exc:
         # Driver errors (sqlalchemy OperationalError, asyncpg, chromadb) are not imported here on purpose.
-        where = "storage.database_url" if _looks_like_storage(exc) else "the configuration"
-        raise CliError(f"{where}: cannot open the table ({type(exc).__name__}: {_one_line(exc)})") from None
+        where = _setting_for(exc)
+        message = f"{where}: cannot open the table ({type(exc).__name__}: {_one_line(exc)})"
+        raise _startup_failure(settings, exc, message, debug=debug) from None
     return table
 
 
-def _looks_like_storage(exc: BaseException) -> bool:
+def _setting_for(exc: BaseException) -> str:
+    """Name the setting a start-up failure most likely comes from, by the module that raised it."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    modules = " ".join(f.filename for f in frames).lower()
     text = f"{type(exc).__module__} {type(exc).__name__} {exc}".lower()
-    return any(word in text for word in ("sqlalchemy", "asyncpg", "sqlite", "database", "connect"))
+    if "chroma" in text or "/chromadb/" in modules or "ledger/summaries" in modules:
+        return "chroma.mode/chroma.host"
+    if "embedding" in text or "ledger/embeddings" in modules:
+        return "embeddings.base_url"
+    if "/openai/" in modules or "bot/narrator" in modules:
+        return "llm.base_url"
+    if any(word in text for word in ("sqlalchemy", "asyncpg", "sqlite", "database", "connect")) or isinstance(
+        exc, OSError | ConnectionError | TimeoutError
+    ):
+        return "storage.database_url"
+    return "the configuration"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -88,7 +162,7 @@ def _one_line(exc: BaseException) -> str:
     return text[:200] or type(exc).__name__
 
 
-async def serve(settings: Settings, token: str) -> int:
+async def serve(settings: Settings, token: str, *, debug: bool = False) -> int:
     """Open the table, then log in and run the bot until it is closed; return the exit code."""
     import aiohttp
     import discord
@@ -97,7 +171,7 @@ async def serve(settings: Settings, token: str) -> int:
 
     bot = build_bot(settings)
     courier = DiscordCourier(bot)
-    table = await open_table(settings, courier)
+    table = await open_table(settings, courier, debug=debug)
     bot.table = table  # type: ignore[attr-defined]
     try:
         async with bot:
