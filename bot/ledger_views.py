@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot import views as v
-from bot.describe import describe_event
+from bot.describe import describe_event, fact_keys
 from bot.errors import InvalidAction, NotFound, TableError
 from bot.table_base import (
     GM_VIEW,
@@ -89,12 +89,15 @@ class LedgerViews(TableBase):
             )
 
     async def relationships(
-        self, where: v.Where, caller: v.Caller, *, npc: str | None = None
+        self, where: v.Where, caller: v.Caller, *, npc: str | None = None, public: bool = False
     ) -> tuple[v.EdgeView, ...]:
-        """Relationship edges (of one NPC, or all) with their reasons and source sessions."""
+        """Relationship edges (of one NPC, or all) with their reasons and source sessions.
+
+        ``public`` reads as the channel does (public and party records only), whoever asks.
+        """
         async with self._session() as s:
             campaign = await self._campaign(s, where)
-            viewer = await self._viewer(s, campaign, caller)
+            viewer = await self._reader(s, campaign, caller, public)
             if npc:
                 entity = await self._find_entity(s, campaign.id, npc, viewer)
                 edges = await service.relationships(
@@ -118,6 +121,10 @@ class LedgerViews(TableBase):
             for e in edges
         )
 
+    async def _reader(self, s: Any, campaign: Any, caller: v.Caller, public: bool) -> Viewer:
+        """The viewer a read goes through: the channel's (party) view for ``public``, else the caller's."""
+        return Viewer.party() if public else await self._viewer(s, campaign, caller)
+
     async def _find_entity(self, s: Any, campaign_id: int, name: str, viewer: Viewer) -> Any:
         entity = await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=viewer)
         if entity is None:
@@ -129,11 +136,16 @@ class LedgerViews(TableBase):
             raise NotFound(f"Nobody called '{name}' in this campaign's ledger.")
         return entity
 
-    async def threads(self, where: v.Where, caller: v.Caller) -> tuple[v.ThreadView, ...]:
-        """Favours, debts, oaths, bounties, prophecies and quests, with their status and source session."""
+    async def threads(
+        self, where: v.Where, caller: v.Caller, *, public: bool = False
+    ) -> tuple[v.ThreadView, ...]:
+        """Favours, debts, oaths, bounties, prophecies and quests, with their status and source session.
+
+        ``public`` reads as the channel does, whoever asks.
+        """
         async with self._session() as s:
             campaign = await self._campaign(s, where)
-            viewer = await self._viewer(s, campaign, caller)
+            viewer = await self._reader(s, campaign, caller, public)
             rows = await service.threads(s, campaign_id=campaign.id, viewer=viewer)
             names = await self._names(s, campaign.id, sorted({p for t in rows for p in t.parties}))
         order = {"open": 0, "settled": 1, "broken": 2, "expired": 3}
@@ -149,15 +161,21 @@ class LedgerViews(TableBase):
             for t in sorted(rows, key=lambda t: (order.get(t.status, 9), t.id))
         )
 
-    async def history(self, where: v.Where, caller: v.Caller, *, count: int = 10) -> tuple[v.EventView, ...]:
-        """The last events (newest first), corrections and retcons included, each with its cause."""
+    async def history(
+        self, where: v.Where, caller: v.Caller, *, count: int = 10, public: bool = False
+    ) -> tuple[v.EventView, ...]:
+        """The last events (newest first), corrections and retcons included, each with its cause.
+
+        ``public`` reads as the channel does, whoever asks.
+        """
         count = max(1, min(int(count), 50))
         async with self._session() as s:
             campaign = await self._campaign(s, where)
-            viewer = await self._viewer(s, campaign, caller)
+            viewer = await self._reader(s, campaign, caller, public)
             events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=count)
             refs = sorted(
                 {str(x) for e in events for x in e.payload.values() if isinstance(x, str) and "-" in x}
+                | {k for e in events if e.kind == "set_fact" for k in fact_keys(str(e.payload.get("key")))}
             )
             names = await self._names(s, campaign.id, refs)
         return tuple(
@@ -172,8 +190,13 @@ class LedgerViews(TableBase):
             for e in events
         )
 
-    async def record(self, where: v.Where, caller: v.Caller, *, ref: str) -> v.RecordView:
-        """Any record the caller may see, with its cause chain and, for a roll, a replay check."""
+    async def record(
+        self, where: v.Where, caller: v.Caller, *, ref: str, public: bool = False
+    ) -> v.RecordView:
+        """Any record the caller may see, with its cause chain and, for a roll, a replay check.
+
+        ``public`` reads as the channel does: a record the channel may not see is :class:`NotFound`.
+        """
         from rules.fairness import replay_round, verify_seed
         from rules.intents import Intent as _Intent
         from rules.round import RoundResolution
@@ -181,11 +204,15 @@ class LedgerViews(TableBase):
 
         async with self._session() as s:
             campaign = await self._campaign(s, where)
-            viewer = await self._viewer(s, campaign, caller)
+            viewer = await self._reader(s, campaign, caller, public)
             try:
                 rec = await service.record(s, campaign_id=campaign.id, ref=ref.strip(), viewer=viewer)
             except LedgerError:
                 raise NotFound(f"No record '{ref}' that you may see.") from None
+            payloads = [rec.data.get("payload", rec.data), *(e.payload for e in rec.cause_chain)]
+            refs = [str(x) for p in payloads if isinstance(p, dict) for x in p.values() if isinstance(x, str)]
+            refs += [k for p in payloads if isinstance(p, dict) for k in fact_keys(str(p.get("key", "")))]
+            names = await self._names(s, campaign.id, [r for r in refs if "-" in r])
             replay = None
             root = rec.root_cause or ""
             found = re.match(r"round-(\d+)\.(\d+)", root) or re.match(r"round-(\d+)\.(\d+)", ref)
@@ -207,25 +234,30 @@ class LedgerViews(TableBase):
                         f"{'matches' if fair else 'DOES NOT match'}; re-resolving "
                         f"{'gives identical results' if same else 'DIFFERS'}"
                     )
-        fields = {k: str(val)[:200] for k, val in rec.data.items() if k not in ("payload",)}
+
+        def name(r: str | None) -> str:
+            return names.get(r or "", r or "nobody")
+
+        shown = {k: val for k, val in rec.data.items() if k not in _HIDDEN_FIELDS}
+        if viewer.role != "gm":  # an NPC's sheet (persona, speech, hostility) is the GM's and the narrator's
+            shown.pop("sheet", None)
+        fields = {k: _field_text(val) for k, val in shown.items() if val not in (None, "", [], {})}
         text = (
-            describe_event(str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data))
+            describe_event(
+                str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data), name
+            )
             if rec.record_kind == "event"
             else rec.data.get("name", rec.ref)
         )
+        if rec.session_number is not None:
+            fields["session"] = str(rec.session_number)
+        fields["visibility"] = rec.visibility
         return v.RecordView(
             ref=rec.ref,
             kind=rec.record_kind,
             text=str(text),
-            fields={
-                **fields,
-                "session": str(rec.session_number),
-                "visibility": rec.visibility,
-                "cause": rec.cause,
-            },
-            causes=tuple(
-                f"{e.ref}: {describe_event(e.kind, e.payload)} (cause {e.cause})" for e in rec.cause_chain
-            )
+            fields=fields,
+            causes=tuple(f"{e.ref}: {describe_event(e.kind, e.payload, name)}" for e in rec.cause_chain)
             + ((rec.root_cause,) if rec.root_cause else ()),
             replay=replay,
         )
@@ -259,19 +291,22 @@ class LedgerViews(TableBase):
             except LedgerError:
                 raise NotFound(f"No record '{ref}' that you may see.") from None
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
-            d = await service.open_dispute(
-                s,
-                campaign_id=campaign.id,
-                record_ref=ref.strip(),
-                user_id=caller.user_id,
-                reason=reason,
-                session_number=latest.number,
-            )
+            try:
+                d = await service.open_dispute(
+                    s,
+                    campaign_id=campaign.id,
+                    record_ref=ref.strip(),
+                    user_id=caller.user_id,
+                    reason=reason,
+                    session_number=latest.number,
+                )
+            except LedgerError as err:  # e.g. the same record already disputed by this player
+                raise TableError(str(err)) from None
         return _dispute_view(d)
 
-    async def graph(self, where: v.Where, caller: v.Caller) -> v.GraphView:
-        """The relationship graph as the caller may see it."""
-        edges = await self.relationships(where, caller)
+    async def graph(self, where: v.Where, caller: v.Caller, *, public: bool = False) -> v.GraphView:
+        """The relationship graph as the caller (or, with ``public``, the channel) may see it."""
+        edges = await self.relationships(where, caller, public=public)
         nodes = sorted({e.source for e in edges} | {e.target for e in edges})
         return v.GraphView(nodes=tuple(nodes), edges=edges)
 
@@ -322,7 +357,7 @@ class LedgerViews(TableBase):
         if len(words) > 300:
             text = " ".join(words[:300]) + " ..."
         async with self._session() as s:
-            summary_id = await ledger_sessions.add_summary(
+            await ledger_sessions.add_summary(
                 s,
                 campaign_id=campaign_id,
                 session_number=number,
@@ -330,49 +365,112 @@ class LedgerViews(TableBase):
                 event_ids=[e.ref for e in events],
                 visibility="party",
             )
-        await self._index_summary(
-            campaign_id, summary_id, number, text, [e.ref for e in events], "party", events
+        # Filed in SQL (the authority) as ``pending``; indexed now, or queued while the index is down.
+        await self._index_pending(campaign_id)
+
+    # --- the summary index (an index: the ledger is the authority) ---------------------------------------
+
+    async def _summary_upkeep(self, campaign_id: int, unavailable: str | None) -> None:
+        """After a round's retrieval: tell the GM once when the index failed, else index what is queued.
+
+        Queued summaries are indexed after an outage (the first successful query) and once per campaign per
+        process (a restart finds what an earlier process left pending).
+        """
+        if self.summaries is None:
+            return
+        if unavailable is not None:
+            await self._index_down(campaign_id, unavailable)
+        elif campaign_id in self._summary_outage or campaign_id not in self._summary_checked:
+            await self._index_pending(campaign_id)
+
+    async def _index_pending(self, campaign_id: int) -> int:
+        """Index the campaign's queued (``pending``) summaries, oldest first; return how many were indexed.
+
+        A summary stating a hard fact the ledger lacks is marked ``refused`` and never retried. At the first
+        :class:`~ledger.summaries.IndexUnavailable` the rest stay queued and the GM is told (once per outage).
+        """
+        if self.summaries is None:
+            return 0
+        from ledger.summaries import IndexUnavailable
+
+        indexed = 0
+        while True:
+            async with self._session() as s:
+                rows = await ledger_sessions.pending_summaries(s, campaign_id=campaign_id, limit=20)
+            for row in rows:
+                assert row.id is not None
+                try:
+                    state = await self._index_summary(campaign_id, row)
+                except IndexUnavailable as err:
+                    await self._index_down(campaign_id, str(err))
+                    return indexed
+                async with self._session() as s:
+                    await ledger_sessions.mark_summary_index_state(s, summary_id=row.id, state=state)
+                indexed += state == "indexed"
+            if len(rows) < 20:
+                break
+        self._summary_checked.add(campaign_id)
+        if campaign_id in self._summary_outage:
+            self._summary_outage.discard(campaign_id)
+            _log.warning(
+                "summary index is back for campaign %s: %s queued summaries indexed", campaign_id, indexed
+            )
+            await self._tell_gm(
+                campaign_id,
+                f"The summary index is back: {indexed} queued session summaries were indexed.",
+            )
+        return indexed
+
+    async def _index_down(self, campaign_id: int, reason: str) -> None:
+        """The summary index failed: play goes on with ledger records only; the GM is told once per outage."""
+        if campaign_id in self._summary_outage:
+            _log.debug("summary index still unavailable for campaign %s: %s", campaign_id, reason)
+            return
+        self._summary_outage.add(campaign_id)
+        _log.warning("summary index unavailable for campaign %s: %s", campaign_id, reason)
+        await self._tell_gm(
+            campaign_id,
+            f"The summary index is unavailable ({reason}). Play goes on with the ledger's records only; "
+            "session summaries are kept in the ledger and will be indexed when the index is back.",
         )
 
-    async def _index_history(self, campaign_id: int) -> None:
-        """Index a loaded scenario's history summaries in Chroma (SQL keeps them as the authority)."""
-        if self.summaries is None:
-            return
+    async def _tell_gm(self, campaign_id: int, text: str) -> None:
+        """DM the campaign's GM; when the DM cannot be sent, keep the note in the GM's conflict queue."""
         async with self._session() as s:
-            rows = await ledger_sessions.summaries(s, campaign_id=campaign_id)
-        for row in rows:
-            async with self._session() as s:
-                events = [
-                    await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW)
-                    for ref in row.event_ids
-                ]
-            payloads = [e.data for e in events]
-            await self._index_summary(
-                campaign_id,
-                row.id or 0,
-                row.session_number,
-                row.text,
-                row.event_ids,
-                row.visibility,
-                payloads,
-            )
-
-    async def _index_summary(
-        self,
-        campaign_id: int,
-        summary_id: int,
-        session: int,
-        text: str,
-        refs: Sequence[str],
-        visibility: str,
-        events: Sequence[Any],
-    ) -> None:
-        if self.summaries is None:
+            campaign = await service.get_campaign(s, campaign_id=campaign_id)
+        try:
+            await self.courier.send_dm(campaign.owner_user_id, f"**{campaign.name}**: {text}")
             return
-        from ledger.summaries import SummaryError, hard_facts_from_changes
+        except Exception:  # DMClosed, or Discord failing: the note must still reach the GM
+            _log.warning("could not DM the GM of campaign %s", campaign_id, exc_info=True)
+        async with self._session() as s:
+            await service.add_conflict(s, campaign_id=campaign_id, round_id=None, claim_text=text[:500])
+
+    async def _summary_events(self, campaign_id: int, row: Any) -> list[Any]:
+        """The events a summary covers, for the hard facts it states: a session's from its history (one
+        read), a loaded scenario's history summary by ref."""
+        wanted = set(row.event_ids)
+        async with self._session() as s:
+            if row.scope == "session":
+                events = await service.history(
+                    s, campaign_id=campaign_id, viewer=GM_VIEW, limit=500, session_number=row.session_number
+                )
+                return [e for e in events if e.ref in wanted]
+            return [
+                (await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW)).data
+                for ref in row.event_ids
+            ]
+
+    async def _index_summary(self, campaign_id: int, row: Any) -> str:
+        """Index one summary row; return its new state (``indexed`` or ``refused``).
+
+        Raises :class:`~ledger.summaries.IndexUnavailable` when Chroma or the embeddings endpoint fails.
+        """
+        assert self.summaries is not None
+        from ledger.summaries import IndexUnavailable, SummaryError, hard_facts_from_changes
 
         changes = []
-        for e in events:
+        for e in await self._summary_events(campaign_id, row):
             payload = e.payload if hasattr(e, "payload") else e.get("payload", e)
             if isinstance(payload, dict) and "kind" in payload:
                 changes.append(payload)
@@ -384,18 +482,22 @@ class LedgerViews(TableBase):
 
         try:
             await self.summaries.add(
-                summary_id=f"summary-{summary_id}",
+                summary_id=f"summary-{row.id}",
                 campaign=f"campaign-{campaign_id}",
-                session=session,
+                session=row.session_number,
                 scope="session",
-                text=text,
+                text=row.text,
                 verify=verify,
-                event_ids=list(refs),
-                visibility=visibility,
+                event_ids=list(row.event_ids),
+                visibility=row.visibility,
                 hard_facts=facts,
             )
+        except IndexUnavailable:
+            raise
         except SummaryError:
-            _log.warning("summary %s was not indexed", summary_id, exc_info=True)
+            _log.warning("summary %s was not indexed", row.id, exc_info=True)
+            return "refused"
+        return "indexed"
 
     # --- autocomplete ------------------------------------------------------------------------------------
 
@@ -493,6 +595,26 @@ class LedgerViews(TableBase):
         for c in matches:
             unique.setdefault(c.value, c)
         return tuple(unique.values())[:25]
+
+
+# Record fields a reader never needs: the cause is shown once, in "Caused by"; the rest are storage details
+# or repeat the title (the ref, the session).
+_HIDDEN_FIELDS = frozenset(
+    {"payload", "cause", "campaign_id", "id", "session_number", "round_number", "visibility", "supersedes"}
+)
+
+
+def _field_text(value: Any) -> str:
+    """A record field as a person reads it: lists joined, mappings as ``key: value``, no Python reprs."""
+    if isinstance(value, list | tuple):
+        text = ", ".join(_field_text(x) for x in value)
+    elif isinstance(value, dict):
+        text = "; ".join(f"{k.replace('_', ' ')}: {_field_text(x)}" for k, x in value.items())
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    else:
+        text = str(value)
+    return text[:200]
 
 
 def _dispute_view(d: Any) -> v.DisputeView:

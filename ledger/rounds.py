@@ -648,11 +648,29 @@ async def open_dispute(
     reason: str,
     session_number: int = 0,
 ) -> DisputeView:
-    """A player objects to a record; returns the open dispute. Raises InvalidChange without a reason."""
+    """A player objects to a record; returns the open dispute.
+
+    Raises InvalidChange without a reason, and when the same player already has an open dispute of the same
+    record (checked under the campaign's write lock, so two at once cannot both be filed).
+    """
     if not reason.strip():
         raise InvalidChange("a dispute needs a reason")
     async with _Tx(session):
         await lock_campaign(session, campaign_id)
+        open_already = (
+            await session.exec(
+                select(m.Dispute).where(
+                    m.Dispute.campaign_id == campaign_id,
+                    m.Dispute.record_ref == record_ref,
+                    m.Dispute.user_id == str(user_id),
+                    m.Dispute.status == "open",
+                )
+            )
+        ).first()
+        if open_already is not None:
+            raise InvalidChange(
+                f"You already disputed {record_ref}: dispute #{open_already.id} waits for the GM's ruling."
+            )
         d = m.Dispute(
             campaign_id=campaign_id,
             record_ref=record_ref,
