@@ -17,6 +17,24 @@ def _plain(value: str | None) -> str:
     return value.split("-", 1)[-1].replace("-", " ").title() if "-" in value else value
 
 
+def fact_keys(key: str) -> list[str]:
+    """The ids a fact's key may start with, longest first: ``npc-old-wei-fear`` -> ``npc-old-wei``, ..."""
+    parts = key.split("-")
+    return ["-".join(parts[:i]) for i in range(len(parts) - 1, 1, -1)]
+
+
+def fact_subject(key: str, name: Namer) -> tuple[str | None, str]:
+    """Split a fact's key into its subject's name and the aspect: ``("Old Wei", "fear")``.
+
+    ``(None, key)`` when no prefix of the key is a known id (``name`` echoes unknown ids back).
+    """
+    for prefix in fact_keys(key):
+        shown = name(prefix)
+        if shown and shown != prefix:
+            return shown, key[len(prefix) + 1 :]
+    return None, key
+
+
 def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = None) -> str:
     """One line saying what an event changed, e.g. ``Harlan Voss died``."""
     n: Namer = name or _plain
@@ -52,7 +70,11 @@ def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = N
         reason = f" ({p['reason']})" if p.get("reason") else ""
         return f"{p.get('thread')} is now {p.get('status')}{reason}"
     if kind == "set_fact":
-        return f"{p.get('key')} = {p.get('value')}"
+        key = str(p.get("key") or "")
+        subject, aspect = fact_subject(key, name) if name is not None else (None, key)
+        if subject is not None:
+            return f"{subject}'s {aspect.replace('-', ' ')}: {p.get('value')}"
+        return f"{key.replace('-', ' ')}: {p.get('value')}"
     if kind == "create_entity":
         return f"{p.get('name')} enters the story"
     if kind == "create_item":

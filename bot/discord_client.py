@@ -14,7 +14,7 @@ import io
 import logging
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -281,14 +281,60 @@ def _join_footer(existing: str | None, extra: str) -> str:
 
 
 async def send_pages(
-    interaction: discord.Interaction, pages: Sequence[discord.Embed], *, ephemeral: bool = False
+    interaction: discord.Interaction,
+    pages: Sequence[discord.Embed],
+    *,
+    ephemeral: bool = False,
+    show_table: ShowTable | None = None,
 ) -> None:
-    """Reply with ``pages``: one embed alone, or the first page with Previous/Next buttons."""
+    """Reply with ``pages``: one embed alone, or the first page with Previous/Next buttons.
+
+    ``show_table`` adds the "Show the table" button (for a private answer that has a public version).
+    """
     if len(pages) == 1:
-        await reply(interaction, embed=pages[0], ephemeral=ephemeral)
+        view = ShowTableView(show_table) if show_table is not None else None
+        await reply(interaction, embed=pages[0], ephemeral=ephemeral, view=view)
         return
     pager = Pager(pages, owner_id=interaction.user.id, origin=interaction)
+    if show_table is not None:
+        pager.add_item(show_table)
     await reply(interaction, embed=pager.current, view=pager, ephemeral=ephemeral)
+
+
+SHOW_TABLE_LABEL = "Show the table"
+PRIVATE_NOTE = "Only you can see this: it holds things the table has not learned."
+
+PostPublic = Callable[[discord.Interaction], Awaitable[None]]
+
+
+class ShowTable(discord.ui.Button[Any]):
+    """The "Show the table" button on a private answer: posts what the whole channel may see.
+
+    ``post`` builds the answer again from the channel's (public) view when pressed and posts it; the
+    private answer the button sits on is never reused, so nothing only its reader may see can follow.
+    """
+
+    def __init__(self, post: PostPublic) -> None:
+        super().__init__(label=SHOW_TABLE_LABEL, style=discord.ButtonStyle.primary)
+        self._post = post
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Post the public version in the channel."""
+        await self._post(interaction)
+
+
+class ShowTableView(discord.ui.View):
+    """Holds a lone :class:`ShowTable` button (a one-page private answer)."""
+
+    def __init__(self, button: ShowTable, *, timeout: float = 300.0) -> None:
+        super().__init__(timeout=timeout)
+        self.add_item(button)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        """Log the failure with an id and tell the presser, never a traceback."""
+        await report_error(interaction, error)
 
 
 def paginate_lines(

@@ -5,14 +5,19 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, reply, send_pages
+from bot.discord_client import PRIVATE_NOTE, ShowTable, ShowTableView, TableCog, reply, send_pages
+from bot.errors import NotFound
 from bot.graph_render import render_graph
+from bot.views import EdgeView, EventView, GraphView, RecordView, ThreadView
 from cogs.render import (
+    COLOUR_LEDGER,
     COLOUR_PRIVATE,
     dispute_embed,
     edge_line,
@@ -25,6 +30,8 @@ from cogs.render import (
 )
 
 _log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class LedgerCog(TableCog):
@@ -53,11 +60,17 @@ class LedgerCog(TableCog):
     async def relationships(self, interaction: discord.Interaction, npc: str | None = None) -> None:
         """Show who owes, trusts or hates whom, with the record behind each."""
         where, caller = self.context(interaction)
-        edges = await self.table.relationships(where, caller, npc=npc)
-        pages = list_pages(
-            [edge_line(e) for e in edges], title="Relationships", empty="No relationships known."
-        )
-        await send_pages(interaction, pages)
+
+        def pages(edges: Sequence[EdgeView]) -> list[discord.Embed]:
+            return list_pages(
+                [edge_line(e) for e in edges], title="Relationships", empty="No relationships known."
+            )
+
+        async def shared() -> Sequence[EdgeView] | None:
+            return await _public_or_none(self.table.relationships(where, caller, npc=npc, public=True))
+
+        mine = await self.table.relationships(where, caller, npc=npc)
+        await answer_pages(interaction, mine, await shared(), render=pages, public=shared)
 
     @relationships.autocomplete("npc")
     async def _npc_choices(
@@ -69,9 +82,15 @@ class LedgerCog(TableCog):
     async def threads(self, interaction: discord.Interaction) -> None:
         """Show open favours, debts, oaths, bounties, prophecies and quests."""
         where, caller = self.context(interaction)
-        found = await self.table.threads(where, caller)
-        pages = list_pages([thread_line(t) for t in found], title="Threads", empty="No threads yet.")
-        await send_pages(interaction, pages)
+
+        def pages(found: Sequence[ThreadView]) -> list[discord.Embed]:
+            return list_pages([thread_line(t) for t in found], title="Threads", empty="No threads yet.")
+
+        async def shared() -> Sequence[ThreadView] | None:
+            return await _public_or_none(self.table.threads(where, caller, public=True))
+
+        mine = await self.table.threads(where, caller)
+        await answer_pages(interaction, mine, await shared(), render=pages, public=shared)
 
     @ledger.command(name="history")
     @app_commands.describe(count="How many recent events to show (1-50)")
@@ -80,19 +99,32 @@ class LedgerCog(TableCog):
     ) -> None:
         """Show the most recent events, each with its cause."""
         where, caller = self.context(interaction)
-        events = await self.table.history(where, caller, count=count)
-        pages = list_pages(
-            [event_line(e) for e in events], title="History", empty="Nothing has happened yet."
-        )
-        await send_pages(interaction, pages)
+
+        def pages(events: Sequence[EventView]) -> list[discord.Embed]:
+            return list_pages(
+                [event_line(e) for e in events], title="History", empty="Nothing has happened yet."
+            )
+
+        async def shared() -> Sequence[EventView] | None:
+            return await _public_or_none(self.table.history(where, caller, count=count, public=True))
+
+        mine = await self.table.history(where, caller, count=count)
+        await answer_pages(interaction, mine, await shared(), render=pages, public=shared)
 
     @ledger.command(name="record")
     @app_commands.describe(id="A record id, e.g. ev-000123, npc-old-wei or favor-0003-01")
     async def record(self, interaction: discord.Interaction, id: app_commands.Range[str, 1, 100]) -> None:
         """Show one record with its cause chain and how to replay its rolls."""
         where, caller = self.context(interaction)
-        view = await self.table.record(where, caller, ref=id.strip())
-        await reply(interaction, embed=record_embed(view))
+        ref = id.strip()
+
+        async def shared() -> RecordView | None:
+            return await _public_or_none(self.table.record(where, caller, ref=ref, public=True))
+
+        mine = await self.table.record(where, caller, ref=ref)
+        await answer_pages(
+            interaction, mine, await shared(), render=lambda view: [record_embed(view)], public=shared
+        )
 
     @record.autocomplete("id")
     async def _record_choices(
@@ -138,15 +170,76 @@ class LedgerCog(TableCog):
     async def graph(self, interaction: discord.Interaction) -> None:
         """Draw the relationship graph you know of as an image."""
         where, caller = self.context(interaction)
-        view = await self.table.graph(where, caller)
-        png = await asyncio.to_thread(render_graph, view)
-        file = discord.File(io.BytesIO(png), filename="relationships.png")
-        embed = discord.Embed(
-            title="Relationship graph",
-            description=f"{len(view.nodes)} characters, {len(view.edges)} relationships",
-        )
-        embed.set_image(url="attachment://relationships.png")
-        await reply(interaction, embed=embed, file=file)
+        mine = await self.table.graph(where, caller)
+        shared = await self.table.graph(where, caller, public=True)
+        if mine == shared:
+            embed, file = await _graph_message(mine)
+            await reply(interaction, embed=embed, file=file)
+            return
+
+        async def post_public(pressed: discord.Interaction) -> None:
+            embed, file = await _graph_message(await self.table.graph(where, caller, public=True))
+            await reply(pressed, embed=embed, file=file)
+
+        embed, file = await _graph_message(mine, private=True)
+        view = ShowTableView(ShowTable(post_public))
+        await reply(interaction, embed=embed, file=file, ephemeral=True, view=view)
+
+
+async def _graph_message(view: GraphView, *, private: bool = False) -> tuple[discord.Embed, discord.File]:
+    """The graph drawn as an image, with an embed counting what it shows."""
+    png = await asyncio.to_thread(render_graph, view)
+    file = discord.File(io.BytesIO(png), filename="relationships.png")
+    embed = discord.Embed(
+        title="Relationship graph",
+        description=f"{len(view.nodes)} characters, {len(view.edges)} relationships",
+        colour=COLOUR_PRIVATE if private else COLOUR_LEDGER,
+    )
+    if private:
+        embed.set_footer(text=PRIVATE_NOTE)
+    embed.set_image(url="attachment://relationships.png")
+    return embed, file
+
+
+async def _public_or_none(read: Awaitable[T]) -> T | None:
+    """The channel's version of a read, or ``None`` when the channel may not see it at all."""
+    try:
+        return await read
+    except NotFound:
+        return None
+
+
+async def answer_pages(
+    interaction: discord.Interaction,
+    mine: T,
+    shared: T | None,
+    *,
+    render: Callable[[T], list[discord.Embed]],
+    public: Callable[[], Awaitable[T | None]],
+) -> None:
+    """Answer with the requester's view ``mine``: in the channel when it equals the channel's ``shared``.
+
+    Anything the channel may not see makes the answer ephemeral (issue 9: a player's private fact, a
+    GM-only record or edge never reaches the channel through a ledger reply). A private answer carries a
+    "Show the table" button that reads ``public()`` again and posts that, never ``mine``.
+    """
+    if shared is not None and mine == shared:
+        await send_pages(interaction, render(mine))
+        return
+    pages = render(mine)
+    for page in pages:
+        page.colour = COLOUR_PRIVATE
+        page.set_footer(text=PRIVATE_NOTE)
+
+    async def post_public(pressed: discord.Interaction) -> None:
+        found = await public()
+        if found is None:
+            await reply(pressed, "None of this is known to the whole table.", ephemeral=True)
+            return
+        await send_pages(pressed, render(found))
+
+    button = ShowTable(post_public) if shared is not None else None
+    await send_pages(interaction, pages, ephemeral=True, show_table=button)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -692,12 +692,12 @@ class FakeTable:
         where: Where,
         caller: Caller,
         *,
-        name: str | None,
-        claim: str | None,
-        scores: str | None,
-        method: str,
-        skills: str | None,
-        weapon: str | None,
+        name: str | None = None,
+        claim: str | None = None,
+        scores: str | None = None,
+        method: str = "standard",
+        skills: str | None = None,
+        weapon: str | None = None,
     ) -> CharacterView:
         campaign = self._campaign(where)
         if not name:
@@ -740,9 +740,9 @@ class FakeTable:
         *,
         key: str,
         text: str,
-        target: str | None,
-        item: str | None,
-        skill: str | None,
+        target: str | None = None,
+        item: str | None = None,
+        skill: str | None = None,
     ) -> SubmitReceipt:
         self._boom("submit")
         campaign = self._campaign(where)
@@ -853,7 +853,9 @@ class FakeTable:
             raise InvalidAction(f"I can't read the dice {expression!r}: try something like 1d20+5.")
         return RollView(expression=expression, total=17, breakdown="1d20 (12) + 5 = 17", seed=seed or 42)
 
-    async def inventory(self, where: Where, caller: Caller, *, player_user_id: str | None) -> InventoryView:
+    async def inventory(
+        self, where: Where, caller: Caller, *, player_user_id: str | None = None
+    ) -> InventoryView:
         campaign = self._campaign(where)
         owner = player_user_id or caller.user_id
         player = campaign.players.get(owner)
@@ -869,7 +871,9 @@ class FakeTable:
             private=owner == caller.user_id,
         )
 
-    async def relationships(self, where: Where, caller: Caller, *, npc: str | None) -> tuple[EdgeView, ...]:
+    async def relationships(
+        self, where: Where, caller: Caller, *, npc: str | None = None, public: bool = False
+    ) -> tuple[EdgeView, ...]:
         self._campaign(where)
         edges = tuple(
             EdgeView(
@@ -885,7 +889,7 @@ class FakeTable:
         )
         return edges
 
-    async def threads(self, where: Where, caller: Caller) -> tuple[ThreadView, ...]:
+    async def threads(self, where: Where, caller: Caller, *, public: bool = False) -> tuple[ThreadView, ...]:
         self._campaign(where)
         return (
             ThreadView(
@@ -898,10 +902,12 @@ class FakeTable:
             ),
         )
 
-    async def history(self, where: Where, caller: Caller, *, count: int) -> tuple[EventView, ...]:
+    async def history(
+        self, where: Where, caller: Caller, *, count: int = 10, public: bool = False
+    ) -> tuple[EventView, ...]:
         return tuple(self._campaign(where).events[-count:])
 
-    async def record(self, where: Where, caller: Caller, *, ref: str) -> RecordView:
+    async def record(self, where: Where, caller: Caller, *, ref: str, public: bool = False) -> RecordView:
         campaign = self._campaign(where)
         for event in campaign.events:
             if event.ref == ref:
@@ -933,15 +939,22 @@ class FakeTable:
         campaign.disputes[dispute_id] = view
         return view
 
-    async def graph(self, where: Where, caller: Caller) -> GraphView:
-        edges = await self.relationships(where, caller, npc=None)
+    async def graph(self, where: Where, caller: Caller, *, public: bool = False) -> GraphView:
+        edges = await self.relationships(where, caller, npc=None, public=public)
         return GraphView(nodes=("Mira",), edges=edges[:3])
 
     async def gm_disputes(self, where: Where, caller: Caller) -> tuple[DisputeView, ...]:
         return tuple(self._gm(where, caller).disputes.values())
 
     async def gm_rule(
-        self, where: Where, caller: Caller, *, dispute_id: int, accept: bool, note: str
+        self,
+        where: Where,
+        caller: Caller,
+        *,
+        dispute_id: int,
+        accept: bool,
+        note: str,
+        changes: Sequence[dict[str, Any]] | None = None,
     ) -> DisputeView:
         campaign = self._gm(where, caller)
         if dispute_id not in campaign.disputes:
@@ -962,6 +975,15 @@ class FakeTable:
             text=f"{ref} retconned: {reason}",
             cause=ref,
         )
+
+    async def gm_thread(
+        self, where: Where, caller: Caller, *, thread_id: str, status: str, note: str
+    ) -> ThreadView:
+        self._gm(where, caller)
+        found = [t for t in await self.threads(where, caller) if t.id == thread_id]
+        if not found:
+            raise NotFound(f"No thread '{thread_id}' in this campaign.")
+        return found[0].model_copy(update={"status": status})
 
     async def gm_deadline(self, where: Where, caller: Caller, *, minutes: float) -> RoundStatusView:
         self._gm(where, caller)
