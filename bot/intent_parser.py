@@ -143,6 +143,34 @@ _SPELL = re.compile(
 )
 
 
+MAX_QUANTITY = 1_000_000  # rules.intents.Intent accepts no more; a bigger count is a typo or a prank
+# A number as the player wrote it, sign and decimal point included ("-5", "2.5", "1,000", 23 digits).
+_RAW_NUMBER = re.compile(r"(?<![\w.,])([-\u2212\u2013]\s*)?(\d+(?:[.,]\d+)*)(?!\w)")
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
+_THOUSANDS_SEP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _count_refusal(raw: str) -> ParseRefusal | None:
+    """Refuse a give or take whose count is not a whole number from 1 to :data:`MAX_QUANTITY`.
+
+    Read from the raw text, because normalising it loses the sign and the decimal point ("-5" became 5,
+    "2.5" became 5, "0" became 1, and a 23-digit number silently became 1).
+    """
+    for match in _RAW_NUMBER.finditer(raw):
+        sign, number = match.group(1), match.group(2)
+        shown = f"{'-' if sign else ''}{number[:12]}{'...' if len(number) > 12 else ''}"
+        if ("." in number or "," in number) and not _THOUSANDS.match(number):
+            return ParseRefusal(reason=f"Counts are whole numbers: '{shown}' is not one.")
+        digits = number.replace(",", "")
+        if sign:
+            return ParseRefusal(reason=f"A count must be at least 1, not '{shown}'.")
+        if not digits.strip("0"):
+            return ParseRefusal(reason="A count must be at least 1: giving or taking 0 does nothing.")
+        if len(digits.lstrip("0")) > 7 or int(digits) > MAX_QUANTITY:
+            return ParseRefusal(reason=f"That count is too large: at most {MAX_QUANTITY:,} at a time.")
+    return None
+
+
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9' -]+", " ", text.lower()).split())
 
@@ -202,7 +230,7 @@ class OfflineIntentParser:
             )
         if len(raw) > MAX_ACTION_CHARS:
             return ParseRefusal(reason=f"That action is too long: at most {MAX_ACTION_CHARS} characters.")
-        said = _norm(raw)
+        said = _norm(_THOUSANDS_SEP.sub("", raw))  # "1,000 gold" is one thousand, not "1 000"
         others = tuple(c for c in scene.creatures if c.id != scene.actor)
         kind = next((k for k, pattern in _KIND_PATTERNS if pattern.search(said)), None)
         skill = next((s for s, pattern in _SKILL_PATTERNS if pattern.search(said)), None)
@@ -258,6 +286,9 @@ class OfflineIntentParser:
                 text=raw,
             )
         if kind is IntentKind.GIVE:
+            refusal = _count_refusal(raw)
+            if refusal is not None:
+                return refusal
             item, position = _find(said, scene.items_held)
             if item is None:
                 return ParseRefusal(
@@ -284,6 +315,9 @@ class OfflineIntentParser:
                 kind=kind, item=item.id, target=target.id if target else None, actor=scene.actor, text=raw
             )
         if kind is IntentKind.TAKE:
+            refusal = _count_refusal(raw)
+            if refusal is not None:
+                return refusal
             item, position = _find(said, scene.items_here)
             if item is None:
                 return ParseRefusal(reason="There is no such item within reach here.")

@@ -226,6 +226,9 @@ class Table(GMTools):
         weapon: str | None = None,
     ) -> v.CharacterView:
         """Sit down: claim a scenario PC (``claim``) or create one (name, scores, skills, weapon)."""
+        from bot.text import clean_name
+
+        name, claim = (clean_name(x) if x else x for x in (name, claim))  # no escapes or NULs in names
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             member = await self._member(s, campaign, caller)
@@ -442,9 +445,12 @@ class Table(GMTools):
         cannot count. After the round closed it waits for the next round, and the receipt says so.
         """
         from bot.scene import intent_summary, load_scene, parse_scene, round_state
+        from bot.text import clean_name, clean_text
         from rules.round import resolve_round
 
-        text = (text or "").strip()
+        # Cleaned at the edge: a NUL breaks PostgreSQL, escapes would reach terminals and posts (issue 9).
+        text = clean_text(text or "").strip()
+        target, item, skill = (clean_name(x) if x else x for x in (target, item, skill))
         if len(text) > MAX_ACTION_CHARS:
             raise InvalidAction(f"That action is too long: at most {MAX_ACTION_CHARS} characters.")
         if not text and not (target or item or skill):
@@ -588,8 +594,13 @@ class Table(GMTools):
                 update.update(kind=IntentKind.CHECK, skill=skill_id, item=None, quantity=1)
         return Intent.model_validate({**parsed.model_dump(), **update}) if update else parsed
 
-    async def ready(self, where: v.Where, caller: v.Caller) -> v.ReadyReceipt:
-        """Mark your action final. Without an action you hold. When everyone is ready, the round closes."""
+    async def ready(self, where: v.Where, caller: v.Caller, *, reply: str | None = None) -> v.ReadyReceipt:
+        """Mark your action final. Without an action you hold. When everyone is ready, the round closes.
+
+        ``reply`` is the front end's opaque handle of this command's (deferred) reply. It is kept with the
+        round, so that if the process dies before this call returns, the restarted table answers it (or, once
+        it has expired, posts the round's dice in the channel) instead of leaving the player waiting.
+        """
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             _, pc_id = await self._player(s, campaign, caller)
@@ -613,7 +624,7 @@ class Table(GMTools):
             waiting = await self._waiting(s, campaign.id, rnd.id)
         if waiting:
             return v.ReadyReceipt(round_number=rnd.number, waiting=waiting)
-        report = await self._close_and_finish(campaign.id, rnd.id)
+        report = await self._close_and_finish(campaign.id, rnd.id, reply=reply, caller_id=caller.user_id)
         return v.ReadyReceipt(round_number=rnd.number, waiting=(), report=report)
 
     async def round_status(self, where: v.Where, caller: v.Caller) -> v.RoundStatusView:
@@ -625,68 +636,183 @@ class Table(GMTools):
                 raise NoOpenRound("No round is open: the GM starts a session with /session start.")
             return await self._status_view(s, campaign.id, rnd)
 
-    async def close_round(self, where: v.Where, caller: v.Caller) -> v.RoundReport:
-        """Close the open round now (GM): absent players take the default action; resolve, narrate, post."""
+    async def close_round(self, where: v.Where, caller: v.Caller, *, reply: str | None = None) -> v.RoundReport:
+        """Close the open round now (GM): absent players take the default action; resolve, narrate, post.
+
+        ``reply``: the command's opaque reply handle, answered after a restart as in :meth:`ready`.
+        """
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             await self._require_gm(s, campaign, caller)
             rnd = await service.current_round(s, campaign_id=campaign.id)
             if rnd is None:
                 raise NoOpenRound("There is no round to close.")
-        return await self._close_and_finish(campaign.id, rnd.id)
+        return await self._close_and_finish(campaign.id, rnd.id, reply=reply, caller_id=caller.user_id)
 
     async def tick(self) -> None:
-        """Close every round whose deadline passed (called every 30 s by the bot)."""
+        """Close every round whose deadline passed and retry due deliveries (called every 30 s by the bot).
+
+        Each round is handled on its own: one that fails is logged (with its round) and the others go on.
+        """
         async with self._session() as s:
             due = await ledger_sessions.due_rounds(s, now=self.clock())
         for rnd in due:
             try:
-                report = await self._close_and_finish(rnd.campaign_id, rnd.id)
-                # Nobody typed a command, so no reply carries the dice: the courier posts them if it can.
-                post_results = getattr(self.courier, "post_results", None)
-                if post_results is not None:
-                    async with self._session() as s:
-                        campaign = await service.get_campaign(s, campaign_id=rnd.campaign_id)
-                    await post_results(campaign.guild_id, campaign.channel_id, report)
-            except TableError:
-                continue
+                # Nobody typed a command, so no reply carries the dice: the round's results are queued as a
+                # follow-up the courier posts in the channel (after a crash too).
+                await self._close_and_finish(rnd.campaign_id, rnd.id, channel_results=True)
+            except TableError as err:
+                _log.warning(
+                    "round %s.%s (id %s, campaign %s) skipped at its deadline: %s",
+                    rnd.session_number,
+                    rnd.number,
+                    rnd.id,
+                    rnd.campaign_id,
+                    err,
+                )
             except Exception:
-                _log.exception("closing round %s at its deadline failed", rnd.id)
+                _log.warning(
+                    "closing round %s.%s (id %s, campaign %s) at its deadline failed",
+                    rnd.session_number,
+                    rnd.number,
+                    rnd.id,
+                    rnd.campaign_id,
+                    exc_info=True,
+                )
+        await self._deliver_due()
 
     async def resume(self) -> None:
-        """After a restart: finish every interrupted round and deliver every message still pending."""
+        """After a restart: finish every interrupted round and deliver every message that is due.
+
+        Each round and each message recovers on its own: a failure is logged with its round and the rest go on.
+        """
         async with self._session() as s:
             rounds = await ledger_sessions.interrupted_rounds(s)
         for rnd in rounds:
             try:
                 await self._finish(rnd.campaign_id, rnd.id)
             except Exception:
-                _log.exception("resuming round %s failed", rnd.id)
+                _log.warning(
+                    "resuming round %s.%s (id %s, campaign %s) failed; the other rounds go on",
+                    rnd.session_number,
+                    rnd.number,
+                    rnd.id,
+                    rnd.campaign_id,
+                    exc_info=True,
+                )
+        await self._deliver_due()
+
+    async def _deliver_due(self) -> None:
+        """Send every message whose (next) try is due, round by round; a failing round never stops the rest."""
         async with self._session() as s:
-            pending = await service.pending_outbox(s)
-        for round_id in sorted({p.round_id for p in pending if p.round_id is not None}):
-            async with self._session() as s:
+            due = await ledger_sessions.due_outbox(s, now=self.clock())
+        for round_id in sorted({m.round_id for m in due if m.round_id is not None}):
+            try:
+                async with self._session() as s:
+                    rnd = await service.get_round(s, round_id=round_id)
+                if rnd.state == "narrated":  # interrupted after narration: finish it (posts, opens the next)
+                    await self._finish(rnd.campaign_id, rnd.id)
+                elif rnd.state == "posted":  # a retry of a message that failed before
+                    async with self._lock(rnd.campaign_id):
+                        await self._deliver(rnd.campaign_id, rnd)
+                # Earlier states: the messages wait until the round is told (e.g. a reply to a round not closed).
+            except Exception:
+                _log.warning("delivering the messages of round id %s failed", round_id, exc_info=True)
+
+    async def gm_resend(self, where: v.Where, caller: v.Caller, *, round_number: int | None = None) -> ResendView:
+        """Send again what could not be delivered (GM): by default the newest round whose story is waiting.
+
+        The messages of that round that were given up on (a channel post that failed every retry, a missing
+        permission, a send a crash interrupted) are queued again and sent now, once each.
+        """
+        from ledger.sessions import find_round, latest_undelivered_round
+
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
+            if round_number is None:
+                round_id = await latest_undelivered_round(s, campaign_id=campaign.id)
+                if round_id is None:
+                    raise NotFound("Nothing is waiting to be sent: every round's story reached the channel.")
                 rnd = await service.get_round(s, round_id=round_id)
-            await self._finish(rnd.campaign_id, rnd.id)
+            else:
+                latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+                found = await find_round(
+                    s, campaign_id=campaign.id, session_number=latest.number, number=round_number
+                )
+                if found is None:
+                    raise NotFound(f"No round {round_number} in session {latest.number}.")
+                rnd = found
+            if rnd.state not in ("narrated", "posted"):
+                raise TableError(f"Round {rnd.number} has not been told yet: nothing to resend.")
+            requeued = await ledger_sessions.requeue_failed(s, round_id=rnd.id)
+        async with self._lock(campaign.id):
+            await self._deliver(campaign.id, rnd, resend=True)
+        async with self._session() as s:
+            messages = await service.list_outbox(s, round_id=rnd.id)
+        return ResendView(
+            round_number=rnd.number,
+            requeued=len(requeued),
+            story_posted=any(m.kind == "public" and m.status == "sent" for m in messages),
+            still_waiting=sum(1 for m in messages if m.status in ("pending", "failed")),
+        )
 
     def _lock(self, campaign_id: int) -> asyncio.Lock:
         return self._locks.setdefault(campaign_id, asyncio.Lock())
 
-    async def _close_and_finish(self, campaign_id: int, round_id: int) -> v.RoundReport:
+    async def _close_and_finish(
+        self,
+        campaign_id: int,
+        round_id: int,
+        *,
+        reply: str | None = None,
+        caller_id: str | None = None,
+        channel_results: bool = False,
+    ) -> v.RoundReport:
+        """Close the round (if it still takes actions) and drive it to posted.
+
+        The command waiting for the result (``reply``, its opaque handle) or, for a round the deadline closed,
+        the channel (``channel_results``) gets a ``followup`` row before the round closes: if the process dies
+        before this returns, the restarted table answers it with the round's dice. When this call returns, the
+        waiting command answers itself and its row is marked sent.
+        """
         async with self._lock(campaign_id):
             async with self._session() as s:
                 rnd = await service.get_round(s, round_id=round_id)
                 if rnd.state in ACCEPTING:
                     await self._step("close")
+                if rnd.state != "posted" and (reply is not None or channel_results):
+                    await service.add_outbox(
+                        s,
+                        campaign_id=campaign_id,
+                        round_id=round_id,
+                        kind="followup",
+                        recipient_user_id=caller_id if reply is not None else None,
+                        content={"handle": reply, "round": rnd.number},
+                        replace=True,
+                    )
+                if rnd.state in ACCEPTING:
                     await service.set_round_state(s, round_id=round_id, state="closed")
-            return await self._finish_locked(campaign_id, round_id)
+            answering = frozenset({caller_id}) if reply is not None and caller_id else frozenset()
+            report = await self._finish_locked(campaign_id, round_id, answering=answering)
+            if answering:
+                async with self._session() as s:
+                    for m in await service.list_outbox(s, round_id=round_id):
+                        if m.kind == "followup" and m.recipient_user_id in answering and m.status == "pending":
+                            await service.mark_outbox(s, outbox_id=m.id, status="sent", external_id="reply")
+            return report
 
     async def _finish(self, campaign_id: int, round_id: int) -> v.RoundReport:
         async with self._lock(campaign_id):
             return await self._finish_locked(campaign_id, round_id)
 
-    async def _finish_locked(self, campaign_id: int, round_id: int) -> v.RoundReport:
-        """Drive a closed round through resolved, narrated and posted, from whatever state it is in."""
+    async def _finish_locked(
+        self, campaign_id: int, round_id: int, *, answering: frozenset[str] = frozenset()
+    ) -> v.RoundReport:
+        """Drive a closed round through resolved, narrated and posted, from whatever state it is in.
+
+        ``answering``: users whose command is waiting for this call (their follow-ups are not sent).
+        """
         async with self._session() as s:
             rnd = await service.get_round(s, round_id=round_id)
         if rnd.state == "closed":
@@ -698,7 +824,7 @@ class Table(GMTools):
         async with self._session() as s:
             rnd = await service.get_round(s, round_id=round_id)
         if rnd.state == "narrated":
-            await self._deliver(campaign_id, rnd)
+            await self._deliver(campaign_id, rnd, answering=answering)
             async with self._session() as s:
                 await self._step("posted")
                 await service.set_round_state(s, round_id=round_id, state="posted")

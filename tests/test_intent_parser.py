@@ -85,3 +85,36 @@ def test_ungrounded_text_is_refused_with_a_reason(text: str, reason_part: str) -
 def test_the_actor_is_never_its_own_target() -> None:
     refusal = parse("attack Greyrock")
     assert isinstance(refusal, ParseRefusal)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("give -5 gold to Mira", "at least 1, not '-5'"),
+        ("give 0 gold to Mira", "at least 1"),
+        ("give 12345678901234567890123 gold to Mira", "too large: at most 1,000,000"),
+        ("give 2.5 gold to Mira", "whole numbers: '2.5'"),
+        ("give 1000001 gold to Mira", "too large"),
+        ("take -2 silver key", "at least 1"),
+        ("take 0.5 silver key", "whole numbers"),
+    ],
+)
+def test_bad_counts_are_refused_not_changed(text: str, reason: str) -> None:
+    """Issue 9: -5 became 5, 0 became 1, 23 digits became 1 and 2.5 became 5, silently."""
+    refusal = parse(text)
+    assert isinstance(refusal, ParseRefusal), refusal
+    assert reason in refusal.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [
+        ("give 1,000 gold to Mira", 1000),
+        ("give 1000000 gold to Mira", 1_000_000),
+        ("give two gold to Mira", 2),
+    ],
+)
+def test_good_counts_are_read_as_written(text: str, quantity: int) -> None:
+    intent = parse(text)
+    assert isinstance(intent, Intent), intent
+    assert intent.quantity == quantity

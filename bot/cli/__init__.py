@@ -14,7 +14,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from rules.errors import DataError
+from rules.errors import DataError, InternalError
 
 # Subcommand name -> module under bot.cli. Order is the order shown in --help.
 SUBCOMMANDS: dict[str, str] = {
@@ -68,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DataError as exc:  # the bundled or a user's rules data is broken: name the file, never skip it
         print(f"tablekeeper: rules data is invalid: {exc}", file=sys.stderr)
         return 2
+    except InternalError as exc:  # a bug of ours: the traceback is in the log under the error id
+        print(f"tablekeeper: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("tablekeeper: interrupted", file=sys.stderr)
         return 130
