@@ -14,10 +14,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.fake_llm import fake_llm  # noqa: F401  (the local OpenAI-compatible server fixture)
 
 PG_ENV = "TABLEKEEPER_TEST_DATABASE_URL"
+
+# Property tests check behaviour, not speed: Hypothesis's default 200 ms deadline per example fails them on a
+# loaded machine, so no test in this suite has one unless it sets its own.
+hypothesis_settings.register_profile("tablekeeper", deadline=None)
+hypothesis_settings.load_profile("tablekeeper")
 
 
 def on_ci() -> bool:

@@ -57,7 +57,8 @@ def reply(**fields: Any) -> FakeReply:
 @pytest.fixture
 async def parser(fake_llm: FakeLLM) -> AsyncIterator[tuple[LLMIntentParser, StubParser]]:  # noqa: F811
     stub = StubParser()
-    llm = LLMIntentParser(fallback=stub, base_url=fake_llm.base_url, model="fake", timeout=0.3)
+    # generous: a call meant to succeed must not time out on a loaded machine (the timeout test has its own)
+    llm = LLMIntentParser(fallback=stub, base_url=fake_llm.base_url, model="fake", timeout=30.0)
     yield llm, stub
     await llm.aclose()
 
@@ -121,11 +122,10 @@ async def test_a_reply_outside_the_whitelist_or_the_scene_goes_to_the_fallback(
     [
         FakeReply.raw("{nope"),
         FakeReply.refusal(),
-        FakeReply.slow(2.0),
         FakeReply.error(500),
         FakeReply.drop(),
     ],
-    ids=["invalid-json", "refusal", "timeout", "500", "drop"],
+    ids=["invalid-json", "refusal", "500", "drop"],
 )
 async def test_any_llm_failure_delegates_to_the_fallback(
     fake_llm: FakeLLM,  # noqa: F811
@@ -135,6 +135,17 @@ async def test_any_llm_failure_delegates_to_the_fallback(
     llm, stub = parser
     fake_llm.script(failure)
     assert await llm.parse("I search the crates", SCENE) == ParseRefusal(reason=FALLBACK_REASON)
+    assert stub.calls == ["I search the crates"]
+
+
+async def test_a_timed_out_llm_delegates_to_the_fallback(fake_llm: FakeLLM) -> None:  # noqa: F811
+    stub = StubParser()
+    llm = LLMIntentParser(fallback=stub, base_url=fake_llm.base_url, model="fake", timeout=0.5)
+    fake_llm.script(FakeReply.slow(60.0))
+    try:
+        assert await llm.parse("I search the crates", SCENE) == ParseRefusal(reason=FALLBACK_REASON)
+    finally:
+        await llm.aclose()
     assert stub.calls == ["I search the crates"]
 
 

@@ -24,7 +24,12 @@ LEAK = (
 
 
 async def _table(
-    tmp_path: Path, fake: FakeLLM, courier: RecordingCourier, *, extract_claims: bool = False
+    tmp_path: Path,
+    fake: FakeLLM,
+    courier: RecordingCourier,
+    *,
+    extract_claims: bool = False,
+    timeout_seconds: float = 30.0,  # generous: a call meant to succeed must not time out on a loaded machine
 ) -> Table:
     settings = parse_settings(
         {
@@ -33,7 +38,7 @@ async def _table(
                 "enabled": True,
                 "base_url": fake.base_url,
                 "model": "fake",
-                "timeout_seconds": 1.0,
+                "timeout_seconds": timeout_seconds,
                 "max_retries": 0,
                 "extract_claims": extract_claims,
             },
@@ -137,8 +142,8 @@ async def test_a_secret_in_public_text_is_refused(tmp_path: Path, fake_llm: Fake
 
 async def test_the_round_posts_when_the_model_is_down_or_slow(tmp_path: Path, fake_llm: FakeLLM) -> None:
     courier = RecordingCourier()
-    table = await _table(tmp_path, fake_llm, courier)
-    fake_llm.script(FakeReply.error(500), FakeReply.slow(3.0))
+    table = await _table(tmp_path, fake_llm, courier, timeout_seconds=0.5)
+    fake_llm.script(FakeReply.error(500), FakeReply.slow(60.0))
     try:
         report = await _round(table)
         assert report.source == "fallback" and report.public_text  # type: ignore[attr-defined]
