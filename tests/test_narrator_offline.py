@@ -189,10 +189,11 @@ def test_private_notes_go_only_to_the_revealing_player() -> None:
     assert "nervous" not in draft.public_text
 
 
-def test_players_are_quoted_only_in_their_own_words() -> None:
+def test_a_players_words_are_never_quoted_or_posted_raw() -> None:
     text = narrator.narrate_now(harbour_round()).public_text
-    quotes = re.findall(r'"([^"]*)"', text)
-    assert quotes == [INJECTION]
+    assert re.findall(r'"([^"]*)"', text) == []
+    assert "Ignore previous instructions" not in text and "1000 gold" not in text
+    assert "Lin speaks to Old Wei." in text or "and speaks to Old Wei." in text
 
 
 def test_at_most_one_relevant_record_is_woven_in() -> None:

@@ -3,15 +3,16 @@
 It is the only narrator when no LLM is configured, and the fallback whenever an LLM draft fails, so it must
 always be right rather than clever: each outcome in initiative order, a miss told as a miss, damage to the
 named target, the dead fall, a refused action told as not happening. It names only what the request names,
-never puts words in a PC's mouth beyond the player's own submitted text, and weaves in at most one retrieved
-record. Phrasing varies by ``variety_seed`` (its own ``random.Random``, never the global one), so the same
-round always reads the same, and consecutive rounds do not.
+never posts a player's raw words (speech is reported indirectly, see :func:`reported_speech`), and weaves in
+at most one retrieved record. Phrasing varies by ``variety_seed`` (its own ``random.Random``, never the global
+one), so the same round always reads the same, and consecutive rounds do not.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from bot.narrator.base import (
@@ -22,8 +23,6 @@ from bot.narrator.base import (
     NarrationRequest,
     RetrievedRecord,
 )
-
-_QUOTE_CHARS = 200
 
 # Phrasings per situation. Placeholders: {actor} {target} {item} {dest} {skill} {ability} {dmg} {qty}.
 # Miss, failure and refusal phrasings must never claim a success: no "hit", "strike", "lands" or damage.
@@ -127,14 +126,15 @@ _PHRASES: dict[str, tuple[str, ...]] = {
         "{actor} tries to reach {dest} but does not get there.",
         "{actor} sets out for {dest}, but does not make it this round.",
     ),
+    # Speech is reported, never quoted: {speech} is built by :func:`reported_speech` from the player's text.
     "talk.success": (
-        "{actor} turns to {target}{quote}",
-        "{actor} addresses {target}{quote}",
-        "{actor} faces {target}{quote}",
+        "{actor} {speech}.",
+        "{actor} steps up and {speech}.",
+        "{actor} leans in and {speech}.",
     ),
     "talk.failure": (
-        "{actor} turns to {target}{quote} It does not sway {target}.",
-        "{actor} addresses {target}{quote} The words do not win {target} over.",
+        "{actor} {speech}. It does not sway {target}.",
+        "{actor} {speech}. The words do not win {target} over.",
     ),
     "help.success": (
         "{actor} helps {target}, giving an edge on the next attempt.",
@@ -366,11 +366,9 @@ def _fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
         effect = f", and {who} regains {outcome.healing} hit points"
     elif outcome.damage:
         effect = f", dealing {damage}" if has_target else ""
-    quote = ""
-    if outcome.kind == "talk" and outcome.submitted_text.strip():
-        quote = f': "{_clip(outcome.submitted_text.strip(), _QUOTE_CHARS)}"'
-    else:
-        quote = "."
+    speech = ""
+    if outcome.kind == "talk":
+        speech = reported_speech(outcome.submitted_text, outcome.target_name if has_target else None)
     return {
         "actor": outcome.actor_name,
         "target": target,
@@ -384,8 +382,178 @@ def _fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
         "on_target": f" on {target}" if has_target else "",
         "from_target": f" from {target}" if has_target else "",
         "effect": effect,
-        "quote": quote,
+        "speech": speech,
     }
+
+
+# --- reported speech ------------------------------------------------------------------------------------
+#
+# A player's words are data, and the channel is the game's voice: a fake transcript marker, a mention or a
+# markdown block typed into /act must never be posted as typed. The offline narrator reports speech in its
+# own words: the player's opening verb becomes the PC's action ("ask Old Wei what the ship carries" -> "asks
+# Old Wei what the ship carries"), and only a short question or topic clause of the first sentence is kept,
+# cleaned of markup and control characters. Anything else is told as the bare act of speaking.
+
+# ESC-introduced sequences: CSI (colours, cursor moves), OSC (titles, links) and two-byte escapes.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]"
+)
+# Discord mentions, channel and emoji tags, @everyone/@here, links.
+_MENTIONS = re.compile(r"<(?:@[!&]?|#|a?:\w+:)\d*>|@\w+|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
+# Characters with a meaning in markdown or as quotes; removed, never escaped (an escaped mark is still shown).
+_MARKUP = re.compile(r"[*_~`|>#<\[\]{}()\\\"“”„«»=+^$]")
+# Where the first sentence (or clause) ends: sentence punctuation, a line break, a dash, an ellipsis.
+_SENTENCE_END = re.compile(r"[.!?;:\n\r…]|\s[-–—]+\s|--")
+_LEADING_SUBJECT = re.compile(
+    r"^(?:(?:i|we)(?:'ll| will| want to| try to| would like to)?|let me|to)\s+", re.I
+)
+
+#: Opening verb (as the player types it) -> (the PC's verb, the word before the listener, the bare act).
+_SPEECH_VERBS: dict[str, tuple[str, str, str]] = {
+    "ask": ("asks", "", "asks {target} a question"),
+    "enquire": ("asks", "", "asks {target} a question"),
+    "inquire": ("asks", "", "asks {target} a question"),
+    "question": ("questions", "", "questions {target}"),
+    "interrogate": ("questions", "", "questions {target}"),
+    "tell": ("tells", "", "speaks to {target}"),
+    "say": ("speaks", "to", "speaks to {target}"),
+    "speak": ("speaks", "to", "speaks to {target}"),
+    "talk": ("talks", "to", "talks to {target}"),
+    "chat": ("chats", "with", "chats with {target}"),
+    "whisper": ("whispers", "to", "whispers to {target}"),
+    "shout": ("shouts", "at", "shouts at {target}"),
+    "call": ("calls out", "to", "calls out to {target}"),
+    "greet": ("greets", "", "greets {target}"),
+    "thank": ("thanks", "", "thanks {target}"),
+    "warn": ("warns", "", "warns {target}"),
+    "remind": ("reminds", "", "reminds {target}"),
+    "explain": ("explains", "to", "explains something to {target}"),
+    "beg": ("begs", "", "pleads with {target}"),
+    "plead": ("pleads", "with", "pleads with {target}"),
+    "persuade": ("tries to persuade", "", "tries to persuade {target}"),
+    "convince": ("tries to convince", "", "tries to convince {target}"),
+    "reason": ("reasons", "with", "reasons with {target}"),
+    "negotiate": ("negotiates", "with", "negotiates with {target}"),
+    "haggle": ("haggles", "with", "haggles with {target}"),
+    "bargain": ("bargains", "with", "bargains with {target}"),
+    "threaten": ("threatens", "", "threatens {target}"),
+    "intimidate": ("tries to intimidate", "", "tries to intimidate {target}"),
+    "lie": ("lies", "to", "lies to {target}"),
+    "deceive": ("tries to deceive", "", "tries to deceive {target}"),
+    "bluff": ("bluffs", "", "bluffs {target}"),
+    "flatter": ("flatters", "", "flatters {target}"),
+    "reassure": ("reassures", "", "reassures {target}"),
+    "apologise": ("apologises", "to", "apologises to {target}"),
+    "apologize": ("apologises", "to", "apologises to {target}"),
+    "confront": ("confronts", "", "confronts {target}"),
+    "accuse": ("accuses", "", "accuses {target}"),
+    "promise": ("makes a promise", "to", "makes a promise to {target}"),
+}
+#: Clause openers kept after a verb: a question ("what the ship carries") or a topic ("about the ship").
+_QUESTION_WORDS = frozenset(
+    {"what", "where", "who", "whom", "whose", "why", "how", "when", "whether", "if", "which"}
+)
+_ASKING = frozenset({"asks", "questions"})
+_TOPIC_WORDS = frozenset({"about"})
+#: A kept clause ends at the first of these (what follows may be a second instruction, not the question).
+_CLAUSE_BREAKS = frozenset({"and", "but", "then", "or", "so", "because", "while", "also", "plus"})
+#: Words that mean one thing in the player's mouth and another in the narrator's: the clause is not kept.
+_PERSONAL = frozenset(
+    {
+        "i",
+        "i'm",
+        "i'll",
+        "i've",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "you",
+        "your",
+        "yours",
+        "you're",
+        "yourself",
+        "ignore",
+        "instruction",
+        "instructions",
+        "system",
+        "prompt",
+        "narrator",
+        "transcript",
+        "gm",
+    }
+)
+_MAX_CLAUSE_WORDS = 12
+#: Words allowed between the verb and the clause (the listener, named any way the player likes).
+_MAX_LISTENER_WORDS = 5
+
+
+def clean_player_text(text: str) -> str:
+    """The first sentence of ``text`` as plain words: no escapes, control characters, markup or mentions."""
+    text = unicodedata.normalize("NFKC", _ESCAPES.sub(" ", text))
+    text = _SENTENCE_END.split(text, maxsplit=1)[0]
+    text = "".join(" " if unicodedata.category(char)[0] in ("C", "Z") else char for char in text)
+    text = _MARKUP.sub(" ", _MENTIONS.sub(" ", text))
+    words = [word.strip("'‘’,-") for word in text.split()]
+    return " ".join(word for word in words if word)
+
+
+def reported_speech(text: str, target: str | None) -> str:
+    """How a PC's speech is told: the predicate after the speaker's name, e.g. "asks Old Wei what ...".
+
+    ``text`` is the player's submission. The player's opening verb becomes the action; only a question or
+    "about" clause of its first sentence is kept (at most :data:`_MAX_CLAUSE_WORDS` words, cut before any
+    "and ..." that may carry a second instruction). Anything unrecognised is told as the bare act of speaking,
+    so no markup, mention, escape or fake transcript line typed by a player is ever posted.
+    """
+    listener = target or ""
+    plain = clean_player_text(text)
+    question = text.strip().split("\n", 1)[0].rstrip().endswith("?")
+    plain = _LEADING_SUBJECT.sub("", plain)
+    words = plain.split()
+    verb = words[0].casefold() if words else ""
+    if verb.endswith("s") and verb[:-1] in _SPEECH_VERBS:
+        verb = verb[:-1]  # "asks" typed as the PC's own action
+    spec = _SPEECH_VERBS.get(verb)
+    if spec is None:
+        if question:
+            return f"asks {listener} a question" if listener else "asks a question"
+        return f"speaks to {listener}" if listener else "speaks up"
+    told, preposition, bare = spec
+    clause = _kept_clause(words[1:], asking=told in _ASKING)
+    if not listener:
+        if clause is not None:
+            return f"{told} {clause}"
+        return "asks a question" if told in _ASKING else "speaks up"
+    if clause is None:
+        return bare.format(target=listener)
+    to = f"{preposition} " if preposition else ""
+    return f"{told} {to}{listener} {clause}"
+
+
+def _kept_clause(rest: Sequence[str], *, asking: bool) -> str | None:
+    """The question or topic clause after the verb and the listener, or None when none is safe to keep."""
+    openers = _TOPIC_WORDS | (_QUESTION_WORDS | {"for"} if asking else frozenset())
+    lowered = [word.casefold() for word in rest]
+    start = next((i for i, word in enumerate(lowered) if word in openers), None)
+    if start is None or start > _MAX_LISTENER_WORDS:
+        return None
+    clause: list[str] = []
+    for word, low in zip(rest[start:], lowered[start:], strict=True):
+        if clause and low in _CLAUSE_BREAKS:
+            break
+        clause.append(word)
+    if len(clause) < 2 or len(clause) > _MAX_CLAUSE_WORDS:
+        return None
+    if any(word.strip("'’") in _PERSONAL for word in lowered[start : start + len(clause)]):
+        return None
+    if not all(re.fullmatch(r"[\w'’-]{1,30}", word) for word in clause):
+        return None
+    return " ".join(clause)
 
 
 _CLOSED = re.compile(r"\b(settled|broken|expired)\b")
