@@ -84,7 +84,7 @@ def corpus_figures(batch: str | None = None) -> None:
 
 
 def leak_figures() -> None:
-    """Print how many paraphrased leaks the party-channel check catches, and its false alarms on near-misses."""
+    """Print how many paraphrased leaks the party channel's check catches, and its near-miss false alarms."""
     caught = wrong = missed = alarms = clean = 0
     lines: list[str] = []
     for c in leak_cases():

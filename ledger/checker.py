@@ -9,11 +9,11 @@ conflict: the narrator may invent scenery. Pure and deterministic; no database.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ledger.claims import CheckReport, Claim, Leak, Verdict
-from ledger.extract import CHOICE, INCAPACITATING, MOTION, SPEECH, content_words, extract
+from ledger.extract import CHOICE, INCAPACITATING, MOTION, SPEECH, Extraction, content_words, extract
 from ledger.snapshot import Entity, WorldSnapshot
 
 # Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
@@ -565,7 +565,10 @@ def check(text: str, snapshot: WorldSnapshot, *, audience: str = "party") -> Che
         t = snapshot.threads[tid]
         if not judge.sees(t.visibility):
             leaks.append(Leak(tid, text[a:b], (a, b), t.visibility))
-    leaks += _paraphrased_secrets(text, ex.sentences, snapshot, judge)
+    leaks += [
+        Leak(lk.record, text[lk.span[0] : lk.span[1]], lk.span, lk.visibility)
+        for lk in _paraphrased_secrets(ex, snapshot, judge)
+    ]
     uniq: dict[tuple[str, tuple[int, int]], Leak] = {}
     for lk in leaks:
         uniq.setdefault((lk.record, lk.span), lk)
@@ -619,35 +622,22 @@ def judge_claims(
     return tuple(out)
 
 
-#: A sentence that repeats this share of a secret fact's content words (and at least this many) tells it.
-SECRET_OVERLAP = 0.6
-SECRET_MIN_WORDS = 3
+def _paraphrased_secrets(ex: Extraction, snapshot: WorldSnapshot, judge: _Judge) -> list[Leak]:
+    """Secret facts told in other words (:mod:`ledger.leaks`): the secret's people named together with its
+    relation in any words, or its subject with most of its content, by name, alias, title or pronoun."""
+    from ledger.leaks import paraphrased_leaks
 
-
-def _paraphrased_secrets(
-    text: str, sentences: Sequence[tuple[int, int]], snapshot: WorldSnapshot, judge: _Judge
-) -> list[Leak]:
-    """Secret facts told in other words: a sentence sharing most of a hidden fact's content words leaks it.
-
-    Short fact values are caught exactly by their ``tells``; a secret written as a sentence ("Bessa lets the
-    smugglers keep untaxed dye in her cellar") is caught here, however the narrator rephrases the rest.
-    """
-    from ledger.extract import content_words
-
-    secrets = [
-        (f.key, content_words(f.value), f.visibility)
-        for f in snapshot.facts.values()
-        if isinstance(f.value, str) and len(f.value) > 40 and not judge.sees(f.visibility)
+    ranges: list[tuple[int, int]] = []
+    k = 0
+    for a, b in ex.sentences:
+        while k < len(ex.tokens) and ex.tokens[k].start < a:
+            k += 1
+        lo = k
+        while k < len(ex.tokens) and ex.tokens[k].start < b:
+            k += 1
+        if k > lo:
+            ranges.append((lo, k))
+    return [
+        Leak(key, "", span, visibility)
+        for key, visibility, span in paraphrased_leaks(ex.tokens, ex.mentions, ranges, snapshot, judge.sees)
     ]
-    found: list[Leak] = []
-    if not secrets:
-        return found
-    for a, b in sentences:
-        words = content_words(text[a:b])
-        for key, secret_words, visibility in secrets:
-            if len(secret_words) < SECRET_MIN_WORDS:
-                continue
-            shared = len(words & secret_words)
-            if shared >= SECRET_MIN_WORDS and shared >= SECRET_OVERLAP * len(secret_words):
-                found.append(Leak(key, text[a:b], (a, b), visibility))
-    return found

@@ -296,6 +296,6 @@ def test_cli_check_takes_the_scene_location(tmp_path: Path, capsys: pytest.Captu
     args = ["check", "--scenario", str(SCENARIO), "--narration", str(narration), "--json"]
     assert main([*args, "--location", "loc-salty-gull"]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] == "clean"
-    assert main([*args, "--location", "loc-lighthouse"]) == 0
+    assert main([*args, "--location", "loc-lighthouse"]) == 1  # exit 1 on a conflict (issue 9)
     assert json.loads(capsys.readouterr().out)["verdict"] == "conflict"
     assert main([*args, "--location", "loc-nowhere"]) == 2

@@ -53,7 +53,7 @@ def narrations() -> list[Narration]:
 
 @dataclass(frozen=True)
 class LeakCase:
-    """One paraphrased-leak case or near-miss (tests/corpus/leaks): must the party channel's check find a leak?"""
+    """One paraphrased-leak case or near-miss (tests/corpus/leaks): must the party's check find a leak?"""
 
     id: str
     world: str
