@@ -118,9 +118,23 @@ def test_the_longest_name_wins_when_names_overlap() -> None:
     assert [m.id for m in ex.mentions] == ["pc-mira", "item-map"]
 
 
-def test_the_name_matcher_is_built_once_per_snapshot() -> None:
+def test_each_snapshot_knows_its_own_names_and_a_new_round_keeps_them() -> None:
+    """The name matcher is cached per snapshot: a snapshot never finds names through another one's cache."""
     world = tiny_world()
-    assert name_index(world) is name_index(world)
+    text = "Greyrock nods to Old Wei."
+    assert [m.id for m in extract(text, world).mentions] == ["pc-greyrock", "npc-wei"]
+    next_round = world.with_round(battle_round())
+    assert [m.id for m in extract(text, next_round).mentions] == ["pc-greyrock", "npc-wei"]
+    assert name_index(next_round) is name_index(world)  # built once, shared by the same world's rounds
+    renamed = WorldSnapshot.build(
+        entities=[
+            replace(e, name="Grimbold") if e.id == "pc-greyrock" else e for e in world.entities.values()
+        ],
+        scene=world.scene,
+    )
+    renamed_text = "Grimbold nods to Old Wei."
+    assert [m.id for m in extract(renamed_text, renamed).mentions] == ["pc-greyrock", "npc-wei"]
+    assert [m.id for m in extract(text, renamed).mentions] == ["npc-wei"]  # the old name is gone
 
 
 def test_an_item_handed_over_in_the_narration_may_be_used_by_its_new_holder() -> None:
@@ -239,8 +253,20 @@ def test_the_report_has_the_cli_json_shape() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300))
 def test_the_check_never_fails_on_odd_text(text: str) -> None:
-    report = check(text + " Voss's \"Greyrock, Mira’s", tiny_world(round=battle_round()))
-    assert report.verdict in ("clean", "conflict")
+    """Odd text gets a consistent answer, and does not hide a lie told in the paragraph before it."""
+    world = tiny_world(round=battle_round())
+    narration = text + " Voss's \"Greyrock, Mira’s"
+    report = check(narration, world)
+    for found in [*(v.claim for v in report.claims), *report.leaks]:
+        start, end = found.span
+        assert narration[start:end] == found.text  # every span points at the words it names
+    conflict = bool(report.conflicts()) or bool(report.leaks)
+    assert report.verdict == ("conflict" if conflict else "clean")
+    lie = "Harlan Voss greets you warmly.\n\n"
+    after_lie = check(lie + narration, world)
+    assert after_lie.verdict == "conflict"
+    refuted_lie = [v for v in after_lie.conflicts() if v.claim.span[1] <= len(lie)]
+    assert {v.refuted_by for v in refuted_lie} == {"npc-voss-alive"}
 
 
 def test_a_scenario_world_becomes_a_snapshot() -> None:
@@ -286,8 +312,17 @@ def test_cli_check_rejects_bad_input_with_one_line(
 
 def test_corpus_worlds_load_with_every_round() -> None:
     for name in ("harbour", "crypt", "caravan", "court"):
-        world = load_world(ROOT / "tests" / "corpus" / "worlds" / f"{name}.json")
-        assert world.scene.location is not None
+        path = ROOT / "tests" / "corpus" / "worlds" / f"{name}.json"
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        assert len(raw["rounds"]) >= 2, name
+        for round_name, facts in raw["rounds"].items():
+            world = load_world(path, round_name)
+            assert world.scene.location == raw["scene"]["location"], (name, round_name)
+            assert world.scene.present == frozenset(raw["scene"]["present"]), (name, round_name)
+            assert world.scene.present <= set(world.entities), (name, round_name)
+            assert world.round.number == facts["number"], (name, round_name)
+            assert dict(world.round.submissions) == facts["submissions"], (name, round_name)
+            assert len(world.round.actions) == len(facts.get("actions", ())), (name, round_name)
 
 
 def test_cli_check_takes_the_scene_location(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
