@@ -335,7 +335,7 @@ def check_round_move(current: str, new: str) -> None:
         raise RoundStateError(f"the round is already {current}; it cannot go back to {new}")
 
 
-async def _stage(
+async def stage_changes(
     session: AsyncSession,
     *,
     campaign_id: int,
@@ -349,7 +349,10 @@ async def _stage(
     round_state: str | None,
     resolution: dict[str, Any] | None,
 ) -> list[str]:
-    """Everything ``apply_changes`` does except commit/rollback (for callers that add their own rows)."""
+    """Everything ``apply_changes`` does except commit/rollback (for callers that add their own rows).
+
+    Public because the scenario loader and the round runner stage several groups and commit once.
+    """
     if not 0 <= importance <= 10:
         raise InvalidChange(f"importance must be 0..10, not {importance}")
     changes: list[Mutation] = []
@@ -444,7 +447,7 @@ async def apply_changes(
     """
     await begin_write(session)
     try:
-        refs = await _stage(
+        refs = await stage_changes(
             session,
             campaign_id=campaign_id,
             session_number=session_number,
@@ -609,4 +612,5 @@ __all__ = [
     "lock_campaign",
     "projected_state",
     "rebuild_state",
+    "stage_changes",
 ]

@@ -31,6 +31,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
 from ledger import models as m
+from ledger.changes import stage_changes
 from ledger.errors import InvalidChange, LedgerError
 from ledger.mutations import Mutation, parse_mutation
 
@@ -182,29 +183,6 @@ async def load_scenario_into(
     return campaign_id
 
 
-def _stager() -> Any:
-    """The ledger service's non-committing "stage the changes" step (apply_changes without its commit).
-
-    The load commits once at the end, so it needs the step apply_changes wraps; its public name may still
-    change, so look it up by the names the service has used.
-    """
-    import importlib
-
-    for module_name, attr in (
-        ("ledger.service", "stage_changes"),
-        ("ledger.changes", "stage_changes"),
-        ("ledger.changes", "_stage"),
-        ("ledger.service", "_stage"),
-    ):
-        try:
-            fn = getattr(importlib.import_module(module_name), attr, None)
-        except ImportError:
-            continue
-        if fn is not None:
-            return fn
-    raise RuntimeError("the ledger service has no staging step (stage_changes) to load a scenario with")
-
-
 async def _apply_group(
     session: AsyncSession, campaign_id: int, event: ScenarioEvent, cause: str, history_refs: dict[str, str]
 ) -> list[str]:
@@ -212,7 +190,7 @@ async def _apply_group(
     if not mutations:
         return []
     try:
-        refs = await _stager()(
+        refs = await stage_changes(
             session,
             campaign_id=campaign_id,
             session_number=event.session,

@@ -16,7 +16,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from ledger import models as m
-from ledger.changes import _stage, check_round_move, lock_campaign
+from ledger.changes import check_round_move, lock_campaign, stage_changes
 from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, InvalidChange, RoundStateError, UnknownRecord
 from ledger.mutations import BasicChange, Correction, Retcon
@@ -30,9 +30,11 @@ from ledger.views import (
     SubmissionView,
 )
 
-OUTBOX_KINDS = ("public", "dm")
+#: ``followup``: the answer to a command that closed a round (opaque reply handle from the front end, or none
+#: for a round the deadline closed), delivered by the courier if a crash left it unanswered.
+OUTBOX_KINDS = ("public", "dm", "followup")
 OUTBOX_SOURCES = ("generated", "regenerated", "fallback")
-OUTBOX_STATUSES = ("pending", "sent", "failed", "dm_closed")
+OUTBOX_STATUSES = ("pending", "sent", "failed", "dm_closed", "skipped")
 SUBMISSION_ORIGINS = ("player", "default", "late-moved")
 
 
@@ -568,7 +570,7 @@ async def add_outbox(
     source (a regenerated narration); a row already sent is never changed.
     """
     if kind not in OUTBOX_KINDS:
-        raise InvalidChange(f"outbox kind must be public or dm, not {kind!r}")
+        raise InvalidChange(f"outbox kind must be one of {', '.join(OUTBOX_KINDS)}, not {kind!r}")
     if source not in OUTBOX_SOURCES:
         raise InvalidChange(f"outbox source must be one of {', '.join(OUTBOX_SOURCES)}")
     if kind == "dm" and recipient_user_id is None:
@@ -720,7 +722,7 @@ async def rule_dispute(
                     "visibility": visibility,
                 },
             )
-            (ref,) = await _stage(
+            (ref,) = await stage_changes(
                 session,
                 campaign_id=d.campaign_id,
                 session_number=d.session_number if session_number is None else session_number,
@@ -822,7 +824,7 @@ async def retcon_conflict(
         retcon = _build(
             Retcon, {"target": target, "reason": reason, "changes": list(changes), "visibility": visibility}
         )
-        (ref,) = await _stage(
+        (ref,) = await stage_changes(
             session,
             campaign_id=c.campaign_id,
             session_number=session_number,

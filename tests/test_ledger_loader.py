@@ -192,7 +192,7 @@ async def test_a_refused_load_leaves_nothing(
 ) -> None:
     import ledger.loader as loader
 
-    real = loader._stager()
+    real = loader.stage_changes
     calls = {"n": 0}
 
     async def failing(*args: Any, **kwargs: Any) -> list[str]:
@@ -201,10 +201,23 @@ async def test_a_refused_load_leaves_nothing(
             raise InvalidChange("refused on purpose")
         return list(await real(*args, **kwargs))
 
-    monkeypatch.setattr(loader, "_stager", lambda: failing)
+    monkeypatch.setattr(loader, "stage_changes", failing)
     with pytest.raises(InvalidChange, match="refused on purpose"):
         async with ledger_session(engine) as s:
             await load_scenario_into(s, scenario=harbor)
     async with ledger_session(engine) as s:
         for table in (m.Campaign, m.Event, m.Entity, m.Fact, m.Thread):
             assert (await s.exec(select(func.count()).select_from(table))).scalar_one() == 0, table
+
+
+def test_loader_stages_through_the_public_step_imported_plainly() -> None:
+    """Issue 16: the loader looked up a private ``_stage`` under four names through importlib."""
+    import inspect
+
+    import ledger.changes
+    import ledger.loader
+
+    assert ledger.loader.stage_changes is ledger.changes.stage_changes
+    assert "stage_changes" in ledger.changes.__all__
+    assert "importlib" not in inspect.getsource(ledger.loader)
+    assert not hasattr(ledger.changes, "_stage")
