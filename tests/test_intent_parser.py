@@ -85,6 +85,10 @@ def test_ungrounded_text_is_refused_with_a_reason(text: str, reason_part: str) -
 def test_the_actor_is_never_its_own_target() -> None:
     refusal = parse("attack Greyrock")
     assert isinstance(refusal, ParseRefusal)
+    # the player is asked whom, and offered everyone present but themselves
+    assert refusal.reason.startswith("Whom do you attack?")
+    assert "Greyrock" not in refusal.reason
+    assert all(name in refusal.reason for name in ("Mira", "Old Wei", "Dock Thug", "Harbour Guard"))
 
 
 @pytest.mark.parametrize(
