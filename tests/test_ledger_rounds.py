@@ -388,10 +388,16 @@ async def test_ledger_an_idle_reader_does_not_block_a_round(engine: AsyncEngine)
                     session_number=1,
                     round_number=None,
                     cause="x",
-                    mutations=[{"kind": "move_entity", "entity": "pc-mira", "location": "loc-inn"}],
+                    mutations=[
+                        {"kind": "create_location", "id": "loc-cellar", "name": "Cellar"},
+                        {"kind": "move_entity", "entity": "pc-mira", "location": "loc-cellar"},
+                    ],
                 ),
-                timeout=30,
+                timeout=30,  # bounds a deadlock, not a speed: the write is meant to finish at once
             )
+    async with ledger_session(engine) as s:
+        mira = await service.get_entity(s, campaign_id=cid, entity_id="pc-mira", viewer=GM)
+    assert mira.location == "loc-cellar"  # the round's change was written, not lost behind the reader
 
 
 async def test_ledger_game_sessions_are_numbered(engine: AsyncEngine) -> None:
