@@ -312,3 +312,6 @@ def test_every_kind_and_result_reads_as_a_sentence_even_with_sparse_data() -> No
             bare = ActionOutcome(actor_id="pc-mira", actor_name="Mira", kind=kind, outcome=result)  # type: ignore[arg-type]
             text = narrator.narrate_now(harbour_round(outcomes=(bare,), records=())).public_text
             assert "Mira" in text and "{" not in text and "None" not in text, (kind, result, text)
+            # a sentence: capital first, end punctuation last, no gap left by a missing name or item
+            assert re.fullmatch(r"[A-Z*_\"].*[.!?\"*_]", text.strip(), re.DOTALL), (kind, result, text)
+            assert not re.search(r"  | [.,;:!?]|\.\.|\(\)", text), (kind, result, text)
