@@ -43,7 +43,8 @@ DEFAULT_ABILITY_DC = 15
 
 # A check aimed at a creature is met by that creature's passive score where the SRD does so (hiding vs passive
 # Perception; lies vs Insight). Persuasion and Intimidation also meet passive Insight here: the target reads
-# the speaker. Any other skill aimed at a creature becomes an opposed check (both roll).
+# the speaker. Any other skill aimed at a creature becomes an opposed check (both roll), except the
+# :data:`UNOPPOSED` ones.
 PASSIVE_OPPOSITION: Mapping[Skill, Skill] = {
     Skill.STEALTH: Skill.PERCEPTION,
     Skill.SLEIGHT_OF_HAND: Skill.PERCEPTION,
@@ -51,6 +52,22 @@ PASSIVE_OPPOSITION: Mapping[Skill, Skill] = {
     Skill.PERSUASION: Skill.INSIGHT,
     Skill.INTIMIDATION: Skill.INSIGHT,
 }
+
+# Skills used on or about a creature that it does not resist: first aid, soothing an animal, a performance
+# for it, lore about it, following its trail. They meet the skill's DC, never the creature's own roll (an ally
+# does not roll Medicine against the friend who is bandaging them).
+UNOPPOSED: frozenset[Skill] = frozenset(
+    {
+        Skill.MEDICINE,
+        Skill.ANIMAL_HANDLING,
+        Skill.PERFORMANCE,
+        Skill.ARCANA,
+        Skill.HISTORY,
+        Skill.NATURE,
+        Skill.RELIGION,
+        Skill.SURVIVAL,
+    }
+)
 
 # Skills whose success teaches the character something the others may not know (a private note).
 REVEALING: frozenset[Skill] = frozenset({Skill.PERCEPTION, Skill.INSIGHT, Skill.INVESTIGATION})

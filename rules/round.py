@@ -14,6 +14,8 @@ Turn rules worth knowing:
 
 * a creature with no intent still gets its turn if it is dying (it rolls its death save); others idle;
 * dead, unconscious, paralyzed, stunned, petrified and incapacitated actors cannot act (the result says why);
+* talking to, helping, attacking or giving to a creature that is dead (killed earlier in the same round, say)
+  is refused with "<name> is already dead"; a check aimed at a dead creature is made against the situation;
 * the Help action is declared at the same time as the ally's action, so it gives advantage on the ally's
   d20 roll this round whatever the initiative order, if the helper can act and stands beside the ally at the
   start of the round;
@@ -37,6 +39,7 @@ from rules.checks import (
     DEFAULT_DC,
     PASSIVE_OPPOSITION,
     REVEALING,
+    UNOPPOSED,
     RollRecord,
     check_advantage,
     roll_check,
@@ -202,7 +205,8 @@ def _validate_kind(intent: Intent, actor: Combatant, target: Combatant | None, s
         if have == 0:
             raise IntentError(f"{actor.name} does not hold '{intent.item}'")
         if have < intent.quantity:
-            raise IntentError(f"{actor.name} holds only {have} of '{intent.item}'")
+            held_name = _holding_meta(actor, intent.item)[0] or intent.item
+            raise IntentError(f"{actor.name} holds only {have} {held_name}, not {intent.quantity}")
     elif kind is IntentKind.TAKE:
         if not intent.item:
             raise IntentError("Take what?")
@@ -750,6 +754,8 @@ def _check(rnd: _Round, actor: Combatant, intent: Intent) -> None:
     target = rnd.creatures.get(intent.target) if intent.target else None
     if target is not None and (target.dead or target.location != actor.location):
         target = None  # the creature is gone: the check is made against the situation
+    if isinstance(what, Skill) and what in UNOPPOSED:
+        target = None  # done for or about the creature (first aid, lore): it meets a DC, not the creature
     rolls: list[RollRecord]
     if (
         target is not None
@@ -1087,6 +1093,9 @@ def _move(rnd: _Round, actor: Combatant, intent: Intent) -> None:
 
 def _talk(rnd: _Round, actor: Combatant, intent: Intent) -> None:
     target = rnd.creatures.get(intent.target) if intent.target else None
+    if target is not None and target.dead:  # killed earlier this round (or before): nobody to talk to
+        rnd.add(rnd._refuse(intent, f"{target.name} is already dead"))
+        return
     to = f" to {target.name}" if target else ""
     if not intent.skill:
         rnd.add(
@@ -1122,6 +1131,9 @@ def _talk(rnd: _Round, actor: Combatant, intent: Intent) -> None:
 def _help(rnd: _Round, actor: Combatant, intent: Intent) -> None:
     assert intent.target is not None
     ally = rnd.creatures[intent.target]
+    if ally.dead:  # the ally fell earlier this round: there is no roll left to help with
+        rnd.add(rnd._refuse(intent, f"{ally.name} is already dead"))
+        return
     if rnd.helpers.get(ally.id) != actor.id:
         if ally.location != actor.location:
             reason = f"{ally.name} is not beside {actor.name}"

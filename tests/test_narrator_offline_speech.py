@@ -142,3 +142,19 @@ async def test_an_injected_action_at_the_table_is_told_in_the_narrators_words(
             assert mark not in posted, (mark, posted)
     finally:
         await table.aclose()
+
+
+def test_an_action_on_someone_killed_earlier_in_the_round_is_told_as_too_late() -> None:
+    """The rules refuse it ("Old Wei is already dead"); the narration says so, no talk with a corpse."""
+    refused_talk = talk("ask Old Wei what the ship carries", outcome="refused").model_copy(
+        update={"refusal_reason": "Old Wei is already dead"}
+    )
+    refused_help = refused_talk.model_copy(update={"kind": "help"})
+    for seed in range(4):
+        request = harbour_round(outcomes=(refused_talk,), records=(), reveals=(), variety_seed=seed)
+        text = narrator.narrate_now(request).public_text
+        assert "Greyrock turns to Old Wei, but Old Wei is already dead." in text
+        assert "asks" not in text and "ship" not in text
+        request = harbour_round(outcomes=(refused_help,), records=(), reveals=(), variety_seed=seed)
+        text = narrator.narrate_now(request).public_text
+        assert "Greyrock turns to help Old Wei, but Old Wei is already dead." in text

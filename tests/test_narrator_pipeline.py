@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
-from bot.narrator.base import ConflictNote, Draft, NarrationOutcome, NarrationRequest
+from bot.narrator.base import ActionOutcome, ConflictNote, Draft, NarrationOutcome, NarrationRequest
 from bot.narrator.llm import LLMNarrator
 from bot.narrator.offline import OfflineNarrator
-from bot.narrator.pipeline import REPETITION_HINT, DraftCheck, narrate_checked
+from bot.narrator.pipeline import NOTHING_SAFE_TO_TELL, REPETITION_HINT, DraftCheck, narrate_checked
 from bot.narrator.repetition import is_repetitive, similarity
 from tests.fake_llm import FakeLLM, FakeReply, fake_llm  # noqa: F401
 from tests.test_narrator_offline import LIN_PLAYER, harbour_round
@@ -250,12 +252,94 @@ async def test_offline_mode_posts_the_offline_narration_without_any_call() -> No
     assert outcome.offline
 
 
-async def test_a_conflicting_offline_narration_is_still_posted_and_reported() -> None:
+async def test_an_offline_narration_the_check_refutes_everywhere_posts_nothing_of_it() -> None:
     note = ConflictNote(claim="at(pc-mira, loc-harbor)", refuted_by="ev-9", message="Mira left the harbour")
     outcome = await run(None, check=lambda draft: [note])
     assert outcome.source == "fallback"
-    assert outcome.draft.public_text
+    assert outcome.draft.public_text == NOTHING_SAFE_TO_TELL
     assert outcome.conflicts == (note,)
+
+
+TALK_TO_THE_DEAD = ConflictNote(
+    claim="talks_to(pc-lin, monster-goblin-1)",
+    refuted_by="ev-000120",
+    message="the goblin died earlier this round: nobody talks to it",
+)
+
+
+def dead_goblin_check(draft: Draft) -> list[ConflictNote]:
+    """Flags any sentence in which someone speaks to the goblin Mira killed (as the ledger checker would)."""
+    spoken_to = re.search(r"\b(speaks to|asks|turns to) the goblin\b", draft.public_text)
+    return [TALK_TO_THE_DEAD] if spoken_to else []
+
+
+async def test_a_flagged_sentence_of_the_offline_narration_is_dropped_and_the_rest_posted() -> None:
+    """Offline "The goblin collapses, dead. Lin speaks to the goblin": the second sentence is dropped."""
+    talk_to_corpse = ActionOutcome(
+        actor_id="pc-lin",
+        actor_name="Lin",
+        actor_is_pc=True,
+        kind="talk",
+        outcome="done",
+        submitted_text="ask the goblin who sent it",
+        target_id="monster-goblin-1",
+        target_name="the goblin",
+    )
+    base = harbour_round()
+    request = base.model_copy(update={"outcomes": (base.outcomes[0], talk_to_corpse, base.outcomes[1])})
+    for seed in range(6):
+        told = offline.narrate_now(request.model_copy(update={"variety_seed": seed})).public_text
+        assert dead_goblin_check(Draft(public_text=told)), "premise: the whole offline text is flagged"
+        outcome = await run(None, request.model_copy(update={"variety_seed": seed}), check=dead_goblin_check)
+        posted = outcome.draft.public_text
+        assert dead_goblin_check(outcome.draft) == [], posted
+        assert "Lin" not in posted and "Mira" in posted and "Greyrock" in posted, posted
+        assert re.search(r"the goblin (dies|is slain|collapses, dead)", posted, re.I), posted
+        assert outcome.conflicts == (TALK_TO_THE_DEAD,)
+
+
+async def test_the_fallback_for_a_failed_draft_drops_what_the_real_checker_refutes() -> None:
+    """Through the real ledger checker: a hand-over to a dead merchant is cut, the rest is posted."""
+    from ledger.checker import check
+    from ledger.snapshot import load_world
+
+    world = load_world(Path(__file__).parent / "corpus" / "worlds" / "harbour.json", "brawl")
+
+    def ledger(draft: Draft) -> list[ConflictNote]:
+        report = check(draft.public_text, world)
+        return [
+            ConflictNote(claim=v.claim.text, message=v.reason or "contradicts the ledger")
+            for v in report.claims
+            if v.verdict == "contradicted"
+        ]
+
+    give = ActionOutcome(
+        actor_id="pc-greyrock",
+        actor_name="Greyrock",
+        actor_is_pc=True,
+        kind="give",
+        outcome="success",
+        target_id="npc-harlan-voss",
+        target_name="Harlan Voss",
+        item_id="item-silver-key",
+        item_name="silver key",
+    )
+    look = ActionOutcome(
+        actor_id="pc-mira", actor_name="Mira Quickfinger", kind="check", outcome="success", skill="perception"
+    )
+    request = harbour_round(outcomes=(look, give), records=(), reveals=(), creatures=())
+    flagged = [
+        seed
+        for seed in range(12)
+        if ledger(offline.narrate_now(request.model_copy(update={"variety_seed": seed})))
+    ]
+    assert flagged, "premise: some phrasing of the hand-over is refuted by the checker"
+    for seed in flagged:
+        outcome = await run(None, request.model_copy(update={"variety_seed": seed}), check=ledger)
+        posted = outcome.draft.public_text
+        assert check(posted, world).verdict == "clean", posted
+        assert "Harlan Voss" not in posted and "Mira Quickfinger" in posted, posted
+        assert outcome.conflicts
 
 
 async def test_offline_mode_reseeds_when_it_would_repeat_the_last_round() -> None:

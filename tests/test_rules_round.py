@@ -694,3 +694,46 @@ def test_item_taken_earlier_in_the_round_is_refused_later() -> None:
 def test_state_rejects_items_held_by_creatures_in_the_scene_list() -> None:
     with pytest.raises(ValueError, match="put carried items in that creature's holdings"):
         RoundState(combatants=(mira(),), items=(SceneItem(id="item-x", holder="pc-mira"),))
+
+
+# --- targets that fell earlier in the round, and checks made for a creature (issue 9) --------------------
+
+
+def mira_kills_first(resolution: RoundResolution) -> bool:
+    """Mira acts before Bram and her attack lands (Old Wei, at 1 HP, dies of it)."""
+    order = [entry.entity for entry in resolution.initiative]
+    hit = result_of(resolution, "pc-mira").outcome is Outcome.SUCCESS
+    return hit and order.index("pc-mira") < order.index("pc-bram")
+
+
+def test_talking_to_a_creature_killed_earlier_in_the_round_is_refused() -> None:
+    state = scene(mira(), bram(), npc(hp=1))
+    intents = [
+        Intent(kind=IntentKind.ATTACK, actor="pc-mira", target="npc-wei"),
+        Intent(kind=IntentKind.TALK, actor="pc-bram", target="npc-wei", text="ask Old Wei about the ship"),
+    ]
+    resolution = find(state, intents, mira_kills_first)
+    talk = result_of(resolution, "pc-bram")
+    assert talk.outcome is Outcome.REFUSED and talk.reason == "Old Wei is already dead"
+    assert talk.rolls == () and kinds(resolution, talk) == []
+
+
+def test_helping_an_ally_killed_earlier_in_the_round_is_refused() -> None:
+    state = scene(mira(), bram(), npc(hp=1))
+    intents = [
+        Intent(kind=IntentKind.ATTACK, actor="pc-mira", target="npc-wei"),
+        Intent(kind=IntentKind.HELP, actor="pc-bram", target="npc-wei"),
+    ]
+    resolution = find(state, intents, mira_kills_first)
+    help_ = result_of(resolution, "pc-bram")
+    assert help_.outcome is Outcome.REFUSED and help_.reason == "Old Wei is already dead"
+
+
+def test_medicine_on_an_ally_meets_a_dc_and_the_ally_never_rolls_against_it() -> None:
+    state = scene(mira(), bram())
+    intents = [Intent(kind=IntentKind.CHECK, actor="pc-bram", skill="medicine", target="pc-mira")]
+    for seed in range(20):
+        result = result_of(resolve_round(seed=seed, intents=intents, state=state), "pc-bram")
+        assert [r.roller for r in result.rolls] == ["pc-bram"]
+        assert result.rolls[0].target == 10
+        assert "vs DC 10" in result.summary and "Mira's" not in result.summary

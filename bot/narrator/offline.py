@@ -153,6 +153,8 @@ _PHRASES: dict[str, tuple[str, ...]] = {
         "{actor}'s attempt to {plan} does not happen: {reason}.",
         "{actor} cannot {plan}: {reason}.",
     ),
+    # The target fell earlier in the round (the rules refused the action): said once, plainly.
+    "refused.dead_target": ("{actor} turns to {plan}, but {target} is already dead.",),
     "died": (
         "{target} dies.",
         "{target} is slain.",
@@ -297,7 +299,12 @@ class OfflineNarrator:
         if outcome.outcome == "refused":
             fields["plan"] = _PLANS[outcome.kind].format(**fields)
             fields["reason"] = (outcome.refusal_reason or "the rules do not allow it").strip().rstrip(".")
-            parts = [rng.choice(_PHRASES["refused"]).format(**fields)]
+            if fields["reason"] == f"{fields['target']} is already dead":
+                # "Bram turns to Old Wei, but Old Wei is already dead": no talk with (or help for) the dead.
+                fields["plan"] = fields["target"] if outcome.kind == "talk" else fields["plan"]
+                parts = [rng.choice(_PHRASES["refused.dead_target"]).format(**fields)]
+            else:
+                parts = [rng.choice(_PHRASES["refused"]).format(**fields)]
         else:
             template = rng.choice(_PHRASES[_phrase_key(outcome)])
             parts = [template.format(**fields)]

@@ -9,14 +9,16 @@ The loop, per round:
 4. Still bad (or any :class:`NarrationError` at any step): the offline narration is posted instead, and the
    conflicts go back to the caller for the GM queue.
 
-The offline draft is checked too; if it ever conflicts it is still posted (it is built from the results and
-is the last word) and the conflicts are reported. Every attempt is returned so the GM can see why.
+The offline draft is checked too. It is built from the results and is the last word, so it is always posted,
+but never with a sentence the check flags: flagged sentences are dropped (each sentence is checked alone, then
+the rest together), and the conflicts are reported to the GM. Every attempt is returned so the GM can see why.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.narrator.base import (
@@ -40,6 +42,10 @@ DraftCheck = Callable[[Draft], Sequence[ConflictNote] | Awaitable[Sequence[Confl
 REPETITION_HINT = "The previous draft repeated an earlier narration; tell this round in new words."
 #: Extra seeds the offline narrator tries when its first phrasing repeats a recent narration.
 OFFLINE_RESEEDS = 3
+#: Posted when the check flags every sentence of the offline narration: it claims nothing.
+NOTHING_SAFE_TO_TELL = "The round is resolved as the dice fell."
+#: Where the offline narration's sentences end (its sentences never hold quoted speech).
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 
 
 async def _run_check(check: DraftCheck, draft: Draft) -> tuple[ConflictNote, ...]:
@@ -175,6 +181,7 @@ async def _post_offline(
         conflicts, error = (), f"check failed: {type(exc).__name__}: {exc}"
     if conflicts:
         _log.error("the offline narration conflicts with the ledger: %s", [c.message for c in conflicts])
+        draft = await _without_flagged_sentences(draft, check)
     attempts.append(
         NarrationAttempt(
             source="fallback",
@@ -190,3 +197,32 @@ async def _post_offline(
         attempts=tuple(attempts),
         offline=offline,
     )
+
+
+async def _without_flagged_sentences(draft: Draft, check: DraftCheck) -> Draft:
+    """``draft`` without the sentences ``check`` flags; :data:`NOTHING_SAFE_TO_TELL` if none is left.
+
+    Each sentence is checked alone first (the offline narration names everyone, so a sentence stands on its
+    own); if the rest still conflicts together, the sentence whose removal clears the most conflicts goes,
+    one at a time. A check that fails here drops the sentence it failed on: unverified text is not posted.
+    """
+
+    async def flagged(sentences: Sequence[str]) -> int:
+        try:
+            found = await _run_check(check, draft.model_copy(update={"public_text": " ".join(sentences)}))
+        except Exception:
+            _log.exception("check of an offline sentence failed; the sentence is dropped")
+            return 1_000_000
+        return len(found)
+
+    sentences = [part for part in _SENTENCE_BREAK.split(draft.public_text) if part.strip()]
+    kept = [sentence for sentence in sentences if not await flagged([sentence])]
+    remaining = await flagged(kept) if kept else 0
+    while kept and remaining:
+        scores = [await flagged(kept[:i] + kept[i + 1 :]) for i in range(len(kept))]
+        best = min(range(len(kept)), key=scores.__getitem__)
+        del kept[best]
+        remaining = scores[best] if kept else 0
+    dropped = [sentence for sentence in sentences if sentence not in kept]
+    _log.error("dropped from the offline narration: %s", dropped)
+    return draft.model_copy(update={"public_text": " ".join(kept) or NOTHING_SAFE_TO_TELL})
