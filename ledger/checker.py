@@ -446,6 +446,10 @@ class _Judge:
             return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player submitted nothing")
         sub = content_words(wrote)
         if mode == "say":
+            if _commitments(rest) - _commitments(wrote):
+                # "I will do whatever you ask": a promise the player never made, however few words it takes
+                why = f"{name}'s player did not say that"
+                return Verdict(c, "contradicted", f"round:submission-{pc}", why)
             said = content_words(rest)
             if not said or len(said & sub) / len(said) >= 0.5:
                 return Verdict(c, "supported")
@@ -471,6 +475,10 @@ class _Judge:
         cluster = _LEMMA_CLUSTER.get(lemma)
         if cluster and any(w in wrote_low.split() or w in sub for w in _CLUSTERS[cluster]):
             return Verdict(c, "supported")
+        if cluster:
+            # a promise, an agreement, a refusal, a confession: the choice itself is new, whatever it is about
+            why = f"{name}'s player did not choose that"
+            return Verdict(c, "contradicted", f"round:submission-{pc}", why)
         if clause and len(clause & sub) / len(clause) >= 0.5:
             return Verdict(c, "supported")
         if lemma not in CHOICE and clause & sub:
@@ -489,6 +497,42 @@ def _decides(clause: str) -> bool:
     return any(words & _CLUSTERS[c] for c in ("agree", "pledge", "surrender")) or bool(
         words & {"refuse", "refuses", "declines", "decline", "accepts", "accept", "agrees", "promises"}
     )
+
+
+# Spoken words that commit the speaker, by the cluster they belong to ("I will ..." is a promise).
+_COMMIT_PHRASES: dict[str, str] = {
+    "i will": "pledge",
+    "i'll": "pledge",
+    "i shall": "pledge",
+    "we will": "pledge",
+    "we'll": "pledge",
+    "my word": "pledge",
+    "whatever you": "pledge",
+    "i swear": "pledge",
+    "i promise": "pledge",
+    "i agree": "agree",
+    "i accept": "agree",
+    "it's a deal": "agree",
+    "i refuse": "refuse",
+    "i won't": "refuse",
+    "i confess": "confess",
+    "i admit": "confess",
+    "i surrender": "surrender",
+    "i yield": "surrender",
+}
+
+
+def _commitments(text: str) -> set[str]:
+    """The commitments spoken or written in ``text``: clusters of :data:`_CLUSTERS` (pledge, agree, ...)."""
+    low = " " + " ".join(text.lower().replace("’", "'").replace(",", " ").split()) + " "
+    found = {cl for phrase, cl in _COMMIT_PHRASES.items() if f" {phrase} " in low}
+    for word in low.split():
+        w = word.strip(".!?;:\"'")
+        for suffix in ("es", "s", "ed", "d", ""):
+            if w.endswith(suffix) and w[: len(w) - len(suffix)] in _LEMMA_CLUSTER:
+                found.add(_LEMMA_CLUSTER[w[: len(w) - len(suffix)]])
+                break
+    return found
 
 
 def _speaks(submission: str) -> bool:
