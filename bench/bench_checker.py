@@ -4,7 +4,9 @@ Run: ``python3 bench/bench_checker.py`` (add ``--runs N`` for more latency sampl
 nothing. Targets: precision >= 0.97, recall >= 0.95, at most 5 ms per 300-word narration.
 
 The corpus figures count narrations: a true positive is a planted contradiction or leak that comes back
-``conflict`` *and* names the planted record; a false alarm is a clean narration that comes back ``conflict``.
+``conflict`` *and* names the planted record; a false alarm is a clean narration that comes back ``conflict``;
+a wrong-reason flag is a planted narration that also names a record that is neither planted nor a second
+genuine problem the text has (``also_refuted_by``), so the GM would be told a wrong reason.
 The code has since been fixed for every batch it prints, so these are fitted figures; the first run of each
 held-out batch (the honest estimate for new text) is recorded in ``tests/corpus/README.md``.
 """
@@ -38,14 +40,19 @@ from tests.corpus.loader import leak_cases, leak_world_path, narrations, world_p
 
 def corpus_figures(batch: str | None = None) -> None:
     """Print precision, recall and false alarms over the labelled corpus."""
-    tp = fp = fn = tn = wrong_record = 0
+    tp = fp = fn = tn = wrong_record = wrong_reason = 0
     misses: list[str] = []
     alarms: list[str] = []
+    wrongs: list[str] = []
     cases = [n for n in narrations() if batch is None or n.id.split("-", 1)[0] == batch]
     for n in cases:
         report = check(n.text, load_world(world_path(n.world), n.round))
         named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
         if n.expect == "conflict":
+            extra = named - set(n.refuted_by) - set(n.also_refuted_by)
+            if report.verdict == "conflict" and extra:
+                wrong_reason += 1
+                wrongs.append(f"{n.id}: {sorted(map(str, extra))}")
             if report.verdict == "conflict" and set(n.refuted_by) <= named:
                 tp += 1
             elif report.verdict == "conflict":
@@ -77,6 +84,12 @@ def corpus_figures(batch: str | None = None) -> None:
         "  (flagged and naming the planted record)"
     )
     print(f"false alarms / 100 clean narrations: {100 * fp / clean if clean else 0.0:.1f}")
+    print(
+        f"wrong-reason flags   {wrong_reason} of {planted} planted narrations name a record that is neither"
+        " planted nor a second genuine problem"
+    )
+    for line in wrongs:
+        print(f"  wrong reason: {line}")
     for line in misses:
         print(f"  missed: {line}")
     for line in alarms:

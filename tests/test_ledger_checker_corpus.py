@@ -1,7 +1,9 @@
 """Every labelled narration of the checker corpus (tests/corpus), one case each.
 
 A clean narration must come back ``clean``; a planted contradiction or leak must come back ``conflict`` and
-name the record it breaks (``refuted_by`` in the corpus file), so a player would see the right reason.
+name the record it breaks (``refuted_by`` in the corpus file), so a player would see the right reason. A
+planted narration must also name no other record (``test_corpus_narration_names_no_wrong_record``) unless the
+text has a second, genuine problem (``also_refuted_by``): a right verdict for a wrong reason is a defect too.
 """
 
 from __future__ import annotations
@@ -62,3 +64,20 @@ def test_corpus_narration(case: Narration) -> None:
     assert report.verdict == case.expect, detail
     for record in case.refuted_by:
         assert record in named, detail
+
+
+def _reason_param(n: Narration) -> object:
+    if n.wrong_reason:
+        return pytest.param(n, id=n.id, marks=pytest.mark.xfail(reason=n.wrong_reason, strict=True))
+    return pytest.param(n, id=n.id)
+
+
+@pytest.mark.parametrize(
+    "case", [_reason_param(n) for n in CORPUS if n.expect == "conflict" and not n.known_miss]
+)
+def test_corpus_narration_names_no_wrong_record(case: Narration) -> None:
+    report = check(case.text, _world(case.world, case.round))
+    named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
+    wrong = named - set(case.refuted_by) - set(case.also_refuted_by)
+    reasons = [(v.claim.text, v.refuted_by, v.reason) for v in report.conflicts() if v.refuted_by in wrong]
+    assert not wrong, reasons

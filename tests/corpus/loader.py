@@ -22,6 +22,9 @@ class Narration:
     text: str
     note: str = ""
     known_miss: str = ""  # why the checker gets this one wrong today (the test expects the failure)
+    # records of a second, genuine problem the text also has (the checker may name them too)
+    also_refuted_by: tuple[str, ...] = ()
+    wrong_reason: str = ""  # a record the checker names today for a wrong reason (that test expects it)
 
 
 def world_path(world: str) -> Path:
@@ -46,6 +49,8 @@ def narrations() -> list[Narration]:
                     text=n["text"].strip(),
                     note=n.get("note", ""),
                     known_miss=n.get("known_miss", ""),
+                    also_refuted_by=tuple(n.get("also_refuted_by", ())),
+                    wrong_reason=n.get("wrong_reason", ""),
                 )
             )
     return out
