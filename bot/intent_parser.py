@@ -24,6 +24,7 @@ class SceneName(BaseModel):
     name: str
     aliases: tuple[str, ...] = ()
     kind: str  # pc | npc | monster | item | location
+    alive: bool = True  # False: a dead creature (its body can be searched; never offered as a target)
 
 
 class ParseScene(BaseModel):
@@ -206,8 +207,12 @@ def _quantity_before(text: str, position: int) -> int:
 
 
 def _present(names: tuple[SceneName, ...]) -> str:
-    shown = ", ".join(name.name for name in names[:8])
-    return shown or "nobody"
+    """What a refusal offers: the living only (at most 8); the dead, if any, are named as dead after them."""
+    shown = ", ".join([name.name for name in names if name.alive][:8]) or "nobody"
+    dead = [name.name for name in names if not name.alive][:4]
+    if dead:
+        shown += f" ({', '.join(dead)} {'is' if len(dead) == 1 else 'are'} dead)"
+    return shown
 
 
 class OfflineIntentParser:

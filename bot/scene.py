@@ -227,7 +227,13 @@ def parse_scene(scene: Scene, actor: str) -> ParseScene:
     here = me.location if me and me.location else (scene.locations[0] if scene.locations else None)
 
     def names(entity: EntityView) -> SceneName:
-        return SceneName(id=entity.id, name=entity.name, aliases=entity.aliases, kind=entity.kind)
+        return SceneName(
+            id=entity.id,
+            name=entity.name,
+            aliases=entity.aliases,
+            kind=entity.kind,
+            alive=entity.alive is not False,
+        )
 
     creatures = tuple(names(e) for e in scene.creatures.values() if e.location == here or e.id == actor)
 

@@ -1,0 +1,59 @@
+"""A refusal that offers targets offers the living: the dead are named as dead, never as present.
+
+Played through the real table: Greyrock cuts down the dock thug Bilge at the harbour, then Mira's attack names
+nobody, and the refusal's list of who is there must not offer Bilge's body as someone to fight.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.errors import InvalidAction
+from bot.intent_parser import OfflineIntentParser, ParseRefusal, ParseScene, SceneName
+from tests.table_helpers import ALICE, BOB, GM, WHERE, make_table, seat_everyone
+
+
+def test_the_parser_offers_only_the_living_and_names_the_dead_as_dead() -> None:
+    scene = ParseScene(
+        actor="pc-mira",
+        creatures=(
+            SceneName(id="pc-mira", name="Mira", kind="pc"),
+            SceneName(id="npc-old-wei", name="Old Wei", kind="npc"),
+            SceneName(id="monster-bilge", name="Bilge", kind="monster", alive=False),
+            SceneName(id="monster-gaff", name="Gaff", kind="monster"),
+        ),
+    )
+    parser = OfflineIntentParser()
+    for text in ("attack", "help", "talk loudly"):
+        refusal = parser.parse_now(text, scene)
+        assert isinstance(refusal, ParseRefusal), text
+        assert "Present: Old Wei, Gaff (Bilge is dead)." in refusal.reason, refusal.reason
+
+
+async def test_after_a_kill_the_refusal_does_not_list_the_body_as_present(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await seat_everyone(table, (ALICE, BOB))
+        await table.submit(WHERE, ALICE, key="go-a", text="go to the harbour")
+        await table.submit(WHERE, BOB, key="go-b", text="go to the harbour")
+        await table.close_round(WHERE, GM)
+        for number in range(12):
+            await table.submit(WHERE, ALICE, key=f"a{number}", text="attack Bilge with my longsword")
+            report = await table.close_round(WHERE, GM)
+            if re.search(r"Bilge (dies|is slain|collapses, dead)", report.public_text):  # type: ignore[attr-defined]
+                break
+        else:
+            pytest.fail("Bilge never fell")
+        with pytest.raises(InvalidAction) as refused:
+            await table.submit(WHERE, BOB, key="b", text="attack")
+        message = str(refused.value)
+        living, _, dead = message.split("Present:", 1)[1].partition("(")
+        assert "Bilge" not in living and "Bilge" in dead and dead.endswith("dead)."), message
+        assert "Greyrock" in living, message
+    finally:
+        await table.aclose()
