@@ -59,15 +59,15 @@ class LedgerViews(TableBase):
         async with self._session() as s:
             campaign = await self._campaign(s, where)
             viewer = await self._viewer(s, campaign, caller)
-            target_user = player_user_id or caller.user_id
             members = await service.list_members(s, campaign_id=campaign.id)
-            member = next((m for m in members if m.user_id == target_user and m.character_id), None)
+            member = await self._member_named(s, campaign.id, members, player_user_id or caller.user_id)
             if member is None or member.character_id is None:
                 raise NotFound(
-                    "That player has no character here."
+                    f"Nobody plays a character called '{player_user_id}' here."
                     if player_user_id
                     else "You have no character here. Use /join first."
                 )
+            target_user = member.user_id
             pc = await service.get_entity(
                 s, campaign_id=campaign.id, entity_id=member.character_id, viewer=GM_VIEW
             )
@@ -87,6 +87,53 @@ class LedgerViews(TableBase):
                 ),
                 private=own or viewer.role == "gm",
             )
+
+    async def _member_named(self, s: Any, campaign_id: int, members: Sequence[Any], who: str) -> Any:
+        """The member ``who`` names: a user id, a mention (``<@id>``) or their character's name (any case,
+        with or without a ``player:`` prefix), as a player types it in ``/ledger inventory``."""
+        text = who.strip()
+        user = text.removeprefix("<@").removeprefix("!").removesuffix(">")
+        found = next((m for m in members if m.user_id == user and m.character_id), None)
+        if found is not None:
+            return found
+        wanted = text.removeprefix("player:").strip().casefold()
+        pcs = await service.get_entities(
+            s,
+            campaign_id=campaign_id,
+            entity_ids=[m.character_id for m in members if m.character_id],
+            viewer=GM_VIEW,
+        )
+        by_id = {m.character_id: m for m in members if m.character_id}
+        exact = [by_id[pc.id] for pc in pcs if pc.name.casefold() == wanted or pc.id.casefold() == wanted]
+        if exact:
+            return exact[0]
+        first = [by_id[pc.id] for pc in pcs if pc.name.casefold().split()[0] == wanted]
+        return first[0] if len(first) == 1 else None
+
+    async def _party_location(self, s: Any, campaign_id: int) -> str | None:
+        """Where most player characters in the ledger stand (a scenario's party, before anyone joins).
+
+        The campaign-start embed named the scenario's ``starting_location`` although its history had
+        already moved the party elsewhere (issue 9).
+        """
+        from collections import Counter
+
+        events = await service.history(s, campaign_id=campaign_id, viewer=GM_VIEW, limit=500)
+        ids = sorted({str(e.payload.get("entity") or e.payload.get("id") or "") for e in events} - {""})
+        pcs = await service.get_entities(s, campaign_id=campaign_id, entity_ids=ids, viewer=GM_VIEW)
+        places = Counter(
+            pc.location for pc in pcs if pc.kind == "pc" and pc.location and pc.alive is not False
+        )
+        return places.most_common(1)[0][0] if places else None
+
+    async def require_gm(self, where: v.Where, caller: v.Caller) -> None:
+        """Raise :class:`NotGM` unless ``caller`` is this campaign's GM.
+
+        Front ends ask first so a refused GM command never shows the channel a "thinking..." placeholder.
+        """
+        async with self._session() as s:
+            campaign = await self._campaign(s, where)
+            await self._require_gm(s, campaign, caller)
 
     async def relationships(
         self, where: v.Where, caller: v.Caller, *, npc: str | None = None, public: bool = False
@@ -212,6 +259,7 @@ class LedgerViews(TableBase):
             payloads = [rec.data.get("payload", rec.data), *(e.payload for e in rec.cause_chain)]
             refs = [str(x) for p in payloads if isinstance(p, dict) for x in p.values() if isinstance(x, str)]
             refs += [k for p in payloads if isinstance(p, dict) for k in fact_keys(str(p.get("key", "")))]
+            refs += [str(x) for val in rec.data.values() if isinstance(val, list) for x in val]
             names = await self._names(s, campaign.id, [r for r in refs if "-" in r])
             replay = None
             root = rec.root_cause or ""
@@ -241,7 +289,7 @@ class LedgerViews(TableBase):
         shown = {k: val for k, val in rec.data.items() if k not in _HIDDEN_FIELDS}
         if viewer.role != "gm":  # an NPC's sheet (persona, speech, hostility) is the GM's and the narrator's
             shown.pop("sheet", None)
-        fields = {k: _field_text(val) for k, val in shown.items() if val not in (None, "", [], {})}
+        fields = {k: _field_text(val, name) for k, val in shown.items() if val not in (None, "", [], {})}
         text = (
             describe_event(
                 str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data), name
@@ -548,8 +596,16 @@ class LedgerViews(TableBase):
                             v.Choice(name=f"{t.id} ({t.kind}, {t.status})", value=t.id) for t in threads
                         ]
                         events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=10)
+                        refs = [str(x) for e in events for x in e.payload.values() if isinstance(x, str)]
+                        names = await self._names(s, campaign.id, [r for r in refs if "-" in r])
+
+                        def named(r: str | None) -> str:
+                            return names.get(r or "", r or "nobody")
+
                         choices += [
-                            v.Choice(name=f"{e.ref} {describe_event(e.kind, e.payload)}"[:100], value=e.ref)
+                            v.Choice(
+                                name=f"{e.ref} {describe_event(e.kind, e.payload, named)}"[:100], value=e.ref
+                            )
                             for e in events
                         ]
                 elif kind == "player":
@@ -600,14 +656,26 @@ class LedgerViews(TableBase):
 # Record fields a reader never needs: the cause is shown once, in "Caused by"; the rest are storage details
 # or repeat the title (the ref, the session).
 _HIDDEN_FIELDS = frozenset(
-    {"payload", "cause", "campaign_id", "id", "session_number", "round_number", "visibility", "supersedes"}
+    {
+        "payload",
+        "cause",
+        "campaign_id",
+        "id",
+        "ref",
+        "seq",
+        "created_at",
+        "session_number",
+        "round_number",
+        "visibility",
+        "supersedes",
+    }
 )
 
 
-def _field_text(value: Any) -> str:
-    """A record field as a person reads it: lists joined, mappings as ``key: value``, no Python reprs."""
+def _field_text(value: Any, name: Any = None) -> str:
+    """A record field as a person reads it: lists joined (ids as names), mappings as ``key: value``."""
     if isinstance(value, list | tuple):
-        text = ", ".join(_field_text(x) for x in value)
+        text = ", ".join(name(x) if name and isinstance(x, str) else _field_text(x) for x in value)
     elif isinstance(value, dict):
         text = "; ".join(f"{k.replace('_', ' ')}: {_field_text(x)}" for k, x in value.items())
     elif isinstance(value, bool):

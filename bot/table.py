@@ -34,9 +34,13 @@ from bot.table_base import (
     GM_VIEW,
     MAX_ACTION_CHARS,
     MAX_NOTE_CHARS,
+    RETRY_DELAYS,
     SCENARIO_DIR,
     Courier,
     DMClosed,
+    MissingPermission,
+    ReplyExpired,
+    ResendView,
     TableBase,
     _seat,
     _slug,
@@ -58,7 +62,16 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 
-__all__ = ["Courier", "DMClosed", "Table", "TableBase", "resolve_scenario"]
+__all__ = [
+    "Courier",
+    "DMClosed",
+    "MissingPermission",
+    "ReplyExpired",
+    "ResendView",
+    "Table",
+    "TableBase",
+    "resolve_scenario",
+]
 
 
 class Table(GMTools):
@@ -150,9 +163,9 @@ class Table(GMTools):
         members = await service.list_members(s, campaign_id=campaign.id, active_only=True)
         ids = [m.character_id for m in members if m.character_id]
         pcs = await service.get_entities(s, campaign_id=campaign.id, entity_ids=ids, viewer=GM_VIEW)
-        location = next(
-            (pc.location for pc in pcs if pc.location), campaign.settings.get("starting_location")
-        )
+        location = next((pc.location for pc in pcs if pc.location), None)
+        location = location or await self._party_location(s, campaign.id)
+        location = location or campaign.settings.get("starting_location")
         names = await self._names(s, campaign.id, [location] if location else [])
         return v.CampaignView(
             id=campaign.id,
@@ -636,7 +649,9 @@ class Table(GMTools):
                 raise NoOpenRound("No round is open: the GM starts a session with /session start.")
             return await self._status_view(s, campaign.id, rnd)
 
-    async def close_round(self, where: v.Where, caller: v.Caller, *, reply: str | None = None) -> v.RoundReport:
+    async def close_round(
+        self, where: v.Where, caller: v.Caller, *, reply: str | None = None
+    ) -> v.RoundReport:
         """Close the open round now (GM): absent players take the default action; resolve, narrate, post.
 
         ``reply``: the command's opaque reply handle, answered after a restart as in :meth:`ready`.
@@ -684,7 +699,7 @@ class Table(GMTools):
     async def resume(self) -> None:
         """After a restart: finish every interrupted round and deliver every message that is due.
 
-        Each round and each message recovers on its own: a failure is logged with its round and the rest go on.
+        Each round and each message recovers on its own: a failure is logged with its round, the rest go on.
         """
         async with self._session() as s:
             rounds = await ledger_sessions.interrupted_rounds(s)
@@ -703,7 +718,7 @@ class Table(GMTools):
         await self._deliver_due()
 
     async def _deliver_due(self) -> None:
-        """Send every message whose (next) try is due, round by round; a failing round never stops the rest."""
+        """Send every message whose (next) try is due, round by round; a failing round stops no other."""
         async with self._session() as s:
             due = await ledger_sessions.due_outbox(s, now=self.clock())
         for round_id in sorted({m.round_id for m in due if m.round_id is not None}):
@@ -715,11 +730,13 @@ class Table(GMTools):
                 elif rnd.state == "posted":  # a retry of a message that failed before
                     async with self._lock(rnd.campaign_id):
                         await self._deliver(rnd.campaign_id, rnd)
-                # Earlier states: the messages wait until the round is told (e.g. a reply to a round not closed).
+                # Earlier states: the messages wait until the round is told (a reply to a round not closed).
             except Exception:
                 _log.warning("delivering the messages of round id %s failed", round_id, exc_info=True)
 
-    async def gm_resend(self, where: v.Where, caller: v.Caller, *, round_number: int | None = None) -> ResendView:
+    async def gm_resend(
+        self, where: v.Where, caller: v.Caller, *, round_number: int | None = None
+    ) -> ResendView:
         """Send again what could not be delivered (GM): by default the newest round whose story is waiting.
 
         The messages of that round that were given up on (a channel post that failed every retry, a missing
@@ -798,7 +815,11 @@ class Table(GMTools):
             if answering:
                 async with self._session() as s:
                     for m in await service.list_outbox(s, round_id=round_id):
-                        if m.kind == "followup" and m.recipient_user_id in answering and m.status == "pending":
+                        if (
+                            m.kind == "followup"
+                            and m.recipient_user_id in answering
+                            and m.status == "pending"
+                        ):
                             await service.mark_outbox(s, outbox_id=m.id, status="sent", external_id="reply")
             return report
 
@@ -1073,12 +1094,18 @@ class Table(GMTools):
         async def check_draft(draft: Draft) -> list[ConflictNote]:
             report = check(draft.public_text, party_snapshot, audience="party")
             extra = []
+            leaks = list(report.leaks)
             if self.claim_extractor is not None and draft.source != "fallback":
                 # The model's own reading of its draft adds claims the word lists miss; it never removes any.
-                from bot.narrator.claims_llm import extra_conflicts
+                from bot.narrator.claims_llm import extra_conflicts, extra_leaks
 
                 extra = await extra_conflicts(
                     self.claim_extractor, draft.public_text, party_snapshot, audience="party"
+                )
+                # ... and it is asked, per secret, whether the draft gives that secret away in other words
+                known = {lk.record for lk in leaks}
+                leaks += await extra_leaks(
+                    self.claim_extractor, draft.public_text, party_snapshot, audience="party", known=known
                 )
             notes = [
                 ConflictNote(
@@ -1090,7 +1117,7 @@ class Table(GMTools):
                 ConflictNote(
                     claim=lk.text, refuted_by=lk.record, message=f"reveals a {lk.visibility} record in public"
                 )
-                for lk in report.leaks
+                for lk in leaks
             ]
             return notes
 
@@ -1129,11 +1156,22 @@ class Table(GMTools):
                 revealed_seed=str(record.get("seed")),
             )
 
-    async def _deliver(self, campaign_id: int, rnd: RoundView) -> None:
-        """Send every pending message of the round (the public narration first), at most once each.
+    async def _deliver(
+        self,
+        campaign_id: int,
+        rnd: RoundView,
+        *,
+        answering: frozenset[str] = frozenset(),
+        resend: bool = False,
+    ) -> None:
+        """Send every due message of the round (the public narration first, then DMs, then follow-ups).
 
         A message is claimed (``sending``) before the courier is called. A crash during the call leaves it
         ``sending``; on resume it is marked ``failed`` and the GM is told, rather than risking a second post.
+        A send that fails is retried later with backoff (:data:`RETRY_DELAYS`, kept in the row, so a restart
+        carries on); when the tries are spent, or a permission is missing, the GM and the channel are told
+        that the story waits for ``/gm resend``. Each message is handled on its own: one that fails (even in
+        the table's own code) is logged with its round and never stops the others.
         """
         async with self._session() as s:
             campaign = await service.get_campaign(s, campaign_id=campaign_id)
@@ -1143,34 +1181,128 @@ class Table(GMTools):
                     campaign_id=campaign_id,
                     round_id=rnd.id,
                     claim_text=f"Round {rnd.number}: a {lost.kind} message may not have been delivered "
-                    "(the bot stopped while sending it); it is kept in the ledger.",
+                    "(the bot stopped while sending it); it is kept: /gm resend sends it again.",
                 )
-            messages = [m for m in await service.list_outbox(s, round_id=rnd.id) if m.status == "pending"]
-        for message in sorted(messages, key=lambda m: (m.kind != "public", m.id)):
+            messages = await ledger_sessions.due_outbox(s, now=self.clock(), round_id=rnd.id)
+        order = {"public": 0, "dm": 1, "followup": 2}
+        for message in sorted(messages, key=lambda m: (order.get(m.kind, 3), m.id)):
+            if message.kind == "followup" and message.recipient_user_id in answering:
+                continue  # that command is waiting for this call and answers itself
             await self._step(f"send-{message.kind}")
-            async with self._session() as s:
-                if not await ledger_sessions.claim_outbox(s, outbox_id=message.id):
-                    continue
             try:
-                if message.kind == "public":
-                    text = _public_text(message.content)
-                    players = sorted({u for u in message.content.get("players", ()) if u.isdigit()})
-                    external = await self.courier.post_public(
-                        campaign.guild_id, campaign.channel_id, text, mention_user_ids=players
-                    )
-                else:
-                    header = f"**Private note, round {message.content.get('round')} ({campaign.name})**"
-                    text = f"{header}\n{message.content.get('text', '')}"
-                    external = await self.courier.send_dm(message.recipient_user_id or "", text)
-                status = "sent"
-            except DMClosed:
-                external, status = None, "dm_closed"
+                async with self._session() as s:
+                    if not await ledger_sessions.claim_outbox(s, outbox_id=message.id):
+                        continue
             except Exception:
-                _log.exception("delivering outbox message %s failed", message.id)
-                external, status = None, "failed"
+                _log.warning("round %s: could not claim message %s", rnd.id, message.id, exc_info=True)
+                continue
+            external: str | None = None
+            status, error, permission = "sent", "", None
+            try:
+                external, status = await self._send(campaign, rnd, message)
+            except DMClosed:
+                status = "dm_closed"
+            except MissingPermission as err:
+                status, error, permission = "failed", str(err), err.permission
+            except Exception as err:
+                # A Discord 5xx, a dropped connection, or a bug: the message stays and is tried again.
+                _log.warning(
+                    "round %s: sending %s message %s failed", rnd.id, message.kind, message.id, exc_info=True
+                )
+                status, error = "failed", f"{type(err).__name__}: {err}"[:200]
             await self._step(f"sent-{message.kind}")
+            try:
+                await self._record_send(campaign, rnd, message, status, external, error, permission, resend)
+            except Exception:
+                _log.warning(
+                    "round %s: recording the fate of message %s failed", rnd.id, message.id, exc_info=True
+                )
+
+    async def _send(self, campaign: CampaignView, rnd: RoundView, message: Any) -> tuple[str | None, str]:
+        """Hand one message to the courier; returns (its external id, the status to record)."""
+        if message.kind == "public":
+            text = _public_text(message.content)
+            players = sorted({u for u in message.content.get("players", ()) if u.isdigit()})
+            external = await self.courier.post_public(
+                campaign.guild_id, campaign.channel_id, text, mention_user_ids=players
+            )
+            return external, "sent"
+        if message.kind == "dm":
+            header = f"**Private note, round {message.content.get('round')} ({campaign.name})**"
+            text = f"{header}\n{message.content.get('text', '')}"
+            return await self.courier.send_dm(message.recipient_user_id or "", text), "sent"
+        # followup: the dice of a round whose command never got its answer (or that the deadline closed)
+        report = await self._report(rnd.id)
+        handle = message.content.get("handle")
+        answer = getattr(self.courier, "answer", None)
+        if handle and answer is not None:
+            try:
+                text = f"Round {rnd.number} resolved: the story is in the channel, and here are the dice."
+                return await answer(handle, text, report), "sent"
+            except ReplyExpired:
+                pass  # past Discord's 15 minutes: a fresh channel message instead
+        post_results = getattr(self.courier, "post_results", None)
+        if post_results is None:
+            return None, "skipped"
+        who = message.recipient_user_id
+        header = f"<@{who}> round {rnd.number} resolved: here are its dice." if handle and who else ""
+        return await post_results(campaign.guild_id, campaign.channel_id, report, header=header), "sent"
+
+    async def _record_send(
+        self,
+        campaign: CampaignView,
+        rnd: RoundView,
+        message: Any,
+        status: str,
+        external: str | None,
+        error: str,
+        permission: str | None,
+        resend: bool,
+    ) -> None:
+        """Store a send's outcome; after a failure, schedule the retry or tell the GM and the channel."""
+        if status != "failed":
             async with self._session() as s:
                 await service.mark_outbox(s, outbox_id=message.id, status=status, external_id=external)
+            return
+        async with self._session() as s:
+            failure = await ledger_sessions.send_failed(
+                s,
+                outbox_id=message.id,
+                error=error,
+                now=self.clock(),
+                retry_delays=() if resend else RETRY_DELAYS,
+                give_up=permission is not None,
+            )
+        if not failure.gave_up:
+            return
+        what = {"public": "the story", "dm": "a private note", "followup": "the dice"}.get(message.kind, "")
+        if permission is not None:
+            line = (
+                f"I can't post {what} of round {rnd.number} in <#{campaign.channel_id}>: I need the "
+                f"**{permission}** permission there. Grant it, then use /gm resend."
+            )
+        else:
+            line = (
+                f"Round {rnd.number}: {what} could not be posted after {failure.attempts} tries "
+                f"({error[:80]}). It is kept: use /gm resend when Discord answers again."
+            )
+        async with self._session() as s:
+            await service.add_conflict(s, campaign_id=campaign.id, round_id=rnd.id, claim_text=line[:500])
+        if message.kind != "public":
+            return
+        try:
+            await self.courier.send_dm(campaign.owner_user_id, f"**{campaign.name}**: {line}")
+        except Exception:
+            _log.warning("round %s: could not tell the GM that the story waits", rnd.id, exc_info=True)
+        try:
+            await self.courier.post_public(
+                campaign.guild_id,
+                campaign.channel_id,
+                f"The story of round {rnd.number} is waiting: it could not be posted yet. "
+                "The GM can send it with /gm resend.",
+            )
+        except Exception:
+            _log.info("round %s: the channel could not be told either", rnd.id)
 
     async def _report(self, round_id: int) -> v.RoundReport:
         async with self._session() as s:

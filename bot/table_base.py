@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
+from pydantic import BaseModel, ConfigDict
+
 from bot import views as v
 from bot.errors import NoCampaign, NotAPlayer, NotGM
 from bot.intent_parser import IntentParser, OfflineIntentParser
@@ -36,12 +38,45 @@ ACCEPTING = ("open", "collecting")
 GM_VIEW = Viewer.gm()
 
 
+#: A channel post that fails is tried again after these many seconds (then given up, and the GM is told).
+RETRY_DELAYS: tuple[float, ...] = (30.0, 60.0, 120.0, 240.0)
+
+
 class DMClosed(Exception):
     """The player does not accept direct messages from the bot."""
 
 
+class MissingPermission(Exception):
+    """The bot lacks a channel permission it needs; ``permission`` names it as Discord shows it."""
+
+    def __init__(self, permission: str) -> None:
+        super().__init__(f"missing the {permission} permission")
+        self.permission = permission
+
+
+class ReplyExpired(Exception):
+    """A command's reply handle can no longer be answered (Discord's 15 minutes passed, or it is unknown)."""
+
+
+class ResendView(BaseModel):
+    """What ``/gm resend`` did: the round, whether its story reached the channel, and what still waits."""
+
+    model_config = ConfigDict(frozen=True)
+
+    round_number: int
+    requeued: int
+    story_posted: bool
+    still_waiting: int
+
+
 class Courier(Protocol):
-    """Where the table's messages go: a Discord channel and DMs, or the terminal."""
+    """Where the table's messages go: a Discord channel and DMs, or the terminal.
+
+    Optional, used when present: ``post_results(guild_id, channel_id, report, *, header="")`` posts a round's
+    dice in the channel, and ``answer(handle, text, report)`` answers a command whose reply a crash left
+    unanswered (``handle`` is the front end's opaque reply handle; raise :class:`ReplyExpired` when it is too
+    old). A post that fails for want of a permission raises :class:`MissingPermission`.
+    """
 
     async def post_public(
         self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
@@ -99,6 +134,10 @@ class TableBase:
         self.seeds = seeds or new_seed
         self._sessions = session_factory(engine)
         self._locks: dict[int, asyncio.Lock] = {}
+        # The summary index: campaigns whose GM was told it is down (once per outage), and campaigns whose
+        # queued summaries this process has already tried to index.
+        self._summary_outage: set[int] = set()
+        self._summary_checked: set[int] = set()
         # Test hook: called with a step name before each persisted step, so a test can "crash" there.
         self.before_step: Callable[[str], Awaitable[None]] | None = None
 
@@ -233,15 +272,10 @@ class TableBase:
 
 
 def _summary_index(settings: Settings, data_dir: Path) -> SummaryIndex | None:
-    from ledger.embeddings import embedding_for
+    from bot.embeddings import embedding_from_settings
     from ledger.summaries import SummaryIndex
 
-    embedding = embedding_for(
-        settings.embeddings.provider,
-        model=settings.embeddings.model,
-        base_url=settings.embeddings.base_url,
-        api_key_env=settings.embeddings.api_key_env,
-    )
+    embedding = embedding_from_settings(settings.embeddings)
     if settings.chroma.mode == "http":
         return SummaryIndex.remote(settings.chroma.host, settings.chroma.port, embedding=embedding)
     return SummaryIndex.local(data_dir / "chroma", embedding=embedding)

@@ -1,37 +1,40 @@
-"""Embedding functions for the summary index, registered with Chroma so a reopened collection rebuilds them.
+"""The offline embedding function of the summary index, and the contract any other one meets.
 
 :class:`HashingEmbedding` is the offline default: lowercased words plus word bigrams, feature-hashed with
 BLAKE2b (never Python's salted ``hash()``) into 384 signed buckets and L2-normalised. Identical text gives
-identical vectors in every process, with no model download. :class:`OpenAICompatibleEmbedding` calls any
-``/v1/embeddings`` endpoint (OpenAI, Ollama, vLLM, LM Studio) over plain HTTP, reading its key from an
-environment variable; it uses ``httpx`` (a Chroma dependency) because the ledger never imports ``openai``.
+identical vectors in every process, with no model download.
 
-Chroma rebuilds an embedding function from ``get_config()`` through ``build_from_config`` on every add, and a
-fresh process can only do so after importing this module: :mod:`ledger.summaries` imports it for you.
+:class:`ledger.summaries.SummaryIndex` takes any :class:`Embedder` (texts in, one vector each out) and gives
+Chroma the vectors itself. An OpenAI-compatible endpoint is the application's business: ``bot.embeddings``
+builds that function from the openai SDK (batching, retries, timeouts), so the ledger never imports
+``openai``; a failing endpoint raises :class:`EmbeddingError`, an :class:`~ledger.summaries.IndexUnavailable`.
+
+:class:`HashingEmbedding` stays registered with Chroma so collections created by earlier versions (which
+stored it in their configuration) reopen without a warning.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from ledger.summaries import EmbeddingError
+
 __all__ = [
     "DEFAULT_DIMS",
+    "Embedder",
     "EmbeddingError",
     "HashingEmbedding",
-    "OpenAICompatibleEmbedding",
     "cosine",
-    "embedding_for",
     "hashed_features",
 ]
 
@@ -39,8 +42,10 @@ DEFAULT_DIMS = 384
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
-class EmbeddingError(Exception):
-    """An embedding endpoint failed or answered nonsense; the message is one line."""
+class Embedder(Protocol):
+    """What the summary index needs: one vector per text, in order; raise (e.g. EmbeddingError) on failure."""
+
+    def __call__(self, input: Sequence[str], /) -> Sequence[Sequence[float]]: ...
 
 
 @lru_cache(maxsize=200_000)
@@ -102,103 +107,6 @@ class HashingEmbedding(EmbeddingFunction[Documents]):
 
     def is_legacy(self) -> bool:
         return False
-
-
-@register_embedding_function
-class OpenAICompatibleEmbedding(EmbeddingFunction[Documents]):
-    """Embeddings from an OpenAI-compatible ``POST {base_url}/embeddings`` endpoint.
-
-    The API key is read from the environment variable named ``api_key_env`` at call time (never stored in
-    Chroma's config); a local server without auth works with the variable unset.
-    """
-
-    def __init__(
-        self,
-        *,
-        base_url: str = "https://api.openai.com/v1",
-        model: str = "text-embedding-3-small",
-        api_key_env: str = "OPENAI_API_KEY",
-        timeout_seconds: float = 30.0,
-    ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.api_key_env = api_key_env
-        self.timeout_seconds = timeout_seconds
-
-    def __call__(self, input: Documents) -> Embeddings:
-        import httpx
-
-        key = os.environ.get(self.api_key_env, "").strip()
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        try:
-            response = httpx.post(
-                f"{self.base_url}/embeddings",
-                json={"model": self.model, "input": list(input)},
-                headers=headers,
-                timeout=self.timeout_seconds,
-            )
-        except httpx.HTTPError as exc:
-            raise EmbeddingError(f"embeddings endpoint {self.base_url} unreachable: {exc}") from None
-        if response.status_code != 200:
-            raise EmbeddingError(f"embeddings endpoint {self.base_url} answered HTTP {response.status_code}")
-        try:
-            rows = sorted(response.json()["data"], key=lambda row: row["index"])
-            vectors = [np.asarray(row["embedding"], dtype=np.float32) for row in rows]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise EmbeddingError(
-                f"embeddings endpoint {self.base_url} answered an unexpected body: {exc}"
-            ) from None
-        if len(vectors) != len(input):
-            raise EmbeddingError(f"asked for {len(input)} embeddings, got {len(vectors)}")
-        return vectors  # type: ignore[return-value]
-
-    @staticmethod
-    def name() -> str:
-        return "tablekeeper-openai-compatible"
-
-    def get_config(self) -> dict[str, Any]:
-        return {
-            "base_url": self.base_url,
-            "model": self.model,
-            "api_key_env": self.api_key_env,
-            "timeout_seconds": self.timeout_seconds,
-        }
-
-    @staticmethod
-    def build_from_config(config: dict[str, Any]) -> OpenAICompatibleEmbedding:
-        return OpenAICompatibleEmbedding(
-            base_url=str(config.get("base_url", "https://api.openai.com/v1")),
-            model=str(config.get("model", "text-embedding-3-small")),
-            api_key_env=str(config.get("api_key_env", "OPENAI_API_KEY")),
-            timeout_seconds=float(config.get("timeout_seconds", 30.0)),
-        )
-
-    def default_space(self) -> Space:
-        return "cosine"
-
-    def supported_spaces(self) -> list[Space]:
-        return ["cosine", "l2", "ip"]
-
-    def is_legacy(self) -> bool:
-        return False
-
-
-def embedding_for(
-    provider: str = "hashing",
-    *,
-    model: str = "text-embedding-3-small",
-    base_url: str = "https://api.openai.com/v1",
-    api_key_env: str = "OPENAI_API_KEY",
-) -> EmbeddingFunction[Documents]:
-    """Return the embedding function for ``provider`` (``hashing`` or ``openai``), as ``[embeddings]`` says.
-
-    Raises ``ValueError`` for an unknown provider.
-    """
-    if provider == "hashing":
-        return HashingEmbedding()
-    if provider == "openai":
-        return OpenAICompatibleEmbedding(base_url=base_url, model=model, api_key_env=api_key_env)
-    raise ValueError(f"unknown embedding provider {provider!r} (expected hashing or openai)")
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:

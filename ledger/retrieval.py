@@ -54,7 +54,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, bindparam, case, literal, or_, select, true, union_all
 
 from ledger import models as m
-from ledger.summaries import SummaryHit
+from ledger.summaries import IndexUnavailable, SummaryHit
 from ledger.visibility import Viewer
 
 RecordKind = Literal["thread", "edge", "fact", "event", "holding"]
@@ -105,7 +105,9 @@ class SceneContext(BaseModel):
     """What retrieval found for one scene, best first.
 
     ``present`` holds the living entities the scene was asked for; ``dead`` those named present whom the
-    ledger records as dead (they are not treated as present, and a record says so).
+    ledger records as dead (they are not treated as present, and a record says so). ``summaries_unavailable``
+    says why no summaries came when the summary index could not answer (Chroma or its embeddings endpoint
+    down); the records, read from the ledger, are complete all the same.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -118,6 +120,7 @@ class SceneContext(BaseModel):
     viewer: str
     records: tuple[SceneRecord, ...] = ()
     summaries: tuple[SummaryHit, ...] = ()
+    summaries_unavailable: str | None = None
 
     def refs(self) -> tuple[str, ...]:
         """The records' refs in rank order."""
@@ -426,7 +429,9 @@ async def scene_context(
     read. ``summaries`` (a :class:`ledger.summaries.SummaryIndex`) is queried, when given, in the collection
     ``summary_campaign`` (default ``str(campaign_id)``) with ``summary_query`` (default: the scene's names and
     the top records' text), the viewer's visibilities and the scene's ids, for at most 5 hits.
-    Never raises for unknown ids: they simply match nothing.
+    Never raises for unknown ids: they simply match nothing. Never raises for the summary index either: when
+    it is unavailable (:class:`~ledger.summaries.IndexUnavailable`) the context holds the ledger records only
+    and ``summaries_unavailable`` says why (summaries are an index, the ledger is the authority).
     """
     max_records = max(0, min(max_records, MAX_RECORDS))
     cid = campaign_id
@@ -545,6 +550,7 @@ async def scene_context(
     chosen = chosen[:max_records]
 
     hits: tuple[SummaryHit, ...] = ()
+    unavailable: str | None = None
     if summaries is not None and max_summaries > 0:
         text = summary_query or " ".join(
             [
@@ -552,14 +558,18 @@ async def scene_context(
                 *(r.text for r in chosen[:3]),
             ]
         )
-        hits = await _query_summaries(
-            summaries,
-            summary_campaign or str(cid),
-            text,
-            viewer,
-            [*([location] if location else []), *living, *asked_threads],
-            min(max_summaries, MAX_SUMMARIES),
-        )
+        if text.strip():  # an empty scene has nothing to look up
+            try:
+                hits = await _query_summaries(
+                    summaries,
+                    summary_campaign or str(cid),
+                    text,
+                    viewer,
+                    [*([location] if location else []), *living, *asked_threads],
+                    min(max_summaries, MAX_SUMMARIES),
+                )
+            except IndexUnavailable as err:
+                unavailable = str(err)
 
     return SceneContext(
         campaign_id=cid,
@@ -570,6 +580,7 @@ async def scene_context(
         viewer=_viewer_label(viewer),
         records=tuple(chosen),
         summaries=hits,
+        summaries_unavailable=unavailable,
     )
 
 
@@ -942,7 +953,10 @@ async def _query_summaries(
     entities: Sequence[str],
     limit: int,
 ) -> tuple[SummaryHit, ...]:
-    """Ask the summary index (``SummaryIndex.query``; a sync ``query`` runs in a thread) for the scene."""
+    """Ask the summary index (``SummaryIndex.query``; a sync ``query`` runs in a thread) for the scene.
+
+    Raises :class:`~ledger.summaries.IndexUnavailable` when the index cannot answer.
+    """
     kwargs: dict[str, Any] = {
         "campaign": campaign,
         "text": text,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -341,6 +341,33 @@ async def summaries(session: AsyncSession, *, campaign_id: int) -> list[m.Summar
     return list(rows.all())
 
 
+SUMMARY_INDEX_STATES = ("pending", "indexed", "refused")
+
+
+async def pending_summaries(session: AsyncSession, *, campaign_id: int, limit: int = 50) -> list[m.Summary]:
+    """The campaign's summaries not yet in the Chroma index (oldest first, at most ``limit``): the queue that
+    the index works through when it is back after an outage."""
+    rows = await session.exec(
+        select(m.Summary)
+        .where(m.Summary.campaign_id == campaign_id, m.Summary.index_state == "pending")
+        .order_by(col(m.Summary.id))
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
+async def mark_summary_index_state(session: AsyncSession, *, summary_id: int, state: str) -> None:
+    """Record where a summary stands in the index: ``pending``, ``indexed`` or ``refused``."""
+    if state not in SUMMARY_INDEX_STATES:
+        raise ValueError(f"bad summary index state {state!r} (expected one of {SUMMARY_INDEX_STATES})")
+    async with _writing(session):
+        row = await session.get(m.Summary, summary_id)
+        if row is None:
+            raise UnknownRecord(f"no summary {summary_id}")
+        row.index_state = state
+        session.add(row)
+
+
 async def session_summary(
     session: AsyncSession, *, campaign_id: int, session_number: int, viewer: Viewer
 ) -> str | None:
@@ -431,6 +458,92 @@ async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[Outbo
     from ledger.rounds import _outbox_view
 
     return [_outbox_view(r) for r in rows]
+
+
+class DeliveryFailure(BaseModel):
+    """What became of a message whose send failed: retried at ``retry_at``, or given up (``failed``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    outbox_id: int
+    attempts: int
+    gave_up: bool
+
+
+async def send_failed(
+    session: AsyncSession,
+    *,
+    outbox_id: int,
+    error: str,
+    now: datetime,
+    retry_delays: Sequence[float],
+    give_up: bool = False,
+) -> DeliveryFailure:
+    """Record a failed send of a claimed message: back to ``pending`` for a later try, or ``failed``.
+
+    The n-th failure waits ``retry_delays[n-1]`` seconds; past the last delay (or with ``give_up``, when a
+    retry cannot help) the message is ``failed`` and waits for the GM's resend. The attempt count, the due
+    time and the error are kept in the row, so a restarted process carries on where this one stopped.
+    """
+    async with _writing(session):
+        row = await session.get(m.Outbox, outbox_id)
+        if row is None:
+            raise UnknownRecord(f"no outbox message {outbox_id}")
+        row.attempts += 1
+        row.last_error = error[:200]
+        gave_up = give_up or row.attempts > len(retry_delays)
+        row.status = "failed" if gave_up else "pending"
+        row.next_attempt_at = None if gave_up else now + timedelta(seconds=retry_delays[row.attempts - 1])
+        row.updated_at = m.utcnow()
+        session.add(row)
+        failure = DeliveryFailure(outbox_id=outbox_id, attempts=row.attempts, gave_up=gave_up)
+    return failure
+
+
+async def due_outbox(
+    session: AsyncSession, *, now: datetime, round_id: int | None = None
+) -> list[OutboxView]:
+    """Pending messages whose next try is due (never tried, or retry time passed), oldest first."""
+    stmt = select(m.Outbox).where(m.Outbox.status == "pending")
+    if round_id is not None:
+        stmt = stmt.where(m.Outbox.round_id == round_id)
+    rows = (await session.exec(stmt.order_by(col(m.Outbox.id)))).all()
+    from ledger.rounds import _aware, _outbox_view
+
+    return [_outbox_view(r) for r in rows if (_aware(r.next_attempt_at) or now) <= now]
+
+
+async def requeue_failed(session: AsyncSession, *, round_id: int) -> list[OutboxView]:
+    """Put a round's ``failed`` messages back to ``pending`` with fresh attempts (the GM's resend)."""
+    async with _writing(session):
+        rows = (
+            await session.exec(
+                select(m.Outbox).where(m.Outbox.round_id == round_id, m.Outbox.status == "failed")
+            )
+        ).all()
+        for row in rows:
+            row.status, row.attempts, row.next_attempt_at = "pending", 0, None
+            row.updated_at = m.utcnow()
+            session.add(row)
+    from ledger.rounds import _outbox_view
+
+    return [_outbox_view(r) for r in rows]
+
+
+async def latest_undelivered_round(session: AsyncSession, *, campaign_id: int) -> int | None:
+    """The newest round of the campaign with a message that was given up on (``failed``), if any."""
+    row = (
+        await session.exec(
+            select(m.Outbox.round_id)
+            .where(
+                m.Outbox.campaign_id == campaign_id,
+                m.Outbox.status == "failed",
+                col(m.Outbox.round_id).is_not(None),
+            )
+            .order_by(col(m.Outbox.round_id).desc())
+        )
+    ).first()
+    return row
 
 
 # --- batched reads for the round's scene ---------------------------------------------------------------

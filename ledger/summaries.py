@@ -10,6 +10,13 @@ only place a hard fact lives.
 Chroma is synchronous, so the async methods run it with :func:`asyncio.to_thread`; the ``*_now`` methods are
 the synchronous originals (for scripts and benches). One collection per campaign; a local
 ``PersistentClient`` under a folder by default, or a Chroma server by host and port.
+
+The index computes vectors itself with a plain embedding function (:data:`EmbedFn`, texts in, one vector
+each out) and hands Chroma the vectors: the application may build that function from any client library
+(``bot.embeddings`` uses the openai SDK) without the ledger importing it, and Chroma never has to rebuild it.
+Every failure of Chroma or of the embedding function (a server down, an endpoint answering 500, a broken
+collection) is raised as :class:`IndexUnavailable`, one line, with the original as its ``__cause__``: the
+ledger is the authority, so callers go on without summaries and queue what could not be indexed.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ import asyncio
 import hashlib
 import json
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
@@ -27,7 +35,6 @@ from pydantic import BaseModel, ConfigDict, Field
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
-    from chromadb.api.types import Documents, EmbeddingFunction
 
     from ledger.scenario import ScenarioEvent, WorldView
 
@@ -35,7 +42,10 @@ __all__ = [
     "MAX_HITS",
     "CandidateFact",
     "Death",
+    "EmbedFn",
+    "EmbeddingError",
     "HardFact",
+    "IndexUnavailable",
     "SummaryError",
     "SummaryHit",
     "SummaryIndex",
@@ -55,6 +65,23 @@ _VISIBILITY = re.compile(r"^(public|party|gm|player:[A-Za-z0-9_.\-]+)$")
 
 class SummaryError(Exception):
     """Bad input to the summary index (empty text, bad visibility, too many hits asked); one line."""
+
+
+class IndexUnavailable(SummaryError):
+    """The summary index cannot be used now: Chroma (local or server) or the embedding function failed.
+
+    One line; the original error is the ``__cause__``. Summaries are an index and the ledger the authority,
+    so a caller goes on with ledger records only and queues the summaries it could not index.
+    """
+
+
+class EmbeddingError(IndexUnavailable):
+    """An embedding endpoint failed or answered nonsense (down, HTTP 5xx, wrong count); one line."""
+
+
+#: An embedding function: texts in, one vector per text out (same order). It may raise anything on failure;
+#: the index reports it as :class:`IndexUnavailable`.
+EmbedFn = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -382,38 +409,81 @@ def _entity_flag(entity: str) -> str:
 
 
 class SummaryIndex:
-    """Campaign summaries in Chroma: one collection per campaign, an index whose facts live in the ledger."""
+    """Campaign summaries in Chroma: one collection per campaign, an index whose facts live in the ledger.
 
-    def __init__(self, client: ClientAPI, *, embedding: EmbeddingFunction[Documents] | None = None) -> None:
+    ``client`` is a Chroma client, or a function that opens one: it is then opened on first use and again
+    after a failure, so a Chroma server that is down when the bot starts is only an :class:`IndexUnavailable`
+    on each use until it answers. ``embedding`` turns texts into vectors (default: the offline
+    :class:`ledger.embeddings.HashingEmbedding`).
+    """
+
+    def __init__(
+        self, client: ClientAPI | Callable[[], ClientAPI], *, embedding: EmbedFn | None = None
+    ) -> None:
         from ledger.embeddings import HashingEmbedding
 
-        self._client = client
-        self._embedding: EmbeddingFunction[Documents] = embedding or HashingEmbedding()
+        if callable(client) and not hasattr(client, "get_or_create_collection"):
+            self._connect: Callable[[], ClientAPI] | None = client
+            self._client: ClientAPI | None = None
+        else:
+            self._connect = None
+            self._client = cast("ClientAPI", client)
+        self._embed: EmbedFn = embedding or HashingEmbedding()
         self._collections: dict[str, Collection] = {}
 
     @classmethod
-    def local(
-        cls, path: str | Path, *, embedding: EmbeddingFunction[Documents] | None = None
-    ) -> SummaryIndex:
-        """Open (or create) an index stored under the folder ``path``."""
-        import chromadb
-        from chromadb.config import Settings
-
+    def local(cls, path: str | Path, *, embedding: EmbedFn | None = None) -> SummaryIndex:
+        """Open (or create, on first use) an index stored under the folder ``path``."""
         folder = Path(path).expanduser()
-        folder.mkdir(parents=True, exist_ok=True)
-        client = chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
-        return cls(client, embedding=embedding)
+
+        def connect() -> ClientAPI:
+            import chromadb
+            from chromadb.config import Settings
+
+            folder.mkdir(parents=True, exist_ok=True)
+            return chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
+
+        return cls(connect, embedding=embedding)
 
     @classmethod
-    def remote(
-        cls, host: str, port: int = 8000, *, embedding: EmbeddingFunction[Documents] | None = None
-    ) -> SummaryIndex:
-        """Connect to a Chroma server (``chroma run``) at ``host:port``."""
-        import chromadb
-        from chromadb.config import Settings
+    def remote(cls, host: str, port: int = 8000, *, embedding: EmbedFn | None = None) -> SummaryIndex:
+        """Use a Chroma server (``chroma run``) at ``host:port``, connecting on first use (it may be down)."""
 
-        client = chromadb.HttpClient(host=host, port=port, settings=Settings(anonymized_telemetry=False))
-        return cls(client, embedding=embedding)
+        def connect() -> ClientAPI:
+            import chromadb
+            from chromadb.config import Settings
+
+            return chromadb.HttpClient(host=host, port=port, settings=Settings(anonymized_telemetry=False))
+
+        return cls(connect, embedding=embedding)
+
+    # -- failures -------------------------------------------------------------------------------------------
+    @contextmanager
+    def _reaching(self, what: str) -> Iterator[None]:
+        """Report any failure of Chroma or of the embedding function inside the block as IndexUnavailable."""
+        try:
+            yield
+        except SummaryError:
+            raise
+        except Exception as exc:
+            # Open the collections (and a client we opened) again next time: a restarted server may have
+            # lost them, and a half-built client must not be reused.
+            self._collections.clear()
+            if self._connect is not None:
+                self._client = None
+            detail = (str(exc).strip().splitlines() or [""])[0][:200]
+            raise IndexUnavailable(
+                f"summary index unavailable ({what}): {type(exc).__name__}: {detail}"
+            ) from exc
+
+    def _vectors(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text from the embedding function, checked (call inside :meth:`_reaching`)."""
+        vectors = [[float(x) for x in vector] for vector in self._embed(list(texts))]
+        if len(vectors) != len(texts) or any(not v for v in vectors):
+            raise IndexUnavailable(
+                f"the embedding function returned {len(vectors)} vectors for {len(texts)} texts"
+            )
+        return vectors
 
     # -- collections ----------------------------------------------------------------------------------------
     def _collection(self, campaign: str) -> Collection:
@@ -421,9 +491,13 @@ class SummaryIndex:
             raise SummaryError("campaign id is empty")
         found = self._collections.get(campaign)
         if found is None:
+            if self._client is None:
+                assert self._connect is not None
+                self._client = self._connect()
+            # No embedding function: the index passes vectors, so Chroma never computes (or downloads) one.
             found = self._client.get_or_create_collection(
                 name=collection_name(campaign),
-                embedding_function=self._embedding,  # type: ignore[arg-type]
+                embedding_function=None,
                 configuration={"hnsw": {"space": "cosine"}},
                 metadata={"campaign": campaign},
             )
@@ -432,7 +506,8 @@ class SummaryIndex:
 
     def count_now(self, campaign: str) -> int:
         """Return how many summaries ``campaign`` has."""
-        return int(self._collection(campaign).count())
+        with self._reaching("count"):
+            return int(self._collection(campaign).count())
 
     async def count(self, campaign: str) -> int:
         """Async :meth:`count_now`."""
@@ -471,7 +546,14 @@ class SummaryIndex:
         }
         for entity in entities:
             metadata[_entity_flag(entity)] = True
-        self._collection(campaign).upsert(ids=[summary_id], documents=[text], metadatas=[metadata])
+        with self._reaching("add"):
+            vectors = self._vectors([text])
+            self._collection(campaign).upsert(
+                ids=[summary_id],
+                documents=[text],
+                embeddings=vectors,  # type: ignore[arg-type]
+                metadatas=[metadata],
+            )
 
     async def add(
         self,
@@ -494,7 +576,9 @@ class SummaryIndex:
         ``hard_facts`` are the facts the caller declares; ``missing = await verify(hard_facts)`` must come
         back empty. With ``known_entities``/``known_items`` (id -> names), the text is also scanned for
         deaths and hand-overs; any not covered by a declared fact is refused as undeclared.
-        Raises :class:`SummaryRefused` (nothing stored) or :class:`SummaryError` for bad input.
+        Raises :class:`SummaryRefused` (nothing stored), :class:`SummaryError` for bad input, or
+        :class:`IndexUnavailable` when Chroma or the embedding function fails (the ledger row stays the
+        record: index it again later).
         """
         declared = tuple(hard_facts)
         undeclared: list[CandidateFact] = []
@@ -539,10 +623,17 @@ class SummaryIndex:
             raise SummaryError(f"n must be between 1 and {MAX_HITS}, got {n}")
         if not text.strip():
             raise SummaryError("query text is empty")
+        with self._reaching("query"):
+            return self._query(campaign, text, visibilities, entities, n)
+
+    def _query(
+        self, campaign: str, text: str, visibilities: Iterable[str] | None, entities: Sequence[str], n: int
+    ) -> tuple[SummaryHit, ...]:
         collection = self._collection(campaign)
         total = collection.count()
         if total == 0:
             return ()
+        vector = self._vectors([text])[0]
         scopes = sorted(set(visibilities)) if visibilities is not None else None
         vis_filter: dict[str, Any] | None = {"visibility": {"$in": scopes}} if scopes is not None else None
         hits: list[SummaryHit] = []
@@ -550,17 +641,22 @@ class SummaryIndex:
             flags: list[dict[str, Any]] = [{_entity_flag(e): True} for e in dict.fromkeys(entities)]
             scene = flags[0] if len(flags) == 1 else {"$or": flags}
             where = scene if vis_filter is None else {"$and": [vis_filter, scene]}
-            hits += self._search(collection, text, where, min(n, total))
+            hits += self._search(collection, vector, where, min(n, total))
         if len(hits) < n:
             seen = {h.id for h in hits}
-            more = self._search(collection, text, vis_filter, min(n + len(hits), total))
+            more = self._search(collection, vector, vis_filter, min(n + len(hits), total))
             hits += [h for h in more if h.id not in seen][: n - len(hits)]
         return tuple(hits)
 
     @staticmethod
-    def _search(collection: Collection, text: str, where: dict[str, Any] | None, n: int) -> list[SummaryHit]:
+    def _search(
+        collection: Collection, vector: list[float], where: dict[str, Any] | None, n: int
+    ) -> list[SummaryHit]:
         result = collection.query(
-            query_texts=[text], n_results=n, where=where, include=["documents", "metadatas", "distances"]
+            query_embeddings=[vector],  # type: ignore[arg-type]
+            n_results=n,
+            where=where,
+            include=["documents", "metadatas", "distances"],
         )
         ids = result["ids"][0]
         documents = (result.get("documents") or [[]])[0]
@@ -591,7 +687,7 @@ class SummaryIndex:
         entities: Sequence[str] = (),
         n: int = MAX_HITS,
     ) -> tuple[SummaryHit, ...]:
-        """Async :meth:`query_now`."""
+        """Async :meth:`query_now`; raises :class:`IndexUnavailable` when the index cannot answer."""
         return await asyncio.to_thread(
             self.query_now,
             campaign=campaign,
@@ -605,5 +701,9 @@ class SummaryIndex:
         """Drop every summary of ``campaign`` (e.g. before re-indexing from the ledger)."""
         name = collection_name(campaign)
         self._collections.pop(campaign, None)
-        if any(c.name == name for c in self._client.list_collections()):
-            self._client.delete_collection(name)
+        with self._reaching("delete"):
+            if self._client is None:
+                assert self._connect is not None
+                self._client = self._connect()
+            if any(c.name == name for c in self._client.list_collections()):
+                self._client.delete_collection(name)

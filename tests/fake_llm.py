@@ -90,6 +90,7 @@ class FakeLLM:
 
     default: FakeReply | None = None
     model: str = "fake-narrator"
+    embeddings_status: int = 200  # set to 500 (or 503) to make ``/v1/embeddings`` fail until set back
     requests: list[dict[str, Any]] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
@@ -203,6 +204,9 @@ class FakeLLM:
 
     async def _embeddings(self, request: web.Request) -> web.StreamResponse:
         body = await self._record(request)
+        if self.embeddings_status != 200:
+            error = {"error": {"message": "fake embeddings outage", "type": "server_error", "code": None}}
+            return web.json_response(error, status=self.embeddings_status)
         texts = body.get("input", [])
         if isinstance(texts, str):
             texts = [texts]

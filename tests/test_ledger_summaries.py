@@ -5,21 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ledger.embeddings import (
-    EmbeddingError,
-    HashingEmbedding,
-    OpenAICompatibleEmbedding,
-    cosine,
-    embedding_for,
-)
+from ledger.embeddings import HashingEmbedding, cosine
 from ledger.scenario import final_world, load_scenario, timeline
 from ledger.summaries import (
     Death,
@@ -84,66 +78,6 @@ def test_hashing_embedding_is_identical_in_another_process() -> None:
         [sys.executable, "-c", code, text], capture_output=True, text=True, cwd=ROOT, env=env, check=True
     )
     assert json.loads(done.stdout) == here
-
-
-def test_embedding_for_picks_the_provider(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TK_TEST_KEY", "sk-secret-value")
-    assert isinstance(embedding_for("hashing"), HashingEmbedding)
-    remote = embedding_for("openai", model="m", base_url="http://127.0.0.1:1/v1", api_key_env="TK_TEST_KEY")
-    assert isinstance(remote, OpenAICompatibleEmbedding)
-    config = json.dumps(remote.get_config())
-    assert '"model": "m"' in config and "sk-secret-value" not in config  # Chroma stores config; never the key
-    with pytest.raises(ValueError, match="unknown embedding provider"):
-        embedding_for("torch")
-
-
-class _FakeEmbeddings(BaseHTTPRequestHandler):
-    calls: list[dict[str, object]] = []  # noqa: RUF012 - shared on purpose: the test reads what was sent
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        _FakeEmbeddings.calls.append({"path": self.path, "auth": self.headers.get("Authorization"), **body})
-        if body["model"] == "broken":
-            self.send_response(500)
-            self.end_headers()
-            return
-        data = [{"index": i, "embedding": [float(len(t)), 1.0, 0.0]} for i, t in enumerate(body["input"])]
-        payload = json.dumps(
-            {"object": "list", "data": list(reversed(data)), "model": body["model"]}
-        ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        return
-
-
-@pytest.fixture
-def fake_endpoint() -> Iterator[str]:
-    server = HTTPServer(("127.0.0.1", 0), _FakeEmbeddings)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def test_openai_compatible_embedding_over_http(fake_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TK_TEST_EMBED_KEY", "sk-local")
-    ef = OpenAICompatibleEmbedding(base_url=fake_endpoint, model="nomic", api_key_env="TK_TEST_EMBED_KEY")
-    vectors = ef(["ab", "abcd"])
-    assert [float(v[0]) for v in vectors] == [2.0, 4.0]  # answered out of order, returned in input order
-    call = _FakeEmbeddings.calls[-1]
-    assert call["path"] == "/v1/embeddings" and call["auth"] == "Bearer sk-local" and call["model"] == "nomic"
-    with pytest.raises(EmbeddingError, match="HTTP 500"):
-        OpenAICompatibleEmbedding(base_url=fake_endpoint, model="broken")(["x"])
-    with pytest.raises(EmbeddingError, match="unreachable"):
-        OpenAICompatibleEmbedding(base_url="http://127.0.0.1:9/v1", timeout_seconds=2)(["x"])
 
 
 # --------------------------------------------------------------------------------- hard-fact detection
@@ -361,8 +295,6 @@ def chroma_server(tmp_path: Path) -> Iterator[int]:
     import shutil
     import time
 
-    import httpx
-
     beside = Path(sys.executable).parent / "chroma"
     exe = str(beside) if beside.is_file() else shutil.which("chroma")
     if exe is None:
@@ -378,9 +310,10 @@ def chroma_server(tmp_path: Path) -> Iterator[int]:
         deadline = time.monotonic() + 90  # generous: a loaded machine starts it slowly
         while True:
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
                 pass
             if server.poll() is not None or time.monotonic() > deadline:
                 log.flush()
