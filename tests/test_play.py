@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,138 @@ def test_a_kept_campaign_takes_new_actions_in_a_later_run(
     second = _play(monkeypatch, capsys, "alice: /act look around the tavern\n/quit\n", "--data", data)
     assert "refused" not in second and "error" not in second
     assert "perception" in second.lower() or "look around the tavern" in second
+
+
+class _ScriptedStdin:
+    """A stdin without a file descriptor; a callable among the lines runs first (move a clock, delete)."""
+
+    def __init__(self, lines: list[str | Callable[[], object]]) -> None:
+        self.lines = list(lines)
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        while self.lines:
+            item = self.lines.pop(0)
+            if callable(item):
+                item()
+                continue
+            return item + "\n"
+        return ""
+
+
+def _play_in(monkeypatch: pytest.MonkeyPatch, stdin: object, *args: str) -> int:
+    monkeypatch.setattr(sys, "stdin", stdin)
+    return main(["play", "--scenario", str(HARBOR), *args])
+
+
+async def test_play_closes_a_round_at_its_deadline(tmp_path: Path) -> None:
+    """Issue 9 section 6: play kept collecting 8 minutes past the deadline; the tick now closes the round."""
+    from bot.cli.play import GM_NAME, PlaySession
+    from bot.terminal import Screen, TerminalCourier
+    from bot.views import Where
+    from tests.table_helpers import Clock, make_table
+
+    clock = Clock()
+    courier = TerminalCourier()
+    table = await make_table(
+        f"sqlite+aiosqlite:///{tmp_path / 'l.db'}", tmp_path, clock=clock, courier=courier
+    )  # type: ignore[arg-type]
+    screen_out = io.StringIO()
+    try:
+        session = PlaySession(
+            table, courier, Screen(screen_out, rich=False), Where(guild_id="l", channel_id="t")
+        )
+        await table.start_campaign_from_file(session.where, session.caller(GM_NAME), path=HARBOR)
+        stdin = _ScriptedStdin(
+            [
+                "alice: /join Greyrock",
+                "bob: /join Mira",
+                "alice: /act look around",
+                lambda: clock.advance(60),  # an hour later, bob never acted
+                "alice: /round status",
+            ]
+        )
+        assert await session.loop(stdin) is True  # type: ignore[arg-type]
+    finally:
+        await table.aclose()
+    out = screen_out.getvalue()
+    status = _answer(out, "alice: /round status")
+    assert "Round 2" in status  # round 1 closed at its deadline before the command ran
+    assert "--- #table ---" in out and "Round 1" in out.split("> alice: /round status", 1)[1]
+
+
+def test_deleted_data_folder_is_noticed_and_the_campaign_saved_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import shutil
+
+    data = tmp_path / "kept"
+    stdin = _ScriptedStdin(
+        [
+            "alice: /join Greyrock",
+            "alice: /act look around",
+            lambda: shutil.rmtree(data),
+            "bob: /join Mira",
+        ]
+    )
+    assert _play_in(monkeypatch, stdin, "--data", str(data)) == 1
+    out = capsys.readouterr().out
+    assert "was deleted during play; the campaign was saved again" in out
+    assert "bob sits down" not in out  # it stopped instead of playing on into nothing
+    again = _play(monkeypatch, capsys, "alice: /round status\n/who\n", "--data", str(data))
+    assert "acted:   Greyrock" in again and "Greyrock (alice)" in again
+
+
+def test_unusable_data_folder_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A data folder where the database cannot be opened printed 70 lines of traceback."""
+    data = tmp_path / "data"
+    (data / "tablekeeper.db").mkdir(parents=True)  # what sqlite cannot open, even for root
+    assert main(["play", "--scenario", str(HARBOR), "--data", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tablekeeper.db there is not a file" in err and "Traceback" not in err
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["play", "--scenario", str(HARBOR), "--data", str(blocker / "sub")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot use as data folder" in err
+
+
+def test_first_ctrl_c_stops_play_without_a_traceback(tmp_path: Path) -> None:
+    """The first Ctrl-C was swallowed (stdin was read on the event loop); a second printed a traceback."""
+    import signal
+    import subprocess
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "--scenario", str(HARBOR), "--data", str(tmp_path / "d")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        started = threading.Event()
+
+        def watch() -> None:
+            for line in proc.stdout:  # type: ignore[union-attr]
+                if "Type /help" in line:
+                    started.set()
+
+        threading.Thread(target=watch, daemon=True).start()
+        assert started.wait(300), "play did not start"
+        proc.send_signal(signal.SIGINT)  # stdin stays open: play is waiting for a line
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the first Ctrl-C did not stop play")
+        err = proc.stderr.read() if proc.stderr else ""
+        assert proc.returncode == 130
+        assert "Traceback" not in err and "CancelledError" not in err
+        assert err.strip() == "tablekeeper: interrupted"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -19,17 +19,23 @@ later ``play`` with the same folder continues it.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import re
 import shlex
 import sys
+import threading
 import uuid
 import zlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot.cli import CliError
 
 GM_NAME = "gm"
+DB_FILE = "tablekeeper.db"  # the SQLite file bot.config puts under the data folder
+TICK_SECONDS = 5.0  # how often a waiting terminal checks round deadlines (the bot checks every 30 s)
 OPTION = re.compile(r"\[\s*(target|item|skill)\s*:\s*([^\]]+?)\s*\]", re.I)
 SPEAKER = re.compile(r"^\s*([A-Za-z][\w.-]{0,31})\s*:\s*(.*)$")
 HELP = """commands (prefix a line with NAME: to speak as NAME, or use /as NAME):
@@ -66,8 +72,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start (or continue) the campaign and serve commands from stdin until /quit or end of input."""
-    import asyncio
-
     from bot.terminal import Screen
 
     scenario = Path(args.scenario)
@@ -87,8 +91,13 @@ async def _main(args: argparse.Namespace, scenario: Path, screen: Any, stdin: Te
         data = Path(args.data).expanduser()
         try:
             data.mkdir(parents=True, exist_ok=True)
+            probe = data / ".tablekeeper-write-test"
+            probe.write_bytes(b"")
+            probe.unlink()
+            if (data / DB_FILE).exists() and not (data / DB_FILE).is_file():
+                raise IsADirectoryError(0, f"{DB_FILE} there is not a file")
         except OSError as err:
-            raise CliError(f"{data}: cannot use as data folder ({err.strerror})") from None
+            raise CliError(f"{data}: cannot use as data folder ({err.strerror or err})") from None
         return await _serve(args, scenario, screen, stdin, data, random)
     with tempfile.TemporaryDirectory(prefix="tablekeeper-play-") as tmp:
         return await _serve(args, scenario, screen, stdin, Path(tmp), random)
@@ -109,9 +118,14 @@ async def _serve(
         rng = random.Random(args.seed)
         overrides["seeds"] = lambda: rng.randrange(1, 2**31)
     courier = TerminalCourier()
-    table = await Table.create(settings, courier=courier, **overrides)
     try:
-        session = PlaySession(table, courier, screen, Where(guild_id="local", channel_id="table"))
+        table = await Table.create(settings, courier=courier, **overrides)
+    except Exception as err:  # a read-only folder, a folder named like the database file: one line
+        logging.getLogger(__name__).debug("cannot open the ledger", exc_info=True)
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise CliError(f"{data}: cannot open the ledger there ({reason[:160]})") from None
+    try:
+        session = PlaySession(table, courier, screen, Where(guild_id="local", channel_id="table"), data=data)
         try:
             await table.campaign_status(session.where, session.caller(GM_NAME))
             await table.resume()
@@ -123,17 +137,20 @@ async def _serve(
                 raise CliError(f"{scenario}: {err}") from None
         show_campaign(screen, await table.campaign_status(session.where, session.caller(GM_NAME)))
         screen.line("Type /help for the commands; 'NAME: /join CHARACTER' to sit down; /quit to stop.")
-        await session.loop(stdin)
+        intact = await session.loop(stdin)
     finally:
         await table.aclose()
-    return 0
+    return 0 if intact else 1
 
 
 class PlaySession:
     """One keyboard, many speakers: parses lines and calls the table, printing what comes back."""
 
-    def __init__(self, table: Any, courier: Any, screen: Any, where: Any) -> None:
+    def __init__(
+        self, table: Any, courier: Any, screen: Any, where: Any, *, data: Path | None = None
+    ) -> None:
         self.table = table
+        self.data = data  # the folder holding the SQLite ledger, watched so a deleted one is noticed
         self.courier = courier
         self.s = screen
         self.where = where
@@ -156,27 +173,88 @@ class PlaySession:
     def who(self, user_id: str | None) -> str:
         return self.names.get(user_id or "", user_id or "?")
 
-    async def loop(self, stdin: TextIO) -> None:
+    async def loop(self, stdin: TextIO) -> bool:
+        """Serve lines until /quit or end of input; return False when the data folder vanished meanwhile.
+
+        Round deadlines are enforced as on Discord: the table's :meth:`tick` runs before every command and,
+        while a real terminal or pipe is waited on, every :data:`TICK_SECONDS` in the background. Reading a
+        real stdin happens in a daemon thread, so Ctrl-C stops the session at once (asyncio cancels the
+        main task; the table is closed in ``finally``) and a blocked read never holds the process.
+        """
         interactive = bool(getattr(stdin, "isatty", lambda: False)())
-        while True:
-            if interactive:
-                print(f"{self.current or '?'}> ", end="", flush=True)
-            raw = stdin.readline()
-            if not raw:
-                break
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if not interactive:
-                self.s.line(f"> {line}")
-            if not await self.handle(line):
-                break
+        read = _line_reader(stdin)
+        ticker = asyncio.create_task(self._tick_forever()) if read is not None else None
+        try:
+            while True:
+                if interactive:
+                    print(f"{self.current or '?'}> ", end="", flush=True)
+                raw = await read() if read is not None else stdin.readline()
+                if not await self.ledger_intact():
+                    return False
+                if not raw:
+                    break
+                line = raw.strip()
+                if not line or line.startswith("#"):
+                    continue
+                if not interactive:
+                    self.s.line(f"> {line}")
+                await self.tick()
+                if not await self.handle(line):
+                    break
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+        if not await self.ledger_intact():
+            return False
         self.s.line("Goodbye.")
+        return True
+
+    async def tick(self) -> None:
+        """Close the rounds whose deadline passed (and retry due posts), then print what they sent."""
+        try:
+            await self.table.tick()
+        except Exception:  # never a traceback at the table; the next tick tries again
+            logging.getLogger(__name__).warning("the round deadline check failed", exc_info=True)
+        self.flush()
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            await self.tick()
+
+    async def ledger_intact(self) -> bool:
+        """Whether the SQLite ledger file still exists; if it was deleted, save it again and say so.
+
+        On Linux the open database keeps working after its folder is deleted, and everything is lost at
+        exit. So the session notices, writes the still-open database back to its path (``VACUUM INTO``),
+        and stops with one line, rather than playing on into nothing.
+        """
+        if self.data is None:
+            return True
+        path = self.data / DB_FILE
+        if path.exists():
+            return True
+        try:
+            self.data.mkdir(parents=True, exist_ok=True)
+            # A pooled connection still holds the deleted file open; VACUUM must run outside a transaction,
+            # and the ledger's engine begins one on every statement, so it goes to the driver directly.
+            async with self.table.engine.connect() as conn:
+                raw = await conn.get_raw_connection()
+                await raw.driver_connection.execute("VACUUM INTO ?", (str(path),))
+        except Exception as err:
+            self.s.line(
+                f"error: the data folder {self.data} was deleted during play and the campaign could not be "
+                f"saved again ({type(err).__name__}); stopping"
+            )
+            return False
+        self.s.line(
+            f"error: the data folder {self.data} was deleted during play; the campaign was saved again to "
+            f"{path}; stopping (run play with the same --data to continue)"
+        )
+        return False
 
     async def handle(self, line: str) -> bool:
         """Run one line; return False to stop. Every failure becomes one printed line."""
-        import logging
-
         from bot.errors import TableError
 
         try:
@@ -389,6 +467,36 @@ class PlaySession:
         from bot.terminal import show_recap
 
         show_recap(self.s, await self.table.recap(self.where, self._speaker()))
+
+
+def _line_reader(stdin: TextIO) -> Callable[[], Awaitable[str]] | None:
+    """An awaitable ``readline`` for a real file descriptor (terminal or pipe), or None for a text buffer.
+
+    One daemon thread reads ahead into a queue: the event loop stays free for the deadline ticker and for
+    Ctrl-C, and a read still blocked at exit does not keep the process alive.
+    """
+    try:
+        stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def pump() -> None:
+        while True:
+            try:
+                raw = stdin.readline()
+            except (OSError, ValueError):
+                raw = ""
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, raw)
+            except RuntimeError:  # the loop is closed: the session is over
+                return
+            if not raw:
+                return
+
+    threading.Thread(target=pump, name="tablekeeper-stdin", daemon=True).start()
+    return lines.get
 
 
 class UsageError(Exception):
