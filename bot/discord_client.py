@@ -10,11 +10,13 @@ Nothing runs at import time: :func:`bot.cli.run.run` builds the settings and the
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -104,6 +106,21 @@ def _units(text: str, limit: int) -> list[tuple[str, str]]:
                     w_sep = ""
                 units.append((w_sep, word))
     return units
+
+
+def safe(text: str) -> str:
+    """``text`` that came from a user (a character, display or campaign name, action text, a reason), with
+    Discord markdown and mass mentions escaped so it reads as typed: a masked link, a header, a quote or
+    a wall of bold shows as its characters, never as formatting. The bot's own formatting around it stays.
+    """
+    # discord.py treats ``[...](...)`` as one masked link up to the *last* ")" and leaves its inside
+    # unescaped: hide the brackets from it, then escape every one, so no masked link can form.
+    text = str(text).replace("[", _BRACKET)
+    text = discord.utils.escape_markdown(text).replace(_BRACKET, "\\[")
+    return discord.utils.escape_mentions(text)
+
+
+_BRACKET = "\ue000"  # a private-use character standing in for "[" while escaping
 
 
 def clip(text: str, limit: int) -> str:
@@ -549,11 +566,56 @@ def build_bot(
 # ----------------------------------------------------------------------------------------------------
 
 
+#: Discord answers an interaction's token for 15 minutes; past this, a fresh channel message is sent instead.
+REPLY_TOKEN_LIFETIME = timedelta(minutes=14, seconds=30)
+
+
 class DiscordCourier:
-    """Delivers the table's public narration to channels and private notes by DM."""
+    """Delivers the table's public narration to channels, private notes by DM, and replies a crash left.
+
+    A channel post refused for want of a permission raises :class:`bot.table_base.MissingPermission` naming
+    it (Send Messages, Embed Links, Attach Files), so the table can tell the GM in one line.
+    """
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+
+    @staticmethod
+    def reply_handle(interaction: discord.Interaction) -> str:
+        """The opaque handle the table keeps for a deferred reply: application id, interaction id, token."""
+        return f"{interaction.application_id}:{interaction.id}:{interaction.token}"
+
+    async def answer(self, handle: str, text: str, report: RoundReport) -> str:
+        """Answer a deferred command (its "thinking..." turns into ``text`` and the round's dice).
+
+        Raises :class:`bot.table_base.ReplyExpired` when the token is past its 15 minutes or Discord no
+        longer knows it; the table then posts the dice in the channel instead.
+        """
+        from bot.table_base import ReplyExpired
+        from cogs.render import round_report_embeds
+
+        try:
+            app_id, interaction_id, token = handle.split(":", 2)
+            created = discord.utils.snowflake_time(int(interaction_id))
+        except ValueError as exc:
+            raise ReplyExpired("not a reply handle") from exc
+        if discord.utils.utcnow() - created > REPLY_TOKEN_LIFETIME:
+            raise ReplyExpired("the interaction token has expired")
+        webhook = discord.Webhook.partial(int(app_id), token, client=self.client)
+        groups = fit_embeds(round_report_embeds(report)) or [[]]
+        first: str | None = None
+        try:
+            for index, batch in enumerate(groups):
+                message = await webhook.send(
+                    text if index == 0 else discord.utils.MISSING,
+                    embeds=batch,
+                    wait=True,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                first = first or str(message.id)
+        except discord.NotFound as exc:  # 10015 Unknown Webhook: the token is gone
+            raise ReplyExpired("the interaction is no longer known") from exc
+        return first or ""
 
     async def post_public(
         self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
@@ -571,23 +633,35 @@ class DiscordCourier:
         if len(chunks) > MAX_CHUNKS_BEFORE_ATTACHING:
             opening = clip(chunks[0], MESSAGE_LIMIT - 60) + "\n\n*(the full narration is attached)*"
             file = discord.File(io.BytesIO(text.encode("utf-8")), filename="narration.txt")
-            message = await channel.send(opening, file=file, allowed_mentions=allowed)
+            with _permission("Attach Files"):
+                message = await channel.send(opening, file=file, allowed_mentions=allowed)
             return str(message.id)
         first: str | None = None
         for chunk in chunks:
-            message = await channel.send(chunk, allowed_mentions=allowed)
+            with _permission("Send Messages"):
+                message = await channel.send(chunk, allowed_mentions=allowed)
             first = first or str(message.id)
         assert first is not None
         return first
 
-    async def post_results(self, guild_id: str, channel_id: str, report: RoundReport) -> str:
-        """Post a round's dice (initiative, every roll) as embeds: for rounds the deadline closed."""
+    async def post_results(
+        self, guild_id: str, channel_id: str, report: RoundReport, *, header: str = ""
+    ) -> str:
+        """Post a round's dice (initiative, every roll) as embeds, after ``header`` if given.
+
+        For rounds the deadline closed, and for commands whose reply expired while the bot was down.
+        """
         from cogs.render import round_report_embeds
 
         channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
         first: str | None = None
-        for batch in fit_embeds(round_report_embeds(report)):
-            message = await channel.send(embeds=batch, allowed_mentions=discord.AllowedMentions.none())
+        for index, batch in enumerate(fit_embeds(round_report_embeds(report))):
+            with _permission("Embed Links"):
+                message = await channel.send(
+                    clip(header, MESSAGE_LIMIT) if header and index == 0 else None,
+                    embeds=batch,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             first = first or str(message.id)
         return first or ""
 
@@ -607,6 +681,18 @@ class DiscordCourier:
             raise DMClosed(f"user {user_id} does not accept direct messages") from exc
         assert first is not None
         return first
+
+
+@contextlib.contextmanager
+def _permission(name: str) -> Iterator[None]:
+    """Turn Discord's 403 on a channel post into MissingPermission naming what that post needed."""
+    try:
+        yield
+    except discord.Forbidden as exc:
+        from bot.table_base import MissingPermission
+
+        # 50001 Missing Access: the bot cannot see the channel at all.
+        raise MissingPermission("View Channel" if exc.code == 50001 else name) from exc
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -1039,7 +1039,7 @@ class Table(GMTools):
                 present=present,
                 viewer=Viewer.party(),
                 current_session=rnd.session_number,
-                summaries=self.summaries,
+                summaries=self._summaries_for_round(),
                 summary_campaign=f"campaign-{campaign_id}",
             )
             knowledge: dict[str, tuple[str, ...]] = {}
@@ -1102,11 +1102,11 @@ class Table(GMTools):
                 extra = await extra_conflicts(
                     self.claim_extractor, draft.public_text, party_snapshot, audience="party"
                 )
-                # ... and it is asked, per secret, whether the draft gives that secret away in other words
-                known = {lk.record for lk in leaks}
-                leaks += await extra_leaks(
-                    self.claim_extractor, draft.public_text, party_snapshot, audience="party", known=known
-                )
+                if not (report.verdict == "conflict" or extra):
+                    # ... and, for a draft that passes, it is asked per secret whether the draft gives it away
+                    leaks += await extra_leaks(
+                        self.claim_extractor, draft.public_text, party_snapshot, audience="party"
+                    )
             notes = [
                 ConflictNote(
                     claim=x.claim.text, refuted_by=x.refuted_by, message=x.reason or "contradicts the ledger"

@@ -20,6 +20,7 @@ from bot.intent_parser import IntentParser, OfflineIntentParser
 from ledger import service
 from ledger import sessions as ledger_sessions
 from ledger.visibility import Viewer
+from scenarios import BUNDLED_DIR
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -31,11 +32,13 @@ if TYPE_CHECKING:
     from ledger.views import CampaignView, MemberView, RoundView
 
 
-SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIO_DIR = BUNDLED_DIR  # the bundled worlds, package data of ``scenarios`` (found when installed too)
 MAX_ACTION_CHARS = 500
 MAX_NOTE_CHARS = 500
 ACCEPTING = ("open", "collecting")
 GM_VIEW = Viewer.gm()
+#: How long the summary index rests after a failure: the first rest, then doubled up to the last.
+SUMMARY_REST_MINUTES = (1.0, 15.0)
 
 
 #: A channel post that fails is tried again after these many seconds (then given up, and the GM is told).
@@ -138,6 +141,9 @@ class TableBase:
         # queued summaries this process has already tried to index.
         self._summary_outage: set[int] = set()
         self._summary_checked: set[int] = set()
+        # After a failure the index rests (is not asked) until this time, so no round waits on a down index.
+        self._summary_retry_at: datetime | None = None
+        self._summary_rest_minutes = SUMMARY_REST_MINUTES[0]
         # Test hook: called with a step name before each persisted step, so a test can "crash" there.
         self.before_step: Callable[[str], Awaitable[None]] | None = None
 

@@ -1,4 +1,6 @@
-"""/gm: disputes, rulings, retcons, deadlines and narration conflicts. The table enforces GM powers."""
+"""/gm: disputes, rulings, retcons, deadlines, narration conflicts and resending a story that was not posted.
+
+The table enforces GM powers."""
 
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ class GMCog(TableCog):
     ) -> None:
         """Rule on a dispute: accept it (correct the record) or reject it."""
         where, caller = self.context(interaction)
+        await self.table.require_gm(where, caller)  # refuse before a public "thinking..."
         await defer(interaction)
         view = await self.table.gm_rule(where, caller, dispute_id=id, accept=decision == "accept", note=note)
         await reply(interaction, embed=dispute_embed(view, title=f"Dispute #{view.id} {view.status}"))
@@ -72,6 +75,7 @@ class GMCog(TableCog):
     ) -> None:
         """Retcon an event: it and its consequences are undone, with a record of why."""
         where, caller = self.context(interaction)
+        await self.table.require_gm(where, caller)  # refuse before a public "thinking..."
         await defer(interaction)
         event = await self.table.gm_retcon(where, caller, ref=id.strip(), reason=reason)
         await reply(interaction, f"Retconned. {event_line(event)}")
@@ -97,6 +101,7 @@ class GMCog(TableCog):
     ) -> None:
         """Settle, expire or break a thread (a favour, debt, oath...)."""
         where, caller = self.context(interaction)
+        await self.table.require_gm(where, caller)  # refuse before a public "thinking..."
         await defer(interaction)
         view = await self.table.gm_thread(where, caller, thread_id=id.strip(), status=status, note=note)
         await reply(interaction, f"Thread updated: {thread_line(view)}")
@@ -117,6 +122,24 @@ class GMCog(TableCog):
         where, caller = self.context(interaction)
         view = await self.table.gm_deadline(where, caller, minutes=minutes)
         await reply(interaction, embed=round_status_embed(view))
+
+    @gm.command(name="resend")
+    @app_commands.describe(round="The round to send again (default: the newest whose story is waiting)")
+    async def resend(
+        self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 100_000] | None = None
+    ) -> None:
+        """Send again a round's story (and notes) that could not be posted."""
+        where, caller = self.context(interaction)
+        await defer(interaction, ephemeral=True)
+        view = await self.table.gm_resend(where, caller, round_number=round)
+        if view.story_posted and not view.still_waiting:
+            line = f"Round {view.round_number}: sent again, everything is delivered."
+        else:
+            line = (
+                f"Round {view.round_number}: {view.still_waiting} message(s) still could not be sent. "
+                "Check the bot's permissions in this channel, then try again."
+            )
+        await reply(interaction, line, ephemeral=True)
 
     @gm.command(name="conflicts")
     async def conflicts(self, interaction: discord.Interaction) -> None:

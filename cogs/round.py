@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, defer, reply
+from bot.discord_client import DiscordCourier, TableCog, defer, reply, safe
 from bot.errors import InvalidAction
 from bot.views import ReadyReceipt, RoundReport
 from cogs.render import SKILL_CHOICES, round_report_embeds, round_status_embed
@@ -86,7 +86,8 @@ class RoundCog(TableCog):
             note = f"Round {receipt.round_number}: action recorded."
         await reply(
             interaction,
-            f"{note}\n**{receipt.character_name}**: {receipt.intent_summary}\nUse `/ready` when you're done.",
+            f"{note}\n**{safe(receipt.character_name)}**: {safe(receipt.intent_summary)}\n"
+            "Use `/ready` when you're done.",
             ephemeral=True,
         )
 
@@ -108,16 +109,20 @@ class RoundCog(TableCog):
         """Mark yourself ready; when everyone is, the round resolves."""
         where, caller = self.context(interaction)
         await defer(interaction)
-        receipt: ReadyReceipt = await self.table.ready(where, caller)
+        # The reply handle lets a restarted bot answer this command if it dies while the round is told.
+        receipt: ReadyReceipt = await self.table.ready(
+            where, caller, reply=DiscordCourier.reply_handle(interaction)
+        )
         if receipt.report is not None:
             await send_round_report(
                 interaction,
                 receipt.report,
-                header=f"{caller.display_name} is ready. Everyone is: round {receipt.round_number} resolves.",
+                header=f"{safe(caller.display_name)} is ready. "
+                f"Everyone is: round {receipt.round_number} resolves.",
             )
             return
-        waiting = ", ".join(receipt.waiting) or "nobody"
-        await reply(interaction, f"{caller.display_name} is ready. Waiting for: {waiting}.")
+        waiting = ", ".join(safe(w) for w in receipt.waiting) or "nobody"
+        await reply(interaction, f"{safe(caller.display_name)} is ready. Waiting for: {waiting}.")
 
     @round.command(name="status")
     async def round_status(self, interaction: discord.Interaction) -> None:
@@ -130,8 +135,9 @@ class RoundCog(TableCog):
     async def round_close(self, interaction: discord.Interaction) -> None:
         """Close the round now (GM only); absent players take the default action."""
         where, caller = self.context(interaction)
+        await self.table.require_gm(where, caller)  # refuse before a public "thinking..."
         await defer(interaction)
-        report = await self.table.close_round(where, caller)
+        report = await self.table.close_round(where, caller, reply=DiscordCourier.reply_handle(interaction))
         await send_round_report(interaction, report, header=f"The GM closes round {report.round_number}.")
 
 

@@ -33,7 +33,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from bot.config import DiscordSettings, Settings
 from bot.discord_client import DiscordCourier, build_bot
 from bot.errors import InvalidAction, NoCampaign, NoOpenRound, NotAPlayer, NotFound, NotGM, TableError
-from bot.table import DMClosed
+from bot.table import DMClosed, ResendView
 from bot.views import (
     ActionLine,
     Caller,
@@ -620,6 +620,7 @@ class FakeTable:
         self.campaigns: dict[tuple[str, str], _Campaign] = {}
         self.explode_on: str | None = None
         self.posted: list[str] = []
+        self.resent: list[int | None] = []
 
     def _boom(self, name: str) -> None:
         if self.explode_on == name:
@@ -764,7 +765,7 @@ class FakeTable:
             edited=edited,
         )
 
-    async def ready(self, where: Where, caller: Caller) -> ReadyReceipt:
+    async def ready(self, where: Where, caller: Caller, *, reply: str | None = None) -> ReadyReceipt:
         campaign = self._campaign(where)
         self._player(campaign, caller)
         if caller.user_id not in campaign.actions:
@@ -845,8 +846,14 @@ class FakeTable:
             seed_commitment="ab12cd34",
         )
 
-    async def close_round(self, where: Where, caller: Caller) -> RoundReport:
+    async def close_round(self, where: Where, caller: Caller, *, reply: str | None = None) -> RoundReport:
         return await self._close(self._gm(where, caller))
+
+    async def gm_resend(self, where: Where, caller: Caller, *, round_number: int | None = None) -> ResendView:
+        campaign = self._gm(where, caller)
+        self.resent.append(round_number)
+        number = round_number or campaign.round_number - 1
+        return ResendView(round_number=number, requeued=1, story_posted=True, still_waiting=0)
 
     async def roll(self, caller: Caller, *, expression: str, seed: int | None = None) -> RollView:
         if not expression[:1].isdigit() or "d" not in expression:
@@ -942,6 +949,9 @@ class FakeTable:
     async def graph(self, where: Where, caller: Caller, *, public: bool = False) -> GraphView:
         edges = await self.relationships(where, caller, npc=None, public=public)
         return GraphView(nodes=("Mira",), edges=edges[:3])
+
+    async def require_gm(self, where: Where, caller: Caller) -> None:
+        self._gm(where, caller)
 
     async def gm_disputes(self, where: Where, caller: Caller) -> tuple[DisputeView, ...]:
         return tuple(self._gm(where, caller).disputes.values())

@@ -6,8 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.table import Table
-from tests.table_helpers import ALICE, BOB, CARA, GM, WHERE, RecordingCourier, make_table, seat_everyone
+from bot.table import ReplyExpired, Table
+from bot.views import RoundReport
+from tests.table_helpers import (
+    ALICE,
+    BOB,
+    CARA,
+    GM,
+    WHERE,
+    Clock,
+    RecordingCourier,
+    make_table,
+    seat_everyone,
+)
 
 
 class Crash(Exception):
@@ -127,5 +138,121 @@ async def test_a_crash_right_after_sending_never_sends_twice_and_tells_the_gm(
         conflicts = await restarted.gm_conflicts(WHERE, GM)
         assert any("may not have been delivered" in c.claim for c in conflicts)
         assert (await restarted.round_status(WHERE, GM)).round_number == 2
+    finally:
+        await restarted.aclose()
+
+
+class ReplyingCourier(RecordingCourier):
+    """Also answers a command's reply handle (or finds it expired) and posts dice, as Discord's does."""
+
+    def __init__(self, *, expired: bool = False) -> None:
+        super().__init__()
+        self.expired = expired
+        self.answers: list[tuple[str, int, int]] = []  # (handle, round, actions shown)
+        self.results: list[tuple[str, int, int]] = []  # (header, round, actions shown)
+
+    async def answer(self, handle: str, text: str, report: RoundReport) -> str:
+        if self.expired:
+            raise ReplyExpired(handle)
+        self.answers.append((handle, report.round_number, len(report.actions)))
+        return "a1"
+
+    async def post_results(
+        self, guild_id: str, channel_id: str, report: RoundReport, *, header: str = ""
+    ) -> str:
+        self.results.append((header, report.round_number, len(report.actions)))
+        return "r1"
+
+
+#: Steps after the round closed: a crash at any of them leaves the /ready that closed it unanswered.
+AFTER_CLOSE = ["resolve", "narrate", "send-public", "sent-public", "send-dm", "sent-dm", "posted"]
+HANDLE = "900:1234:token-of-cara"
+
+
+async def _ready_round(table: Table) -> None:
+    await seat_everyone(table)
+    await table.submit(WHERE, ALICE, key="a", text="take the silver key")
+    await table.submit(WHERE, BOB, key="b", text="grab the silver key")
+    await table.submit(WHERE, CARA, key="c", text="read her face", target="Bessa Marlow", skill="insight")
+    await table.ready(WHERE, ALICE)
+    await table.ready(WHERE, BOB)
+    await table.ready(WHERE, CARA, reply=HANDLE)  # everyone is ready: this command closes the round
+
+
+@pytest.mark.parametrize(
+    ("step", "expired"),
+    [*((step, False) for step in AFTER_CLOSE), ("narrate", True), ("sent-public", True)],
+)
+async def test_after_a_crash_the_ready_that_closed_the_round_gets_its_answer_and_the_dice(
+    sqlite_url: str, tmp_path: Path, step: str, expired: bool
+) -> None:
+    table = await make_table(sqlite_url, tmp_path, courier=RecordingCourier(), seed=SEED)
+
+    async def die(at: str) -> None:
+        if at == step:
+            raise Crash(at)
+
+    table.before_step = die
+    with pytest.raises(Crash):
+        await _ready_round(table)
+    await table.aclose()
+    courier = ReplyingCourier(expired=expired)
+    restarted = await make_table(sqlite_url, tmp_path, courier=courier, seed=99)
+    try:
+        await restarted.resume()
+        await restarted.resume()  # a second restart answers nothing twice
+        if expired:  # past Discord's 15 minutes: a fresh channel message naming the player, with the dice
+            assert courier.answers == []
+            assert len(courier.results) == 1
+            header, number, actions = courier.results[0]
+            assert f"<@{CARA.user_id}>" in header and number == 1 and actions >= 3
+        else:
+            assert courier.results == []
+            assert len(courier.answers) == 1
+            handle, number, actions = courier.answers[0]
+            assert handle == HANDLE and number == 1 and actions >= 3
+        assert (await restarted.round_status(WHERE, GM)).round_number == 2
+    finally:
+        await restarted.aclose()
+
+
+async def test_a_ready_that_returns_answers_itself_and_a_restart_answers_nothing(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    courier = ReplyingCourier()
+    table = await make_table(sqlite_url, tmp_path, courier=courier, seed=SEED)
+    try:
+        await _ready_round(table)
+        await table.resume()
+        assert courier.answers == [] and courier.results == [], "the live command already had its reply"
+    finally:
+        await table.aclose()
+
+
+@pytest.mark.parametrize("step", ["resolve", "narrate", "send-public", "posted"])
+async def test_after_a_crash_a_round_the_deadline_closed_still_gets_its_dice_once(
+    sqlite_url: str, tmp_path: Path, step: str
+) -> None:
+    clock = Clock()
+    courier = ReplyingCourier()  # the same bot's courier before and after the crash
+    table = await make_table(sqlite_url, tmp_path, courier=courier, seed=SEED, clock=clock)
+
+    async def die(at: str) -> None:
+        if at == step:
+            raise Crash(at)
+
+    await seat_everyone(table)
+    await table.submit(WHERE, ALICE, key="a", text="take the silver key")
+    clock.advance(24 * 60)
+    table.before_step = die
+    await table.tick()  # the crash is logged by the ticker; the process "dies" here
+    await table.aclose()
+    restarted = await make_table(sqlite_url, tmp_path, courier=courier, seed=99, clock=clock)
+    try:
+        await restarted.resume()
+        await restarted.gm_deadline(WHERE, GM, minutes=60)
+        await restarted.tick()
+        assert [(h, n) for h, n, _ in courier.results] == [("", 1)], "the dice were posted once"
+        assert len([t for _, _, t in courier.public if t.startswith("**Round 1**")]) == 1
     finally:
         await restarted.aclose()
