@@ -601,7 +601,11 @@ class DiscordCourier:
             raise ReplyExpired("not a reply handle") from exc
         if discord.utils.utcnow() - created > REPLY_TOKEN_LIFETIME:
             raise ReplyExpired("the interaction token has expired")
-        webhook = discord.Webhook.partial(int(app_id), token, client=self.client)
+        # The interaction's follow-up webhook, built as discord.py builds ``Interaction.followup``.
+        webhook = discord.Webhook.from_state(
+            data={"id": int(app_id), "type": 3, "token": token},
+            state=self.client._connection,
+        )
         groups = fit_embeds(round_report_embeds(report)) or [[]]
         first: str | None = None
         try:
