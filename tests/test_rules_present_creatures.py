@@ -13,7 +13,7 @@ import pytest
 
 from bot.errors import InvalidAction
 from bot.intent_parser import OfflineIntentParser, ParseRefusal, ParseScene, SceneName
-from tests.table_helpers import ALICE, BOB, GM, WHERE, make_table, seat_everyone
+from tests.table_helpers import ALICE, BOB, CARA, DAN, GM, WHERE, make_table, seat_everyone
 
 
 def test_the_parser_offers_only_the_living_and_names_the_dead_as_dead() -> None:
@@ -55,5 +55,22 @@ async def test_after_a_kill_the_refusal_does_not_list_the_body_as_present(
         living, _, dead = message.split("Present:", 1)[1].partition("(")
         assert "Bilge" not in living and "Bilge" in dead and dead.endswith("dead)."), message
         assert "Greyrock" in living, message
+    finally:
+        await table.aclose()
+
+
+async def test_first_aid_on_an_ally_at_the_table_meets_a_dc_not_the_allys_roll(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Seen in play: "fails on a medicine check (13 vs Orrin Vale's medicine 13)", an ally resisting help."""
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await seat_everyone(table, (CARA, DAN))
+        receipt = await table.submit(WHERE, CARA, key="aid", text="bandage Orrin's arm")
+        assert "medicine" in receipt.intent_summary.lower(), receipt.intent_summary
+        report = await table.close_round(WHERE, GM)
+        line = next(a for a in report.actions if a.actor == "Sister Tamsin")
+        assert "vs DC 10)" in line.summary and "Orrin Vale's" not in line.summary, line.summary
+        assert len(line.rolls) == 1 and "Orrin" not in line.rolls[0], line.rolls
     finally:
         await table.aclose()
