@@ -41,18 +41,21 @@ _CLASSES: dict[str, str] = {
     "purloin loot plunder burgle burglar pickpocket snatch misappropriate thieve",
     "lead": "lead leader head command commander master chief rule ruler boss helm preside mastermind",
     "kin": "father mother parent son daughter child sire bore birth bastard offspring heir boy girl kin "
-    "kinsman sibling brother sister twin cousin uncle aunt nephew niece fathered mothered",
+    "kinsman sibling brother sister twin cousin uncle aunt nephew niece fathered mothered grandchild "
+    "granddaughter grandson grandfather grandmother grandparent grandsire",
     "spouse": "husband wife spouse marry wed wedded bride groom betroth betrothed",
     "fear": "fear afraid terrify terror terrified dread frighten frightened scared scare fright cower quail "
     "panic horror",
-    "forge": "forge forgery forger fake counterfeit fraud fraudulent false fabricate bogus sham phony",
+    "forge": "forge forgery forger fake counterfeit fraud fraudulent false fabricate bogus sham phony copy "
+    "imitation replica paste",
     "inform": "inform informer informant spy report snitch betray traitor treachery treason tattle denounce "
     "turncoat",
     "debt": "owe debt debtor borrow loan lend creditor repay indebted",
     "money": "silver gold coin crown copper money purse fortune",
     "bribe": "bribe payoff kickback pay paid",
     "extinguish": "douse snuff extinguish quench darken dim smother",
-    "light": "light lamp lantern beacon flame candle wick torch",
+    "light": "light lamp lantern beacon candle wick torch",
+    "burn": "burn fire flame flames ash ashes blaze incinerate scorch char stove hearth furnace",
     "ship": "ship vessel boat barque galley sloop hull",
     "wreck": "wreck wrecker wreckage founder aground shipwreck sink scuttle capsize",
     "smuggle": "smuggle smuggler contraband bootleg",
@@ -67,7 +70,7 @@ _CLASSES: dict[str, str] = {
     "disguise": "disguise impostor masquerade",
     "plot": "plot scheme conspire conspiracy",
     "chest": "chest strongbox coffer casket cashbox",
-    "charter": "charter deed writ",
+    "document": "charter deed writ testament will",
 }
 _CLASS_OF: dict[str, str] = {w: cls for cls, words in _CLASSES.items() for w in words.split()}
 # two-word verbs: (lemma, particle) -> class
@@ -99,6 +102,14 @@ _PRONOUNS = {
     "herself": "she",
 }
 _CREATURES = frozenset({"pc", "npc", "monster"})
+# A secret's concept is also told by these broader ones ("killing his patient" tells a poisoning).
+_IMPLIES: dict[str, frozenset[str]] = {"poison": frozenset({"kill"})}
+# "will" is a noun after these (the modal verb otherwise): "the newer will", "his lordship's will"
+_WILL_NOUN_AFTER = frozenset(
+    {"the", "a", "his", "her", "their", "my", "true", "new", "newer", "last", "old", "real", "missing"}
+)
+# ... and before these, or before a punctuation mark: "the will is gone", "the will, signed ..."
+_WILL_NOUN_BEFORE = frozenset({"is", "was", "and", "of", "that", "which", "has", "had", "in", "to"})
 #: A sentence sharing this share of a secret's concepts (and at least two) tells it, with its subject named.
 CONCEPT_SHARE = 0.6
 
@@ -216,6 +227,8 @@ def _concepts_of(
                 k += 2
                 continue
         c = concept(t.low)
+        if t.low == "will" and _will_is_a_noun(tokens, k, lo, hi):
+            c = "document"
         if c:
             out.append((k, c))
         k += 1
@@ -241,6 +254,13 @@ def _covered(
             covered.add(k)
             k -= 1
     return covered
+
+
+def _will_is_a_noun(tokens: Sequence[Token], k: int, lo: int, hi: int) -> bool:
+    """ "the newer will", "the will is gone": a testament, not the modal verb ("he will")."""
+    if k > lo and (tokens[k - 1].low in _WILL_NOUN_AFTER or tokens[k - 1].poss):
+        return True
+    return k + 1 >= hi or not tokens[k + 1].low.isalpha() or tokens[k + 1].low in _WILL_NOUN_BEFORE
 
 
 def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
@@ -355,7 +375,7 @@ def paraphrased_leaks(
         span = (tokens[lo].start, tokens[hi - 1].end)
         for s in secrets:
             present = [a for a in s.anchors if _names(a, ents, words, low)]
-            shared = s.concepts & concepts
+            shared = {c for c in s.concepts if c in concepts or _IMPLIES.get(c, frozenset()) & concepts}
             need = max(2, math.ceil(CONCEPT_SHARE * len(s.concepts)))
             together = len(s.anchors) >= 2 and len(present) == len(s.anchors) and bool(shared)
             subject = bool(s.anchors) and s.anchors[0] in present and len(shared) >= need
