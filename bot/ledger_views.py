@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import views as v
@@ -15,6 +16,7 @@ from bot.table_base import (
     GM_VIEW,
     MAX_NOTE_CHARS,
     SCENARIO_DIR,
+    SUMMARY_REST_MINUTES,
     TableBase,
 )
 from ledger import service
@@ -418,6 +420,19 @@ class LedgerViews(TableBase):
 
     # --- the summary index (an index: the ledger is the authority) ---------------------------------------
 
+    def _summaries_for_round(self) -> Any:
+        """The summary index for a round's retrieval, or None while it rests after a failure.
+
+        A down index is asked again only after a rest (1 minute, doubling up to 15), so a timing-out endpoint
+        does not slow every round; the ledger's records are complete without it.
+        """
+        if self.summaries is None or self._summary_resting():
+            return None
+        return self.summaries
+
+    def _summary_resting(self) -> bool:
+        return self._summary_retry_at is not None and self.clock() < self._summary_retry_at
+
     async def _summary_upkeep(self, campaign_id: int, unavailable: str | None) -> None:
         """After a round's retrieval: tell the GM once when the index failed, else index what is queued.
 
@@ -428,6 +443,8 @@ class LedgerViews(TableBase):
             return
         if unavailable is not None:
             await self._index_down(campaign_id, unavailable)
+        elif self._summary_resting():
+            return  # not asked this round
         elif campaign_id in self._summary_outage or campaign_id not in self._summary_checked:
             await self._index_pending(campaign_id)
 
@@ -436,8 +453,9 @@ class LedgerViews(TableBase):
 
         A summary stating a hard fact the ledger lacks is marked ``refused`` and never retried. At the first
         :class:`~ledger.summaries.IndexUnavailable` the rest stay queued and the GM is told (once per outage).
+        While the index rests after a failure nothing is tried: the summaries wait in the ledger.
         """
-        if self.summaries is None:
+        if self.summaries is None or self._summary_resting():
             return 0
         from ledger.summaries import IndexUnavailable
 
@@ -458,6 +476,7 @@ class LedgerViews(TableBase):
             if len(rows) < 20:
                 break
         self._summary_checked.add(campaign_id)
+        self._summary_retry_at, self._summary_rest_minutes = None, SUMMARY_REST_MINUTES[0]
         if campaign_id in self._summary_outage:
             self._summary_outage.discard(campaign_id)
             _log.warning(
@@ -471,6 +490,8 @@ class LedgerViews(TableBase):
 
     async def _index_down(self, campaign_id: int, reason: str) -> None:
         """The summary index failed: play goes on with ledger records only; the GM is told once per outage."""
+        self._summary_retry_at = self.clock() + timedelta(minutes=self._summary_rest_minutes)
+        self._summary_rest_minutes = min(self._summary_rest_minutes * 2, SUMMARY_REST_MINUTES[1])
         if campaign_id in self._summary_outage:
             _log.debug("summary index still unavailable for campaign %s: %s", campaign_id, reason)
             return

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, defer, reply
+from bot.discord_client import TableCog, defer, reply, safe
 from cogs.render import campaign_embed, character_embed, recap_embed
 
 _log = logging.getLogger(__name__)
@@ -38,7 +38,9 @@ class CampaignCog(TableCog):
         where, caller = self.context(interaction)
         await defer(interaction)
         view = await self.table.start_campaign(where, caller, name=name, scenario=scenario)
-        await reply(interaction, embed=campaign_embed(view, title=f"A new campaign begins: {view.name}"))
+        await reply(
+            interaction, embed=campaign_embed(view, title=f"A new campaign begins: {safe(view.name)}")
+        )
 
     @campaign_start.autocomplete("scenario")
     async def _scenario_choices(
@@ -58,7 +60,9 @@ class CampaignCog(TableCog):
         """End this channel's campaign (GM only); its ledger stays readable."""
         where, caller = self.context(interaction)
         view = await self.table.end_campaign(where, caller)
-        await reply(interaction, embed=campaign_embed(view, title=f"The campaign {view.name} has ended"))
+        await reply(
+            interaction, embed=campaign_embed(view, title=f"The campaign {safe(view.name)} has ended")
+        )
 
     @session.command(name="start")
     async def session_start(self, interaction: discord.Interaction) -> None:
@@ -71,6 +75,7 @@ class CampaignCog(TableCog):
     async def session_end(self, interaction: discord.Interaction) -> None:
         """Close the session (GM only) and post its recap."""
         where, caller = self.context(interaction)
+        await self.table.require_gm(where, caller)  # refuse before a public "thinking..."
         await defer(interaction)
         view = await self.table.end_session(where, caller)
         await reply(interaction, embed=recap_embed(view))
@@ -100,7 +105,7 @@ class CampaignCog(TableCog):
         view = await self.table.join(
             where, caller, name=name, claim=claim, scores=scores, method=method, skills=skills, weapon=weapon
         )
-        await reply(interaction, embed=character_embed(view, title=f"{view.name} joins the party"))
+        await reply(interaction, embed=character_embed(view, title=f"{safe(view.name)} joins the party"))
 
     @join.autocomplete("claim")
     async def _claim_choices(
@@ -114,7 +119,7 @@ class CampaignCog(TableCog):
         """Leave this channel's campaign; your character stays in the ledger."""
         where, caller = self.context(interaction)
         view = await self.table.leave(where, caller)
-        await reply(interaction, f"{view.name} leaves the party.")
+        await reply(interaction, f"{safe(view.name)} leaves the party.")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import discord
 from discord import app_commands
 
-from bot.discord_client import EMBED_DESCRIPTION_LIMIT, clip, paginate_lines
+from bot.discord_client import EMBED_DESCRIPTION_LIMIT, clip, paginate_lines, safe
 from bot.views import (
     CampaignView,
     CharacterView,
@@ -68,19 +68,19 @@ SOURCE_LABELS = {
 
 def campaign_embed(view: CampaignView, *, title: str | None = None) -> discord.Embed:
     """The campaign, its session and round, and its players."""
-    embed = discord.Embed(title=title or f"Campaign: {view.name}", colour=COLOUR_TABLE)
+    embed = discord.Embed(title=title or f"Campaign: {safe(view.name)}", colour=COLOUR_TABLE)
     embed.add_field(name="Status", value=view.status)
     session = "none yet" if view.session_number is None else str(view.session_number)
     embed.add_field(name="Session", value=f"{session} ({'open' if view.session_open else 'closed'})")
     if view.round_number is not None:
         embed.add_field(name="Round", value=f"{view.round_number} ({view.round_state or '?'})")
     if view.location:
-        embed.add_field(name="Location", value=view.location)
+        embed.add_field(name="Location", value=safe(view.location))
     embed.add_field(name="GM", value=f"<@{view.owner_user_id}>")
     if view.claim_check_fallbacks:
         fell = f"{view.claim_check_fallbacks} time(s): the endpoint failed (see the log)"
         embed.add_field(name="Model check fell back", value=fell)
-    players = "\n".join(view.players) if view.players else "nobody yet: use /join"
+    players = "\n".join(safe(p) for p in view.players) if view.players else "nobody yet: use /join"
     embed.add_field(name=f"Players ({len(view.players)})", value=clip(players, 1024), inline=False)
     embed.set_footer(text=f"campaign #{view.id}")
     return embed
@@ -88,7 +88,7 @@ def campaign_embed(view: CampaignView, *, title: str | None = None) -> discord.E
 
 def character_embed(view: CharacterView, *, title: str | None = None) -> discord.Embed:
     """A character sheet summary."""
-    embed = discord.Embed(title=title or view.name, colour=COLOUR_TABLE)
+    embed = discord.Embed(title=title or safe(view.name), colour=COLOUR_TABLE)
     embed.add_field(name="Level", value=str(view.level))
     embed.add_field(name="HP", value=f"{view.hp}/{view.max_hp}")
     embed.add_field(name="AC", value=str(view.ac))
@@ -98,7 +98,7 @@ def character_embed(view: CharacterView, *, title: str | None = None) -> discord
     if view.skills:
         embed.add_field(name="Skills", value=clip(", ".join(view.skills), 1024), inline=False)
     if view.location:
-        embed.add_field(name="Location", value=view.location)
+        embed.add_field(name="Location", value=safe(view.location))
     if view.conditions:
         embed.add_field(name="Conditions", value=", ".join(view.conditions))
     embed.set_footer(text=view.id)
@@ -108,9 +108,15 @@ def character_embed(view: CharacterView, *, title: str | None = None) -> discord
 def round_status_embed(view: RoundStatusView) -> discord.Embed:
     """Who has acted, who is ready, and when the round closes."""
     embed = discord.Embed(title=f"Round {view.round_number} · {view.state}", colour=COLOUR_TABLE)
-    embed.add_field(name="Acted", value=clip(", ".join(view.acted) or "nobody yet", 1024), inline=False)
-    embed.add_field(name="Ready", value=clip(", ".join(view.ready) or "nobody yet", 1024), inline=False)
-    embed.add_field(name="Waiting for", value=clip(", ".join(view.waiting) or "nobody", 1024), inline=False)
+    # Each character once: ready; acted but not ready yet; not acted yet (issue 9: "acted" and "waiting"
+    # used to list the same character twice).
+    ready = list(view.ready)
+    acted = [a for a in view.acted if a not in ready]
+    idle = [w for w in view.waiting if w not in ready and w not in acted]
+    ready, acted, idle = ([safe(n) for n in names] for names in (ready, acted, idle))
+    embed.add_field(name="Ready", value=clip(", ".join(ready) or "nobody yet", 1024), inline=False)
+    embed.add_field(name="Acted, not ready yet", value=clip(", ".join(acted) or "nobody", 1024), inline=False)
+    embed.add_field(name="Not acted yet", value=clip(", ".join(idle) or "nobody", 1024), inline=False)
     if view.deadline_utc:
         embed.add_field(name="Deadline (UTC)", value=view.deadline_utc, inline=False)
     embed.set_footer(text=f"seed commitment {view.seed_commitment}")
@@ -126,15 +132,18 @@ def round_report_embeds(report: RoundReport) -> list[discord.Embed]:
     title = f"Round {report.round_number}: results"
     embeds = [discord.Embed(title=title, colour=COLOUR_TABLE)]
     if report.initiative:
-        order = "\n".join(f"{i}. {line}" for i, line in enumerate(report.initiative, start=1))
+        order = "\n".join(
+            f"{i}. {safe(initiative_entry(line))}" for i, line in enumerate(report.initiative, start=1)
+        )
         embeds[0].add_field(name="Initiative", value=clip(order, 1024), inline=False)
     fields: list[tuple[str, str]] = []
     for action in report.actions:
         rolls = "\n".join(f"`{clip(r, 200)}`" for r in action.rolls)
-        value = "\n".join(part for part in (action.summary, rolls, f"→ {action.outcome}") if part)
-        fields.append((clip(action.actor, 256), clip(value, 1024)))
+        summary, outcome = safe(action.summary), safe(action.outcome)
+        value = "\n".join(part for part in (summary, rolls, f"→ {outcome}") if part)
+        fields.append((clip(safe(action.actor), 256), clip(value, 1024)))
     if report.notices:
-        fields.append(("Notices", clip("\n".join(report.notices), 1024)))
+        fields.append(("Notices", clip("\n".join(safe(n) for n in report.notices), 1024)))
     for name, value in fields:
         current = embeds[-1]
         if len(current.fields) >= 25 or len(current) + len(name) + len(value) > 5000:
@@ -149,10 +158,24 @@ def round_report_embeds(report: RoundReport) -> list[discord.Embed]:
     return embeds
 
 
+def initiative_entry(entry: str) -> str:
+    """``Dock Thug 5`` (name, then the initiative total) as ``Dock Thug (initiative 5)``.
+
+    The table keeps the total last (the terminal splits it the same way); shown bare it read as a name.
+    """
+    name, _, total = entry.rpartition(" ")
+    return f"{name} (initiative {total})" if name and total.lstrip("-").isdigit() else entry
+
+
+def user_label(user: str) -> str:
+    """A user id as a mention (Discord shows the member's name, and embeds never ping); text as it is."""
+    return f"<@{user}>" if user.isdigit() else safe(user)
+
+
 def roll_embed(view: RollView, *, who: str) -> discord.Embed:
     """A dice roll with its replay seed."""
     embed = discord.Embed(
-        title=f"{who} rolls {clip(view.expression, 200)}",
+        title=f"{safe(who)} rolls {safe(clip(view.expression, 200))}",
         description=clip(f"{view.breakdown}\n**Total: {view.total}**", EMBED_DESCRIPTION_LIMIT),
         colour=COLOUR_TABLE,
     )
@@ -162,9 +185,9 @@ def roll_embed(view: RollView, *, who: str) -> discord.Embed:
 
 def inventory_embed(view: InventoryView) -> discord.Embed:
     """What a character carries."""
-    lines = [f"**{h.name}** ×{h.quantity} · `{h.item_id}`" for h in view.items] or ["empty-handed"]
+    lines = [f"**{safe(h.name)}** ×{h.quantity} · `{h.item_id}`" for h in view.items] or ["empty-handed"]
     embed = discord.Embed(
-        title=f"{view.holder_name}'s inventory",
+        title=f"{safe(view.holder_name)}'s inventory",
         description=clip("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
         colour=COLOUR_PRIVATE if view.private else COLOUR_LEDGER,
     )
@@ -176,14 +199,15 @@ def edge_line(edge: EdgeView) -> str:
     """``Mira → Old Wei: owes favour (+40): saved his boat · s2 · rel-0012``."""
     since = f" · s{edge.since_session}" if edge.since_session is not None else ""
     kind = edge.kind.replace("-", " ")
-    return f"{edge.source} → {edge.target}: {kind} ({edge.attitude:+d}): {edge.reason}{since} · `{edge.ref}`"
+    who = f"{safe(edge.source)} → {safe(edge.target)}"
+    return f"{who}: {kind} ({edge.attitude:+d}): {safe(edge.reason)}{since} · `{edge.ref}`"
 
 
 def thread_line(thread: ThreadView) -> str:
     """One favour, debt, oath... on the foreshadowing stack."""
-    parties = ", ".join(thread.parties)
+    parties = ", ".join(safe(p) for p in thread.parties)
     since = f" · s{thread.source_session}" if thread.source_session is not None else ""
-    return f"**{thread.kind}** [{thread.status}] {thread.terms} ({parties}){since} · `{thread.id}`"
+    return f"**{thread.kind}** [{thread.status}] {safe(thread.terms)} ({parties}){since} · `{thread.id}`"
 
 
 def event_line(event: EventView) -> str:
@@ -194,20 +218,21 @@ def event_line(event: EventView) -> str:
     if event.round is not None:
         when.append(f"r{event.round}")
     cause = f" ← `{event.cause}`" if event.cause else ""
-    return f"`{event.ref}` {' '.join(when)} {event.kind}: {event.text}{cause}"
+    return f"`{event.ref}` {' '.join(when)} {event.kind}: {safe(event.text)}{cause}"
 
 
 def record_embed(view: RecordView) -> discord.Embed:
     """One ledger record with its fields, its causes and how to replay it."""
     embed = discord.Embed(
         title=f"{view.ref} ({view.kind})",
-        description=clip(view.text, EMBED_DESCRIPTION_LIMIT),
+        description=clip(safe(view.text), EMBED_DESCRIPTION_LIMIT),
         colour=COLOUR_LEDGER,
     )
     for key, value in list(view.fields.items())[:20]:
-        embed.add_field(name=clip(key, 256), value=clip(value or "—", 1024))
+        embed.add_field(name=clip(key, 256), value=clip(safe(value) or "—", 1024))
     if view.causes:
-        embed.add_field(name="Caused by", value=clip(" ← ".join(view.causes), 1024), inline=False)
+        causes = " ← ".join(safe(c) for c in view.causes)
+        embed.add_field(name="Caused by", value=clip(causes, 1024), inline=False)
     if view.replay:
         embed.add_field(name="Replay", value=clip(view.replay, 1024), inline=False)
     return embed
@@ -217,23 +242,24 @@ def note_line(note: NoteView) -> str:
     """A private note and whether it reached the player's DMs."""
     when = f"Round {note.round_number}" if note.round_number is not None else "Note"
     status = "" if note.delivered else " *(not delivered by DM)*"
-    return f"**{when}**{status}: {note.text}"
+    return f"**{when}**{status}: {safe(note.text)}"
 
 
 def dispute_line(view: DisputeView) -> str:
     """A dispute and its ruling."""
-    ruling = f" · ruling: {view.ruling_note}" if view.ruling_note else ""
-    return f"#{view.id} `{view.record_ref}` [{view.status}] by {view.raised_by}: {view.reason}{ruling}"
+    ruling = f" · ruling: {safe(view.ruling_note)}" if view.ruling_note else ""
+    by = user_label(view.raised_by)
+    return f"#{view.id} `{view.record_ref}` [{view.status}] by {by}: {safe(view.reason)}{ruling}"
 
 
 def dispute_embed(view: DisputeView, *, title: str) -> discord.Embed:
     """One dispute in full."""
-    embed = discord.Embed(title=title, colour=COLOUR_GM, description=clip(view.reason, 2000))
+    embed = discord.Embed(title=title, colour=COLOUR_GM, description=clip(safe(view.reason), 2000))
     embed.add_field(name="Record", value=f"`{view.record_ref}`")
     embed.add_field(name="Status", value=view.status)
-    embed.add_field(name="Raised by", value=view.raised_by)
+    embed.add_field(name="Raised by", value=user_label(view.raised_by))
     if view.ruling_note:
-        embed.add_field(name="Ruling", value=clip(view.ruling_note, 1024), inline=False)
+        embed.add_field(name="Ruling", value=clip(safe(view.ruling_note), 1024), inline=False)
     embed.set_footer(text=f"dispute #{view.id}")
     return embed
 
@@ -242,7 +268,7 @@ def conflict_line(view: ConflictView) -> str:
     """A narration conflict queued for the GM."""
     when = f"r{view.round_number} " if view.round_number is not None else ""
     refuted = f" (refuted by `{view.refuted_by}`)" if view.refuted_by else ""
-    return f"#{view.id} {when}[{view.status}] {view.claim}{refuted}"
+    return f"#{view.id} {when}[{view.status}] {safe(view.claim)}{refuted}"
 
 
 def recap_embed(view: RecapView) -> discord.Embed:
@@ -253,7 +279,9 @@ def recap_embed(view: RecapView) -> discord.Embed:
     )
     if view.highlights:
         embed.add_field(
-            name="Highlights", value=clip("\n".join(f"• {h}" for h in view.highlights), 1024), inline=False
+            name="Highlights",
+            value=clip("\n".join(f"• {safe(h)}" for h in view.highlights), 1024),
+            inline=False,
         )
     return embed
 

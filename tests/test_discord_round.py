@@ -135,7 +135,8 @@ async def test_bad_input_gets_a_private_message_and_no_traceback(harness: Discor
     for answer in (dice, target, huge):
         assert "Traceback" not in answer.text and "error id" not in answer.text
     status = await harness.command("round status", MIRA)
-    assert "Acted" in status.text and "Mira" not in status.text.split("Ready")[0].split("Acted")[1]
+    acted = status.text.split("Acted, not ready yet")[1].split("Not acted yet")[0]
+    assert "Mira" not in acted, "refused actions are not recorded"
 
 
 async def test_an_unexpected_failure_shows_an_error_id_that_is_in_the_log(

@@ -38,6 +38,7 @@ EXPECTED = {
     "gm deadline",
     "gm conflicts",
     "gm conflict",
+    "gm resend",
     "recap",
 }
 
