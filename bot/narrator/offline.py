@@ -332,10 +332,10 @@ class OfflineNarrator:
                 parts.append(rng.choice(_PHRASES["died"]).format(**fields))
             elif outcome.target_down:
                 parts.append(rng.choice(_PHRASES["down"]).format(**fields))
-        told = " ".join(_sentence(part) for part in parts)
+        text = " ".join(_sentence(part) for part in parts)
         if self._show_rolls and outcome.roll_line:
-            told += f" ({outcome.roll_line})"
-        return told
+            text += f" ({outcome.roll_line})"
+        return text
 
 
 def _phrase_key(outcome: ActionOutcome) -> str:
