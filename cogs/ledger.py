@@ -158,7 +158,13 @@ class LedgerCog(TableCog):
         """Dispute a record; the GM rules on it."""
         where, caller = self.context(interaction)
         view = await self.table.dispute(where, caller, ref=id.strip(), reason=reason.strip())
-        await reply(interaction, embed=dispute_embed(view, title=f"Dispute #{view.id} raised"))
+        # A dispute of a record the channel may not see names it and says what is wrong with it: private.
+        shared = await _public_or_none(self.table.record(where, caller, ref=view.record_ref, public=True))
+        await reply(
+            interaction,
+            embed=dispute_embed(view, title=f"Dispute #{view.id} raised"),
+            ephemeral=shared is None,
+        )
 
     @dispute.autocomplete("id")
     async def _dispute_record_choices(
