@@ -1701,6 +1701,29 @@ def _location_after(s: _Sentence, k: int) -> Mention | None:
     return None
 
 
+# a name right after one of these is its object, never the subject of the verb that follows
+_NAME_OBJECT_AFTER = frozenset(
+    {"to", "of", "for", "from", "about", "against", "toward", "towards", "owes", "owed", "owe"}
+)
+# a sentence opening with one of these and a place sets the scene for its subject: "In the doorway of X, she"
+_FRONTED_PLACE = frozenset({"in", "at", "inside", "outside", "on", "by", "near", "beside", "within", "from"})
+
+
+def _is_object(s: _Sentence, m: Mention) -> bool:
+    """True when ``m`` follows a preposition or a verb of owing: "Tamsin's debt to Brann still hangs"."""
+    return m.i - 1 >= s.a and s.tokens[m.i - 1].low in _NAME_OBJECT_AFTER
+
+
+def _fronted_location(s: _Sentence, m: Mention) -> Mention | None:
+    """The place of an opening phrase before the subject: "In the doorway of the Gilded Anchor, Voss ..."."""
+    toks = s.tokens
+    if toks[s.a].low not in _FRONTED_PLACE or not any(toks[q].text == "," for q in range(s.a, m.i)):
+        return None
+    return next(
+        (x for x in s.mentions if s.a <= x.i < m.i and s.kind(x) == "location" and not x.quoted), None
+    )
+
+
 def _location_before(s: _Sentence, k: int) -> Mention | None:
     c0, _ = s.clause_of(k)
     for m in s.mentions:
@@ -1828,6 +1851,8 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue
         if v is None:
             continue
+        if not inverted and _is_object(s, m):
+            continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
         k, form, lemma = v
         mod = s.modality(m, k)
         if s.ex.present_tense and _is_past(form, lemma) and not inverted:
@@ -1920,7 +1945,11 @@ def _act(
         else:
             s.claim("at", (eid, "*moving*"), m, mod, lemma)
     elif kind in ("npc", "monster"):
-        loc = _location_after(s, k) or (_location_before(s, m.i) if inverted else None)
+        loc = (
+            _location_after(s, k)
+            or (_location_before(s, m.i) if inverted else None)
+            or _fronted_location(s, m)
+        )
         if loc and loc.id and (lemma in STATIC or lemma in SPEECH or lemma in IDLE or inverted):
             s.claim("at", (eid, loc.id), m, mod, lemma)
         else:
