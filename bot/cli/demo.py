@@ -82,7 +82,6 @@ async def play_demo(screen: Any, *, seed: int) -> None:
     import random
     import tempfile
     from datetime import UTC, datetime
-    from pathlib import Path
 
     from bot.config import parse_settings
     from bot.table import SCENARIO_DIR, Table
@@ -100,9 +99,7 @@ async def play_demo(screen: Any, *, seed: int) -> None:
         )
         try:
             demo = _Demo(table, courier, screen, seed)
-            await demo.play(
-                SCENARIO_DIR / "harbor.toml" if SCENARIO_DIR.is_dir() else Path("scenarios/harbor.toml")
-            )
+            await demo.play(SCENARIO_DIR / "harbor.toml")  # package data: found from any directory
         finally:
             await table.aclose()
 
