@@ -362,11 +362,14 @@ class LedgerViews(TableBase):
 
     # --- recaps and summaries ----------------------------------------------------------------------------
 
-    async def recap(self, where: v.Where, caller: v.Caller) -> v.RecapView:
-        """The last session: its filed summary and the hard facts the ledger holds for it."""
+    async def recap(self, where: v.Where, caller: v.Caller, *, public: bool = False) -> v.RecapView:
+        """The last session: its filed summary and the hard facts the ledger holds for it.
+
+        ``public`` reads as the channel does, whoever asks.
+        """
         async with self._session() as s:
             campaign = await self._campaign(s, where)
-            viewer = await self._viewer(s, campaign, caller)
+            viewer = await self._reader(s, campaign, caller, public)
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
             number = latest.number - 1 if latest.open and latest.number > 1 else latest.number
             summary = await ledger_sessions.session_summary(

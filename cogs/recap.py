@@ -23,7 +23,8 @@ class RecapCog(TableCog):
         """Recap the last session for the table."""
         where, caller = self.context(interaction)
         await defer(interaction)
-        view = await self.table.recap(where, caller)
+        # Posted for the whole table: built from the channel's view, never the asker's (issue 9).
+        view = await self.table.recap(where, caller, public=True)
         await reply(interaction, embed=recap_embed(view))
 
 

@@ -614,6 +614,8 @@ class FakeTable:
     """
 
     TARGETS: ClassVar[dict[str, str]] = {"npc-dock-thug": "Dock Thug", "npc-old-wei": "Old Wei"}
+    # What only the GM reads (in their own recap): a reply for the table must never show it.
+    GM_SECRET: ClassVar[str] = "Old Wei fears the harbourmaster"
 
     def __init__(self) -> None:
         self.courier: Any = None
@@ -1024,12 +1026,13 @@ class FakeTable:
             status=f"{action}ed",
         )
 
-    async def recap(self, where: Where, caller: Caller) -> RecapView:
+    async def recap(self, where: Where, caller: Caller, *, public: bool = False) -> RecapView:
         campaign = self._campaign(where)
+        gm_only = () if public or caller.user_id != campaign.owner else (self.GM_SECRET,)
         return RecapView(
             session_number=campaign.session,
             text="Last time, the party met Old Wei.",
-            highlights=("Mira owes Old Wei a favour",),
+            highlights=("Mira owes Old Wei a favour", *gm_only),
         )
 
     async def autocomplete(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.views import Caller, Where
-from tests.discord_harness import CHANNEL_ID, GUILD_ID, DiscordHarness, Outcome
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, DiscordHarness, FakeTable, Member, Outcome
 from tests.test_discord_real_table import ALICE, BOB, CLAIMS, GM, _harness
 
 SHOW = "Show the table"
@@ -109,3 +109,12 @@ async def test_a_dispute_of_a_private_record_is_answered_privately(harness: Disc
     _assert_no_secret(_public_text(secret))
     open_record = await harness.command("ledger dispute", BOB, id="ev-000090", reason="Tamsin kept it")
     assert not open_record.ephemeral and "raised" in open_record.text  # the table sees that one
+
+
+async def test_the_recap_posted_for_the_table_is_the_tables() -> None:
+    h = await DiscordHarness.create(FakeTable())
+    gm = Member(7, "Gina")
+    await h.command("campaign start", gm, name="Saltmere")
+    recap = await h.command("recap", gm)
+    assert recap.messages and not recap.ephemeral and "Mira owes Old Wei a favour" in recap.text
+    assert FakeTable.GM_SECRET not in recap.text
