@@ -6,6 +6,7 @@ configuration problem named by its own setting, and issue 16: a start-up failure
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -100,12 +101,21 @@ def test_a_config_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     assert load_settings(path).rounds.deadline_minutes == 3
 
 
-def test_check_names_the_file_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad = _write(tmp_path / "broken-world.toml", "[campaign]\nid = 3\n")
+@pytest.mark.parametrize("body", ["[campaign]\nid = 3\n", "x = ["])
+def test_errors_name_the_file_once(
+    body: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = _write(tmp_path / "broken-world.toml", body)
     narration = _write(tmp_path / "n.txt", "Gulls cry.")
-    assert main(["check", "--scenario", bad, "--narration", narration]) == 2
-    lines = _err_lines(capsys)
-    assert len(lines) == 1 and lines[0].count("broken-world.toml") == 1
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    for argv in (
+        ["check", "--scenario", bad, "--narration", narration],
+        ["play", "--scenario", bad],
+        ["recall", "--scenario", bad, "--at", "loc-harbor"],
+    ):
+        assert main(argv) == 2, argv
+        lines = _err_lines(capsys)
+        assert len(lines) == 1 and lines[0].count("broken-world.toml") == 1, (argv, lines)
 
 
 def test_check_exit_status_is_0_clean_1_conflict_2_bad_input(

@@ -134,7 +134,10 @@ async def _serve(
             try:
                 await table.start_campaign_from_file(session.where, session.caller(GM_NAME), path=scenario)
             except TableError as err:
-                raise CliError(f"{scenario}: {err}") from None
+                message = str(err)  # a scenario problem already starts with the file name: say it once
+                raise CliError(
+                    message if message.startswith(f"{scenario}:") else f"{scenario}: {message}"
+                ) from None
         show_campaign(screen, await table.campaign_status(session.where, session.caller(GM_NAME)))
         screen.line("Type /help for the commands; 'NAME: /join CHARACTER' to sit down; /quit to stop.")
         intact = await session.loop(stdin)
