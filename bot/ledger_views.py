@@ -621,10 +621,10 @@ class LedgerViews(TableBase):
                         ]
                         events = await service.history(s, campaign_id=campaign.id, viewer=viewer, limit=10)
                         refs = [str(x) for e in events for x in e.payload.values() if isinstance(x, str)]
-                        names = await self._names(s, campaign.id, [r for r in refs if "-" in r])
+                        known = await self._names(s, campaign.id, [r for r in refs if "-" in r])
 
                         def named(r: str | None) -> str:
-                            return names.get(r or "", r or "nobody")
+                            return known.get(r or "", r or "nobody")
 
                         choices += [
                             v.Choice(
