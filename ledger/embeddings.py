@@ -45,7 +45,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 class Embedder(Protocol):
     """What the summary index needs: one vector per text, in order; raise (e.g. EmbeddingError) on failure."""
 
-    def __call__(self, input: Sequence[str], /) -> Sequence[Sequence[float]]: ...
+    def __call__(self, input: list[str], /) -> Sequence[Any]: ...
 
 
 @lru_cache(maxsize=200_000)

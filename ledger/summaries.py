@@ -79,9 +79,9 @@ class EmbeddingError(IndexUnavailable):
     """An embedding endpoint failed or answered nonsense (down, HTTP 5xx, wrong count); one line."""
 
 
-#: An embedding function: texts in, one vector per text out (same order). It may raise anything on failure;
-#: the index reports it as :class:`IndexUnavailable`.
-EmbedFn = Callable[[Sequence[str]], Sequence[Sequence[float]]]
+#: An embedding function: a list of texts in, one vector (floats, or a numpy array) per text out, in order.
+#: It may raise anything on failure; the index reports it as :class:`IndexUnavailable`.
+EmbedFn = Callable[[list[str]], Sequence[Any]]
 
 
 # --------------------------------------------------------------------------------------------------

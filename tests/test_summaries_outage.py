@@ -108,6 +108,12 @@ async def _play_round(table: Table, courier: RecordingCourier, key: str) -> str:
     return report.public_text
 
 
+def _later(table: Table, minutes: float) -> None:
+    """Move the table's clock on (the index rests a while after each failure)."""
+    assert isinstance(table.clock, Clock)
+    table.clock.advance(minutes)
+
+
 def _gm_dms(courier: RecordingCourier, words: str) -> list[str]:
     return [text for user, text in courier.dms if user == GM.user_id and words in text]
 
@@ -123,8 +129,12 @@ async def test_rounds_post_and_the_session_ends_while_chroma_fails_then_the_queu
         cid = (await table.campaign_status(WHERE, GM)).id
         history = (await _states(table, cid))["pending"]
         assert history > 0 and chroma.failures > 0
+        failures = chroma.failures
         await _play_round(table, courier, "r1")
+        assert chroma.failures == failures  # resting after the failure: the round did not wait on Chroma
+        _later(table, 2)
         await _play_round(table, courier, "r2")
+        assert chroma.failures > failures  # asked again after the rest, still down: the round posted anyway
         assert len(_gm_dms(courier, OUTAGE)) == 1  # told once for the outage, not once per round
         recap = await table.end_session(WHERE, GM)
         assert recap.session_number is not None and recap.text  # the summary was filed in the ledger
@@ -132,6 +142,7 @@ async def test_rounds_post_and_the_session_ends_while_chroma_fails_then_the_queu
 
         chroma.down = False
         await table.start_session(WHERE, GM)
+        _later(table, 30)
         await _play_round(table, courier, "r3")
         assert await _states(table, cid) == Counter(indexed=history + 1)
         index = table.summaries
@@ -160,6 +171,7 @@ async def test_an_embeddings_endpoint_answering_500_queues_summaries_until_it_is
 
         fake_llm.embeddings_status = 200
         await table.start_session(WHERE, GM)
+        _later(table, 30)
         await _play_round(table, courier, "r2")
         assert await _states(table, cid) == Counter(indexed=history + 1)
         hits = await table.summaries.query(  # type: ignore[union-attr]
