@@ -179,8 +179,8 @@ class TableBase:
         return cls(engine=engine, settings=settings, courier=courier, **overrides)
 
     async def aclose(self) -> None:
-        """Close the narrator's and parser's HTTP clients and the database engine."""
-        for part in (self.narrator, self.parser, self.claim_extractor):
+        """Close the narrator's, parser's and summary index's HTTP clients and the database engine."""
+        for part in (self.narrator, self.parser, self.claim_extractor, self.summaries):
             closer = getattr(part, "aclose", None)
             if closer is not None:
                 await closer()

@@ -457,6 +457,12 @@ class SummaryIndex:
 
         return cls(connect, embedding=embedding)
 
+    async def aclose(self) -> None:
+        """Close the embedding function's client, when it has one (``close()``, e.g. the openai SDK's)."""
+        closer = getattr(self._embed, "close", None)
+        if closer is not None:
+            await asyncio.to_thread(closer)
+
     # -- failures -------------------------------------------------------------------------------------------
     @contextmanager
     def _reaching(self, what: str) -> Iterator[None]:

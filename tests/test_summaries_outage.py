@@ -182,6 +182,31 @@ async def test_an_embeddings_endpoint_answering_500_queues_summaries_until_it_is
         await table.aclose()
 
 
+async def test_the_queue_outlives_a_restart_and_the_next_process_indexes_it(
+    sqlite_url: str, tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    fake_llm.embeddings_status = 503
+    config = {"embeddings": {"provider": "openai", "base_url": fake_llm.base_url, "max_retries": 0}}
+    table = await _table(sqlite_url, tmp_path, RecordingCourier(), config)
+    try:
+        await seat_everyone(table)
+        cid = (await table.campaign_status(WHERE, GM)).id
+        queued = await _states(table, cid)
+        assert set(queued) == {"pending"}
+    finally:
+        await table.aclose()  # the bot stops during the outage
+
+    fake_llm.embeddings_status = 200
+    courier = RecordingCourier()
+    table = await _table(sqlite_url, tmp_path, courier, config)  # a new process, the endpoint back
+    try:
+        await _play_round(table, courier, "r1")
+        assert await _states(table, cid) == Counter(indexed=queued["pending"])
+        assert not _gm_dms(courier, OUTAGE)
+    finally:
+        await table.aclose()
+
+
 async def test_an_embeddings_endpoint_nobody_listens_on_and_a_chroma_server_that_is_down(
     sqlite_url: str, tmp_path: Path
 ) -> None:
