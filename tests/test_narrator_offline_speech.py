@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.narrator.base import ActionOutcome
 from bot.narrator.offline import OfflineNarrator, clean_player_text, reported_speech
@@ -158,3 +160,12 @@ def test_an_action_on_someone_killed_earlier_in_the_round_is_told_as_too_late() 
         request = harbour_round(outcomes=(refused_help,), records=(), reveals=(), variety_seed=seed)
         text = narrator.narrate_now(request).public_text
         assert "Greyrock turns to help Old Wei, but Old Wei is already dead." in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400), st.sampled_from(["ask", "tell", "whisper to", "I ask", "", "say"]))
+def test_whatever_a_player_types_only_plain_words_come_out(text: str, verb: str) -> None:
+    """No markup, mention, escape, quote mark or line break can survive into the reported speech."""
+    told = reported_speech(f"{verb} Old Wei {text}", "Old Wei")
+    assert re.fullmatch(r"[\w'’ -]{1,200}", told), told
+    assert "Old Wei" in told
