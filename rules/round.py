@@ -16,6 +16,8 @@ Turn rules worth knowing:
 * dead, unconscious, paralyzed, stunned, petrified and incapacitated actors cannot act (the result says why);
 * talking to, helping, attacking or giving to a creature that is dead (killed earlier in the same round, say)
   is refused with "<name> is already dead"; a check aimed at a dead creature is made against the situation;
+* a check aimed at a fellow PC, or made for a creature rather than against it (first aid, lore), meets the
+  skill's DC: an ally never rolls against the one helping them;
 * the Help action is declared at the same time as the ally's action, so it gives advantage on the ally's
   d20 roll this round whatever the initiative order, if the helper can act and stands beside the ally at the
   start of the round;
@@ -756,6 +758,7 @@ def _check(rnd: _Round, actor: Combatant, intent: Intent) -> None:
         target = None  # the creature is gone: the check is made against the situation
     if isinstance(what, Skill) and what in UNOPPOSED:
         target = None  # done for or about the creature (first aid, lore): it meets a DC, not the creature
+    ally = target is not None and actor.is_pc and target.is_pc  # a fellow PC does not roll against the party
     rolls: list[RollRecord]
     if (
         target is not None
@@ -769,7 +772,7 @@ def _check(rnd: _Round, actor: Combatant, intent: Intent) -> None:
         rolls = [record]
         success = record.outcome == "success"
         against = f"{target.name}'s passive {passive_skill.value} {dc}"
-    elif target is not None and not target.incapacitated:
+    elif target is not None and not target.incapacitated and not ally:
         mine = _check_roll(rnd, actor, what, None, helped=helper is not None)
         their_skill: Skill | Ability = what
         if what is Skill.ATHLETICS:

@@ -737,3 +737,11 @@ def test_medicine_on_an_ally_meets_a_dc_and_the_ally_never_rolls_against_it() ->
         assert [r.roller for r in result.rolls] == ["pc-bram"]
         assert result.rolls[0].target == 10
         assert "vs DC 10" in result.summary and "Mira's" not in result.summary
+
+
+def test_a_check_on_a_fellow_pc_meets_a_dc_and_the_ally_never_rolls_against_it() -> None:
+    state = scene(mira(), bram())
+    intents = [Intent(kind=IntentKind.CHECK, actor="pc-bram", skill="athletics", target="pc-mira")]
+    result = result_of(resolve_round(seed=4, intents=intents, state=state), "pc-bram")
+    assert [r.roller for r in result.rolls] == ["pc-bram"]
+    assert result.rolls[0].target == 15 and "vs DC 15" in result.summary
