@@ -1288,7 +1288,7 @@ class Table(GMTools):
             )
         async with self._session() as s:
             await service.add_conflict(s, campaign_id=campaign.id, round_id=rnd.id, claim_text=line[:500])
-        if message.kind != "public":
+        if message.kind != "public" or resend:  # a GM who just asked for the resend is answered directly
             return
         try:
             await self.courier.send_dm(campaign.owner_user_id, f"**{campaign.name}**: {line}")

@@ -513,13 +513,19 @@ async def due_outbox(
     return [_outbox_view(r) for r in rows if (_aware(r.next_attempt_at) or now) <= now]
 
 
+def _undelivered() -> Any:
+    """Messages given up on, or waiting for a retry after a failed send."""
+    return (m.Outbox.status == "failed") | ((m.Outbox.status == "pending") & (col(m.Outbox.attempts) > 0))
+
+
 async def requeue_failed(session: AsyncSession, *, round_id: int) -> list[OutboxView]:
-    """Put a round's ``failed`` messages back to ``pending`` with fresh attempts (the GM's resend)."""
+    """Make a round's undelivered messages due now with fresh attempts (the GM's resend).
+
+    Both the ``failed`` ones and those still waiting for a retry: the GM asked for them now.
+    """
     async with _writing(session):
         rows = (
-            await session.exec(
-                select(m.Outbox).where(m.Outbox.round_id == round_id, m.Outbox.status == "failed")
-            )
+            await session.exec(select(m.Outbox).where(m.Outbox.round_id == round_id, _undelivered()))
         ).all()
         for row in rows:
             row.status, row.attempts, row.next_attempt_at = "pending", 0, None
@@ -531,13 +537,13 @@ async def requeue_failed(session: AsyncSession, *, round_id: int) -> list[Outbox
 
 
 async def latest_undelivered_round(session: AsyncSession, *, campaign_id: int) -> int | None:
-    """The newest round of the campaign with a message that was given up on (``failed``), if any."""
+    """The newest round of the campaign with a message given up on or waiting for a retry, if any."""
     row = (
         await session.exec(
             select(m.Outbox.round_id)
             .where(
                 m.Outbox.campaign_id == campaign_id,
-                m.Outbox.status == "failed",
+                _undelivered(),
                 col(m.Outbox.round_id).is_not(None),
             )
             .order_by(col(m.Outbox.round_id).desc())

@@ -264,3 +264,22 @@ async def test_outbox_rows_keep_their_attempts_for_the_next_process(sqlite_url: 
         assert [m.status for m in public] == ["pending"], "waiting for its retry, not lost"
     finally:
         await table.aclose()
+
+
+async def test_gm_resend_sends_a_story_waiting_for_its_retry_now_and_only_once(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    courier = FlakyCourier(failures=1)
+    clock = Clock()
+    table = await make_table(sqlite_url, tmp_path, courier=courier, clock=clock)
+    try:
+        await _play_round(table)
+        assert _stories(courier) == []
+        view = await table.gm_resend(WHERE, GM)
+        assert view.round_number == 1 and view.story_posted and view.requeued == 1
+        clock.advance(10)
+        await table.tick()
+        assert len(_stories(courier)) == 1 and courier.tries() == 2
+        assert courier.dms == [] or all(user != GM.user_id for user, _ in courier.dms), "nobody was alarmed"
+    finally:
+        await table.aclose()
