@@ -211,7 +211,7 @@ def test_startup_failure_keeps_one_line_and_logs_the_traceback(
 
 
 def test_broken_rules_data_fails_naming_the_file(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import rules.srd as srd
 
@@ -221,7 +221,15 @@ def test_broken_rules_data_fails_naming_the_file(
     try:
         assert main(["scenario", "validate", str(HARBOUR)]) == 2
         lines = _err_lines(capsys)
+        monkeypatch.setenv(TOKEN_ENV, "not-a-real-token")
+        config = _write(
+            tmp_path / "c.toml", f'[discord]\ntoken_env = "{TOKEN_ENV}"\n[storage]\ndata_dir = "{tmp_path}"\n'
+        )
+        assert main(["run", "--config", config]) == 2  # the bot does not start on broken rules data
+        lines += _err_lines(capsys)
     finally:
         srd.bestiary.cache_clear()
         srd.weapons.cache_clear()
-    assert len(lines) == 1 and ".toml" in lines[0] and "rules data" in lines[0]
+    assert len(lines) == 2 and all(
+        re.search(r"rules data is invalid: (bestiary|weapons)\.toml: ", line) for line in lines
+    )

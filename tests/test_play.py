@@ -296,3 +296,17 @@ def test_first_ctrl_c_stops_play_without_a_traceback(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_terminal_escapes_in_typed_lines_are_not_echoed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 9: ANSI/OSC escapes in an action were echoed to the terminal (colours, a retitled window)."""
+    out = _play(
+        monkeypatch,
+        capsys,
+        "alice: /join Grey\x1b[31mrock\x1b[0m\nalice: /act look\x1b]0;owned\x07 around\x00\n",
+    )
+    assert "\x1b" not in out and "\x07" not in out and "\x00" not in out
+    assert "alice sits down as Greyrock" in out
+    assert "> alice: /act look around" in out

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.cli import CliError
+from bot.text import clean_text
 
 GM_NAME = "gm"
 DB_FILE = "tablekeeper.db"  # the SQLite file bot.config puts under the data folder
@@ -196,7 +197,7 @@ class PlaySession:
                     return False
                 if not raw:
                     break
-                line = raw.strip()
+                line = clean_text(raw).strip()  # no terminal escapes echoed back, none sent to the table
                 if not line or line.startswith("#"):
                     continue
                 if not interactive:

@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     token = require_token(settings)
     require_llm_key(settings)
     require_storage(settings)
+    require_rules_data()
     return asyncio.run(serve(settings, token, debug=bool(getattr(args, "debug", False))))
 
 
@@ -69,6 +70,17 @@ def require_llm_key(settings: Settings) -> None:
         f"llm.api_key_env: the environment variable {llm.api_key_env} is not set, "
         f"and {llm.base_url} is not a local endpoint"
     )
+
+
+def require_rules_data() -> None:
+    """Load the rules data (weapons, bestiary) now: a broken file stops the start, naming file and entry.
+
+    Otherwise the first /act of the evening would meet it. ``DataError`` is reported by ``bot.cli.main``.
+    """
+    from rules.srd import bestiary, weapons
+
+    weapons()
+    bestiary()
 
 
 def require_storage(settings: Settings) -> None:
