@@ -392,3 +392,20 @@ async def test_a_round_too_big_for_the_context_falls_back_without_a_call(fake_ll
     assert outcome.source == "fallback"
     assert "BudgetExceeded" in (outcome.attempts[0].error or "")
     assert fake_llm.requests == []
+
+
+async def test_sentences_refuted_only_together_are_cut_until_the_rest_is_clean() -> None:
+    """A check that refutes any two sentences together: what is posted still passes it, in bounded checks."""
+    calls: list[str] = []
+    note = ConflictNote(claim="together", message="these sentences contradict each other")
+
+    def pairwise(draft: Draft) -> list[ConflictNote]:
+        calls.append(draft.public_text)
+        return [note] if len(re.findall(r"[.!?](\s|$)", draft.public_text)) > 1 else []
+
+    request = harbour_round(outcomes=harbour_round().outcomes * 4)
+    sentences = len(re.findall(r"[.!?](\s|$)", offline.narrate_now(request).public_text))
+    outcome = await run(None, request, check=pairwise)
+    assert outcome.draft.public_text and pairwise(outcome.draft) == []
+    assert outcome.conflicts == (note,)
+    assert len(calls) <= 2 + sentences * 5, (len(calls), sentences)

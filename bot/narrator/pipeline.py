@@ -44,6 +44,8 @@ REPETITION_HINT = "The previous draft repeated an earlier narration; tell this r
 OFFLINE_RESEEDS = 3
 #: Posted when the check flags every sentence of the offline narration: it claims nothing.
 NOTHING_SAFE_TO_TELL = "The round is resolved as the dice fell."
+#: Sentences dropped one at a time (each costs one check per remaining sentence) before the cheaper cut.
+_GREEDY_DROPS = 3
 #: Where the offline narration's sentences end (its sentences never hold quoted speech).
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 
@@ -204,7 +206,8 @@ async def _without_flagged_sentences(draft: Draft, check: DraftCheck) -> Draft:
 
     Each sentence is checked alone first (the offline narration names everyone, so a sentence stands on its
     own); if the rest still conflicts together, the sentence whose removal clears the most conflicts goes,
-    one at a time. A check that fails here drops the sentence it failed on: unverified text is not posted.
+    one at a time (at most :data:`_GREEDY_DROPS`), and past that only the longest clean opening is kept. A
+    check that fails here drops the sentence it failed on: unverified text is not posted.
     """
 
     async def flagged(sentences: Sequence[str]) -> int:
@@ -218,11 +221,20 @@ async def _without_flagged_sentences(draft: Draft, check: DraftCheck) -> Draft:
     sentences = [part for part in _SENTENCE_BREAK.split(draft.public_text) if part.strip()]
     kept = [sentence for sentence in sentences if not await flagged([sentence])]
     remaining = await flagged(kept) if kept else 0
-    while kept and remaining:
+    for _ in range(_GREEDY_DROPS):
+        if not kept or not remaining:
+            break
         scores = [await flagged(kept[:i] + kept[i + 1 :]) for i in range(len(kept))]
         best = min(range(len(kept)), key=scores.__getitem__)
         del kept[best]
         remaining = scores[best] if kept else 0
+    if kept and remaining:  # still refuted together: keep the longest clean opening, one check per sentence
+        prefix: list[str] = []
+        for sentence in kept:
+            if await flagged([*prefix, sentence]):
+                break
+            prefix.append(sentence)
+        kept = prefix
     dropped = [sentence for sentence in sentences if sentence not in kept]
     _log.error("dropped from the offline narration: %s", dropped)
     return draft.model_copy(update={"public_text": " ".join(kept) or NOTHING_SAFE_TO_TELL})
