@@ -264,11 +264,17 @@ def _read(filename: str) -> dict[str, Any]:
 
 
 def parse_toml(filename: str, text: str) -> dict[str, Any]:
-    """Parse TOML text; a syntax error becomes a DataError naming the file and the line."""
+    """Parse TOML text; a syntax error becomes a DataError naming the file and the line.
+
+    A leading byte-order mark is dropped (Windows editors write one); nesting deep enough to exhaust the
+    parser's stack is refused like any other syntax error.
+    """
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{filename}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise DataError(f"{filename}: not valid TOML (nested too deeply)") from None
 
 
 def _entries(filename: str, data: Mapping[str, Any], section: str) -> list[tuple[str, dict[str, Any]]]:

@@ -233,3 +233,14 @@ def test_broken_rules_data_fails_naming_the_file(
     assert len(lines) == 2 and all(
         re.search(r"rules data is invalid: (bestiary|weapons)\.toml: ", line) for line in lines
     )
+
+
+def test_rules_data_with_a_bom_or_deep_nesting() -> None:
+    from rules.errors import DataError
+    from rules.srd import parse_toml
+
+    assert parse_toml("weapons.toml", '\ufeff[weapon.club]\nname = "Club"\n') == {
+        "weapon": {"club": {"name": "Club"}}
+    }
+    with pytest.raises(DataError, match=r"weapons\.toml: not valid TOML \(nested too deeply\)"):
+        parse_toml("weapons.toml", NESTED["array"])
