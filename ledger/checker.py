@@ -13,7 +13,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ledger.claims import CheckReport, Claim, Leak, Verdict
-from ledger.extract import CHOICE, INCAPACITATING, MOTION, SPEECH, Extraction, content_words, extract
+from ledger.extract import (
+    CHOICE,
+    INCAPACITATING,
+    MOTION,
+    SPEECH,
+    VERBS,
+    Extraction,
+    content_words,
+    extract,
+)
 from ledger.snapshot import Entity, WorldSnapshot
 
 # Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
@@ -429,6 +438,27 @@ class _Judge:
 
     # --- player agency ------------------------------------------------------------------------------------
 
+    def _idle_business(self, pc: str, rest: str) -> bool:
+        """ "Tamsin pats her coat", "Brakka unslings her lute and picks out a song": a PC whose player wrote
+        nothing may be shown handling their own things, as long as no one else is involved and they stay."""
+        verb, _, clause = rest.partition(":")
+        e = self.entity(pc)
+        words = clause.lower().replace(",", " ").split()
+        if verb in MOTION or verb in _ABANDON or e is None:
+            return False
+        if {"off", "away"} & set(words) or any(VERBS.get(w) in MOTION for w in words):
+            return False  # "shoulders his greataxe and stomps off": leaving is a choice
+        own = {"his"} if e.pronoun == "he" else {"her"} if e.pronoun == "she" else {"their", "his", "her"}
+        if not own & set(words):
+            return False
+        low = f" {' '.join(words)} "
+        for other in self.snap.entities.values():
+            if other.id == pc or other.kind not in ("pc", "npc", "monster"):
+                continue
+            if any(f" {a.name.lower()} " in low for a in other.names()):
+                return False
+        return True
+
     def _pc_choice(self, c: Claim) -> Verdict:
         pc = c.args[0]
         rnd = self.snap.round
@@ -443,6 +473,8 @@ class _Judge:
         if wrote is None:
             if pc in rnd.acted and mode == "do":
                 return Verdict(c, "unknown", None, "default action")
+            if mode == "do" and self._idle_business(pc, rest):
+                return Verdict(c, "unknown", None, "idle business with their own things")
             return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player submitted nothing")
         sub = content_words(wrote)
         if mode == "say":

@@ -72,3 +72,32 @@ def test_words_or_a_commitment_the_player_never_wrote_are_a_conflict(text: str) 
 )
 def test_the_pc_asking_what_the_player_wrote_in_other_words_is_clean(text: str) -> None:
     assert _pc_conflicts(text) == [], text
+
+
+def _tamsin_conflicts(text: str) -> list[str | None]:
+    """Tamsin's player wrote nothing this round."""
+    report = check(text, _tax_office(), audience="party")
+    return [v.refuted_by for v in report.conflicts() if v.refuted_by == "round:submission-pc-tamsin"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tamsin pats her coat and checks her purse strings.",
+        "Tamsin fingers the healing potion tucked in her belt.",
+    ],
+)
+def test_a_pc_whose_player_wrote_nothing_may_handle_their_own_things(text: str) -> None:
+    assert _tamsin_conflicts(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tamsin draws her dagger and slips behind Old Wei.",
+        "Tamsin shoulders her pack and walks off toward the docks.",
+        "Tamsin tells Old Wei her price.",
+    ],
+)
+def test_a_pc_whose_player_wrote_nothing_takes_no_part_in_the_scene(text: str) -> None:
+    assert _tamsin_conflicts(text), text
