@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from bot import views as v
+from bot.text import clean_text
 
 # --- the courier -------------------------------------------------------------------------------------------
 
@@ -108,7 +109,7 @@ class Screen:
         return self.console is not None
 
     def _write(self, text: str = "") -> None:
-        print(text, file=self.file)
+        print(clean_text(text), file=self.file)  # nothing printed may drive the terminal (escapes)
 
     def rule(self, title: str) -> None:
         """A section heading."""
@@ -180,9 +181,10 @@ class Screen:
 
 
 def _esc(text: str) -> str:
+    """Text for rich: terminal escapes and control characters removed, rich markup escaped."""
     from rich.markup import escape
 
-    return escape(text)
+    return escape(clean_text(text))
 
 
 # --- views -> screen -------------------------------------------------------------------------------------

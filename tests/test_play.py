@@ -310,3 +310,18 @@ def test_terminal_escapes_in_typed_lines_are_not_echoed(
     assert "\x1b" not in out and "\x07" not in out and "\x00" not in out
     assert "alice sits down as Greyrock" in out
     assert "> alice: /act look around" in out
+
+
+@pytest.mark.parametrize("rich", [False, True])
+def test_the_screen_never_prints_terminal_escapes(rich: bool) -> None:
+    """Whatever reaches the screen (a narration, a name from an old ledger) cannot drive the terminal."""
+    from bot.terminal import Screen
+
+    out = io.StringIO()
+    screen = Screen(out, rich=rich)
+    screen.line("\x1b]0;owned\x07the tide \x1b[31mturns\x1b[0m")
+    screen.panel("#table", "Old Wei\x1b[2J nods.")
+    screen.table("who", ["name"], [["Mira\x1b]8;;http://x\x1b\\"]])
+    text = out.getvalue()
+    assert "the tide turns" in text and "Old Wei nods." in text
+    assert "owned" not in text and "\x1b]" not in text and "\x1b[2J" not in text and "\x07" not in text
