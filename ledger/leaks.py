@@ -356,12 +356,20 @@ def paraphrased_leaks(
     places: dict[str, frozenset[str]] = snap.cache.get("places", {})
     found: list[tuple[str, str, tuple[int, int]]] = []
     previous: list[str] = []
+    ordered = sorted(mentions, key=lambda m: m.i)
+    at = 0
     for lo, hi in sentences:
         if lo >= hi:
             continue
-        ents = _sentence_anchors(snap, tokens, mentions, lo, hi, previous)
-        previous = [m.id for m in mentions if lo <= m.i < hi and m.id]
-        raw = _concepts_of(snap, tokens, mentions, lo, hi)
+        while at < len(ordered) and ordered[at].i < lo:
+            at += 1
+        here = []  # this sentence's mentions, found in one pass over the text
+        while at < len(ordered) and ordered[at].i < hi:
+            here.append(ordered[at])
+            at += 1
+        ents = _sentence_anchors(snap, tokens, here, lo, hi, previous)
+        previous = [m.id for m in here if m.id]
+        raw = _concepts_of(snap, tokens, here, lo, hi)
         concepts: set[str] = set()
         for k, c in raw:
             if any(tokens[q].low in _INDEFINITE for q in range(max(lo, k - 3), k)):
