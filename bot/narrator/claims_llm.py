@@ -10,7 +10,9 @@ drops that one claim, never the draft. The character span is ours, computed from
 counted in ``fallbacks``: the LLM only ever adds. Any other exception is our bug and propagates.
 
 :func:`extra_conflicts` is what the table calls: the contradicted verdicts the model's claims add on top of
-:func:`ledger.checker.check`, judged with the same rules (:func:`ledger.checker.judge_claims`).
+:func:`ledger.checker.check`, judged with the same rules (:func:`ledger.checker.judge_claims`). For a draft
+that passes, :func:`extra_leaks` asks the model, per secret the channel may not see, whether the draft
+reveals it (a structured yes/no with the sentence); a sentence that is not in the draft is dropped.
 """
 
 from __future__ import annotations
