@@ -5,6 +5,7 @@ Rendering only: the event's kind and payload are the record; this module never d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -33,6 +34,33 @@ def fact_subject(key: str, name: Namer) -> tuple[str | None, str]:
         if shown and shown != prefix:
             return shown, key[len(prefix) + 1 :]
     return None, key
+
+
+def cause_label(cause: str) -> str:
+    """Where a record came from, as a player reads it.
+
+    Record refs a player may type (``ev-000123``, ``favor-0003-01``) stay as they are; the ledger's own
+    bookkeeping becomes words: ``round-12.5#3`` -> ``round 12.5``, ``scenario:harbor.toml`` -> ``the
+    scenario``, ``gm-<user id>`` -> ``the GM``.
+    """
+    round_ref = re.fullmatch(r"round-(\d+)\.(\d+)(?:#\d+)?", cause)
+    if round_ref:
+        return f"round {round_ref.group(1)}.{round_ref.group(2)}"
+    if cause.startswith("scenario:"):
+        return "the scenario"
+    if re.fullmatch(r"gm-\d+", cause):
+        return "the GM"
+    return cause
+
+
+VISIBILITY_LABELS = {"public": "everyone", "party": "the party", "gm": "the GM only"}
+
+
+def visibility_label(visibility: str) -> str:
+    """Who may see a record, in words: ``player:bob`` -> ``one player only``."""
+    return VISIBILITY_LABELS.get(
+        visibility, "one player only" if visibility.startswith("player:") else visibility
+    )
 
 
 def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = None) -> str:

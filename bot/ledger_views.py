@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import views as v
-from bot.describe import describe_event, fact_keys
+from bot.describe import cause_label, describe_event, fact_keys, visibility_label
 from bot.errors import InvalidAction, NotFound, TableError
 from bot.table_base import (
     GM_VIEW,
@@ -301,14 +301,14 @@ class LedgerViews(TableBase):
         )
         if rec.session_number is not None:
             fields["session"] = str(rec.session_number)
-        fields["visibility"] = rec.visibility
+        fields["seen by"] = visibility_label(rec.visibility)
         return v.RecordView(
             ref=rec.ref,
             kind=rec.record_kind,
             text=str(text),
             fields=fields,
             causes=tuple(f"{e.ref}: {describe_event(e.kind, e.payload, name)}" for e in rec.cause_chain)
-            + ((rec.root_cause,) if rec.root_cause else ()),
+            + ((cause_label(rec.root_cause),) if rec.root_cause else ()),
             replay=replay,
         )
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import discord
 from discord import app_commands
 
+from bot.describe import cause_label
 from bot.discord_client import EMBED_DESCRIPTION_LIMIT, clip, paginate_lines, safe
 from bot.views import (
     CampaignView,
@@ -101,7 +102,6 @@ def character_embed(view: CharacterView, *, title: str | None = None) -> discord
         embed.add_field(name="Location", value=safe(view.location))
     if view.conditions:
         embed.add_field(name="Conditions", value=", ".join(view.conditions))
-    embed.set_footer(text=view.id)
     return embed
 
 
@@ -185,22 +185,23 @@ def roll_embed(view: RollView, *, who: str) -> discord.Embed:
 
 def inventory_embed(view: InventoryView) -> discord.Embed:
     """What a character carries."""
-    lines = [f"**{safe(h.name)}** ×{h.quantity} · `{h.item_id}`" for h in view.items] or ["empty-handed"]
+    lines = [f"**{safe(h.name)}** ×{h.quantity}" for h in view.items] or ["empty-handed"]
     embed = discord.Embed(
         title=f"{safe(view.holder_name)}'s inventory",
         description=clip("\n".join(lines), EMBED_DESCRIPTION_LIMIT),
         colour=COLOUR_PRIVATE if view.private else COLOUR_LEDGER,
     )
-    embed.set_footer(text=view.holder_id + (" · private" if view.private else ""))
+    if view.private:
+        embed.set_footer(text="private: only you (and the GM) see this")
     return embed
 
 
 def edge_line(edge: EdgeView) -> str:
-    """``Mira → Old Wei: owes favour (+40): saved his boat · s2 · rel-0012``."""
+    """``Mira → Old Wei: owes favour (+40): saved his boat · s2``."""
     since = f" · s{edge.since_session}" if edge.since_session is not None else ""
     kind = edge.kind.replace("-", " ")
     who = f"{safe(edge.source)} → {safe(edge.target)}"
-    return f"{who}: {kind} ({edge.attitude:+d}): {safe(edge.reason)}{since} · `{edge.ref}`"
+    return f"{who}: {kind} ({edge.attitude:+d}): {safe(edge.reason)}{since}"
 
 
 def thread_line(thread: ThreadView) -> str:
@@ -217,8 +218,14 @@ def event_line(event: EventView) -> str:
         when.append(f"s{event.session}")
     if event.round is not None:
         when.append(f"r{event.round}")
-    cause = f" ← `{event.cause}`" if event.cause else ""
+    cause = f" ← {_cause(event.cause)}" if event.cause else ""
     return f"`{event.ref}` {' '.join(when)} {event.kind}: {safe(event.text)}{cause}"
+
+
+def _cause(cause: str) -> str:
+    """A cause: a record ref a player may type in code style, the ledger's bookkeeping in words."""
+    label = cause_label(cause)
+    return f"`{label}`" if label == cause else safe(label)
 
 
 def record_embed(view: RecordView) -> discord.Embed:

@@ -162,9 +162,9 @@ async def test_rolls_are_public_unless_private(harness: DiscordHarness) -> None:
 
 async def test_long_lists_page_and_only_the_asker_turns_pages(harness: DiscordHarness) -> None:
     listed = await harness.command("ledger relationships", MIRA)
-    assert "rel-0000" in listed.text and "rel-0010" not in listed.text and "page 1/3" in listed.text
+    assert "NPC 0 →" in listed.text and "NPC 10 →" not in listed.text and "page 1/3" in listed.text
     turned = await harness.press(listed, "Next", MIRA)
-    assert "rel-0010" in turned.text and "page 2/3" in turned.text
+    assert "NPC 10 →" in turned.text and "page 2/3" in turned.text
     other = await harness.press(listed, "Next", GREY)
     assert other.ephemeral and "Only the player who asked" in other.text
 

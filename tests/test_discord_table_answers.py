@@ -148,3 +148,22 @@ async def test_user_text_reaches_the_channel_escaped(harness: DiscordHarness) ->
     assert not re.search(r"(?<!\\)\[Free gold\]\(", public), public
     assert "**LOUD**" not in public and "@everyone" not in public
     assert "`" in _field(ready, "Sister Tamsin")  # the bot's own formatting (roll lines as code) stays
+
+
+INTERNAL_ID = re.compile(r"(?<![a-z])(?:item|npc|pc|loc|monster)-[a-z0-9]|scenario:|round-\d")
+
+
+async def test_ids_appear_only_where_a_player_types_them(harness: DiscordHarness) -> None:
+    answers = {
+        "sheet": await harness.command("join", Member(1004, "dan"), claim="Orrin Vale"),
+        "inventory": await harness.command("ledger inventory", BOB, player="Greyrock"),
+        "relationships": await harness.command("ledger relationships", ALICE),
+        "history": await harness.command("ledger history", ALICE, count=5),
+        "record": await harness.command("ledger record", BOB, id="ev-000081"),
+    }
+    for what, answer in answers.items():
+        assert answer.messages, what
+        assert not INTERNAL_ID.search(answer.text), (what, answer.text)
+    assert "ev-000095" in answers["history"].text  # a ref a player types in /ledger record or dispute
+    assert "← the scenario" in answers["history"].text
+    assert "player:bob" not in answers["record"].text and "one player only" in answers["record"].text
