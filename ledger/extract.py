@@ -2142,6 +2142,12 @@ def _kills(s: _Sentence, start: int, stop: int) -> bool:
     return False
 
 
+# what a falling body "hits" or "strikes": never a creature
+_SURFACES = frozenset(
+    {"floor", "ground", "flagstones", "flagstone", "flags", "cobbles", "deck", "dirt", "earth", "mud", "sand"}
+)
+
+
 def _combat(s: _Sentence) -> None:
     """hit / missed / damaged / dead from attack phrasing, guided by who acted this round."""
     rnd = s.snap.round
@@ -2205,6 +2211,8 @@ def _combat(s: _Sentence) -> None:
         aimed = {a.target for a in attacks}
         pool = after or [x for x in others if x.id in aimed]
         target: Mention | None = pool[0] if pool else None
+        if target is None and _SURFACES & set(words):
+            continue  # "dead before she hits the flagstones": a body meeting the floor is no attack
         tid = (target.id if target is not None else None) or attacks[0].target or ""
         mod = s.modality(m)
         if mod.hypothetical or mod.memory or mod.rumour:
