@@ -256,3 +256,18 @@ async def test_retrieval_gives_the_ledger_records_when_the_index_fails(
         assert ctx.summaries_unavailable is not None and "InternalError" in ctx.summaries_unavailable
     finally:
         await engine.dispose()
+
+
+async def test_a_gm_who_takes_no_dms_finds_the_outage_in_the_conflict_queue(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    chroma = FlakyChroma(tmp_path / "chroma")
+    courier = RecordingCourier(closed=frozenset({GM.user_id}))
+    table = await _table(sqlite_url, tmp_path, courier, summaries=SummaryIndex(chroma))  # type: ignore[arg-type]
+    try:
+        await seat_everyone(table)
+        await _play_round(table, courier, "r1")
+        notes = [c.claim for c in await table.gm_conflicts(WHERE, GM) if OUTAGE in c.claim]
+        assert len(notes) == 1 and "InternalError" in notes[0]
+    finally:
+        await table.aclose()
