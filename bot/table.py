@@ -1283,17 +1283,20 @@ class Table(GMTools):
             )
         else:
             line = (
-                f"Round {rnd.number}: {what} could not be posted after {failure.attempts} tries "
+                f"Round {rnd.number}: {what} could not be delivered after {failure.attempts} tries "
                 f"({error[:80]}). It is kept: use /gm resend when Discord answers again."
             )
         async with self._session() as s:
             await service.add_conflict(s, campaign_id=campaign.id, round_id=rnd.id, claim_text=line[:500])
-        if message.kind != "public" or resend:  # a GM who just asked for the resend is answered directly
+        if resend:  # the GM who just asked for the resend is answered directly
             return
-        try:
-            await self.courier.send_dm(campaign.owner_user_id, f"**{campaign.name}**: {line}")
-        except Exception:
-            _log.warning("round %s: could not tell the GM that the story waits", rnd.id, exc_info=True)
+        if message.kind == "public" or permission is not None:
+            try:
+                await self.courier.send_dm(campaign.owner_user_id, f"**{campaign.name}**: {line}")
+            except Exception:
+                _log.warning("round %s: could not tell the GM that the story waits", rnd.id, exc_info=True)
+        if message.kind != "public":
+            return
         try:
             await self.courier.post_public(
                 campaign.guild_id,

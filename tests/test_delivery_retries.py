@@ -92,7 +92,7 @@ async def test_a_post_that_fails_twice_reaches_the_channel_exactly_once(
             await table.tick()
         assert len(_stories(courier)) == 1 and courier.tries() == 3, "and never again"
         assert (await table.round_status(WHERE, GM)).round_number == 2, "play went on meanwhile"
-        assert not any("could not be posted" in c.claim for c in await table.gm_conflicts(WHERE, GM))
+        assert not any("could not be delivered" in c.claim for c in await table.gm_conflicts(WHERE, GM))
     finally:
         await table.aclose()
 
