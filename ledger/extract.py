@@ -1095,7 +1095,19 @@ class _Sentence:
         ):
             memory = True
         memory = memory or any(
-            p in whole for p in ("years ago", "long ago", "used to", "back when", "last winter")
+            p in whole
+            for p in (
+                "years ago",
+                "long ago",
+                "used to",
+                "back when",
+                "last winter",
+                "last week",
+                "last night",
+                "last month",
+                "last year",
+                "yesterday",
+            )
         )
         rumour = bool(_RUMOUR & set(before_clause)) or any(
             p in " ".join(before)
