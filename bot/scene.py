@@ -29,11 +29,11 @@ from ledger.snapshot import ActionResult as FactAction
 from ledger.snapshot import RoundFacts
 from ledger.views import EntityView, HoldingView, ItemView, LocationView
 from ledger.visibility import Viewer
-from rules.creatures import AbilityScores, Attack, Condition, DamageType, StatBlock
+from rules.creatures import AbilityScores, Attack, Condition, DamageType, StatBlock, slugify
 from rules.errors import RulesError
 from rules.intents import Intent, IntentKind
 from rules.round import ActionResult, RoundResolution
-from rules.srd import build_pc, creature
+from rules.srd import SPELLS, build_pc, creature
 from rules.state import (
     Combatant,
     ConditionAdded,
@@ -151,7 +151,13 @@ def stat_block(entity: EntityView) -> StatBlock:
     if kind == "pc" and "abilities" in sheet:
         from ledger.scenario import rules_sheet
 
-        return build_pc(rules_sheet(sheet))
+        rules = rules_sheet(sheet)
+        spells = sheet.get("spells")  # a sheet may list its spells by name: ["Fire Bolt", "light"]
+        if isinstance(spells, Sequence) and not isinstance(spells, str):
+            listed = {slugify(str(s)) for s in spells} & set(SPELLS)
+            rules["features"] = sorted({*rules.get("features", ()), *listed})
+        char_class = sheet.get("class")
+        return build_pc(rules, char_class=char_class if isinstance(char_class, str) else None)
     if sheet.get("bestiary"):
         block = creature(str(sheet["bestiary"])).stat_block(kind=kind)  # type: ignore[arg-type]
         return block.model_copy(update={"name": entity.name})

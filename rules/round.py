@@ -185,9 +185,9 @@ def _validate_kind(intent: Intent, actor: Combatant, target: Combatant | None, s
         key = slugify(intent.ability_name)
         spell = SPELLS.get(key)
         if spell is None:
-            raise IntentError(f"Unknown spell or feature '{intent.ability_name}'")
+            raise IntentError(f"Unknown spell or feature '{intent.ability_name}'. {_castable(actor)}")
         if key not in actor.stats.features:
-            raise IntentError(f"{actor.name} cannot use {spell.name}")
+            raise IntentError(f"{actor.name} cannot use {spell.name}. {_castable(actor)}")
         if spell.harmful and target is None:
             raise IntentError(f"{spell.name} needs a target")
         if spell.self_only and target is not None and target.id != actor.id:
@@ -201,7 +201,7 @@ def _validate_kind(intent: Intent, actor: Combatant, target: Combatant | None, s
             raise IntentError(f"{kind.value.replace('_', ' ').capitalize()} what?")
         if kind is IntentKind.USE_ITEM and intent.target and target is None:
             name, effect = _holding_meta(actor, intent.item)
-            if item_effect(intent.item, effect) is not None:
+            if item_effect(intent.item, effect, name) is not None:
                 raise IntentError(f"There is no '{intent.target}' here to use {name or intent.item} on")
         have = actor.held(intent.item)
         if have == 0:
@@ -227,6 +227,14 @@ def _validate_kind(intent: Intent, actor: Combatant, target: Combatant | None, s
         skill = _skill_or_ability(intent.skill)
         if skill not in TALK_SKILLS:
             raise IntentError("Talking uses persuasion, deception or intimidation")
+
+
+def _castable(actor: Combatant) -> str:
+    """The sentence naming what ``actor`` can cast, so a refused player knows what to ask for instead."""
+    names = [SPELLS[f].name for f in actor.stats.features if f in SPELLS]
+    if not names:
+        return f"{actor.name} has no spells or features to use."
+    return f"{actor.name} can use: {', '.join(names)}."
 
 
 def _holding_meta(actor: Combatant, item: str) -> tuple[str, str | None]:
@@ -819,7 +827,7 @@ def _use_item(rnd: _Round, actor: Combatant, intent: Intent) -> None:
         rnd.add(rnd._refuse(intent, f"{actor.name} no longer holds {rnd.item_name(intent.item)}"))
         return
     name, effect_id = rnd._meta(intent.item)
-    effect = item_effect(intent.item, effect_id)
+    effect = item_effect(intent.item, effect_id, name)
     item_label = name or (effect.name if effect else rnd.item_name(intent.item))
     if effect is None:
         rnd.add(

@@ -32,6 +32,7 @@ from rules.creatures import (
     WeaponProperty,
     ability_modifier,
     proficiency_by_level,
+    slugify,
 )
 from rules.errors import DataError, RulesError
 
@@ -58,6 +59,8 @@ class Spell(BaseModel):
     add_modifier: bool = False  # healing adds the spellcasting ability modifier
     add_level: bool = False  # second wind adds the character level
     self_only: bool = False
+    level: int = Field(default=0, ge=0, le=9)  # spell level; 0 for cantrips and class features
+    classes: tuple[str, ...] = ()  # SRD classes that know it (a feature: the class that has it)
 
     @property
     def harmful(self) -> bool:
@@ -70,6 +73,7 @@ SPELLS: Mapping[str, Spell] = {
     for s in (
         Spell(
             id="fire-bolt",
+            classes=("sorcerer", "wizard"),
             name="Fire Bolt",
             form="attack",
             dice="1d10",
@@ -78,6 +82,7 @@ SPELLS: Mapping[str, Spell] = {
         ),
         Spell(
             id="ray-of-frost",
+            classes=("sorcerer", "wizard"),
             name="Ray of Frost",
             form="attack",
             dice="1d8",
@@ -86,6 +91,7 @@ SPELLS: Mapping[str, Spell] = {
         ),
         Spell(
             id="sacred-flame",
+            classes=("cleric",),
             name="Sacred Flame",
             form="save",
             dice="1d8",
@@ -94,10 +100,18 @@ SPELLS: Mapping[str, Spell] = {
             cantrip=True,
         ),
         Spell(
-            id="guiding-bolt", name="Guiding Bolt", form="attack", dice="4d6", damage_type=DamageType.RADIANT
+            id="guiding-bolt",
+            name="Guiding Bolt",
+            form="attack",
+            dice="4d6",
+            damage_type=DamageType.RADIANT,
+            level=1,
+            classes=("cleric",),
         ),
         Spell(
             id="inflict-wounds",
+            level=1,
+            classes=("cleric",),
             name="Inflict Wounds",
             form="attack",
             dice="3d10",
@@ -105,10 +119,18 @@ SPELLS: Mapping[str, Spell] = {
             ranged=False,
         ),
         Spell(
-            id="magic-missile", name="Magic Missile", form="auto", dice="3d4+3", damage_type=DamageType.FORCE
+            id="magic-missile",
+            name="Magic Missile",
+            form="auto",
+            dice="3d4+3",
+            damage_type=DamageType.FORCE,
+            level=1,
+            classes=("sorcerer", "wizard"),
         ),
         Spell(
             id="burning-hands",
+            level=1,
+            classes=("sorcerer", "wizard"),
             name="Burning Hands",
             form="save",
             dice="3d6",
@@ -118,14 +140,92 @@ SPELLS: Mapping[str, Spell] = {
             ranged=False,
         ),
         Spell(
-            id="hold-person", name="Hold Person", form="save", save=Ability.WIS, condition=Condition.PARALYZED
+            id="hold-person",
+            name="Hold Person",
+            form="save",
+            save=Ability.WIS,
+            condition=Condition.PARALYZED,
+            level=2,
+            classes=("bard", "cleric", "druid", "sorcerer", "warlock", "wizard"),
         ),
-        Spell(id="cure-wounds", name="Cure Wounds", form="heal", dice="1d8", ranged=False, add_modifier=True),
-        Spell(id="healing-word", name="Healing Word", form="heal", dice="1d4", add_modifier=True),
-        Spell(id="spare-the-dying", name="Spare the Dying", form="stabilize", ranged=False),
-        Spell(id="second-wind", name="Second Wind", form="heal", dice="1d10", add_level=True, self_only=True),
+        Spell(
+            id="cure-wounds",
+            name="Cure Wounds",
+            form="heal",
+            dice="1d8",
+            ranged=False,
+            add_modifier=True,
+            level=1,
+            classes=("bard", "cleric", "druid", "paladin", "ranger"),
+        ),
+        Spell(
+            id="healing-word",
+            name="Healing Word",
+            form="heal",
+            dice="1d4",
+            add_modifier=True,
+            level=1,
+            classes=("bard", "cleric", "druid"),
+        ),
+        Spell(
+            id="spare-the-dying", name="Spare the Dying", form="stabilize", ranged=False, classes=("cleric",)
+        ),
+        Spell(
+            id="second-wind",
+            name="Second Wind",
+            form="heal",
+            dice="1d10",
+            add_level=True,
+            self_only=True,
+            classes=("fighter",),
+        ),
     )
 }
+
+
+# SRD 5.1 spellcasting by class: the ability, and how the highest spell level grows with class level.
+_FULL_CASTERS = frozenset({"bard", "cleric", "druid", "sorcerer", "wizard"})
+_HALF_CASTERS = frozenset({"paladin", "ranger"})
+CLASS_SPELLCASTING: Mapping[str, Ability] = {
+    "bard": Ability.CHA,
+    "cleric": Ability.WIS,
+    "druid": Ability.WIS,
+    "paladin": Ability.CHA,
+    "ranger": Ability.WIS,
+    "sorcerer": Ability.CHA,
+    "warlock": Ability.CHA,
+    "wizard": Ability.INT,
+}
+
+
+def max_spell_level(char_class: str, level: int) -> int:
+    """The highest spell level a ``char_class`` character of ``level`` can cast (0: cantrips only or none)."""
+    key = char_class.strip().lower()
+    if key in _FULL_CASTERS:
+        return min(9, (level + 1) // 2)
+    if key == "warlock":
+        return min(5, (level + 1) // 2)
+    if key in _HALF_CASTERS:
+        return 0 if level < 2 else min(5, (level - 1) // 4 + 1)
+    return 0
+
+
+def class_features(char_class: str | None, level: int) -> tuple[str, ...]:
+    """The spells and features in :data:`SPELLS` that an SRD ``char_class`` of ``level`` has, sorted by id.
+
+    Cantrips (level 0) come with the class; levelled spells need a slot of their level (SRD progression).
+    A half caster (paladin, ranger) has no cantrips here and no spells before level 2.
+    """
+    if not char_class:
+        return ()
+    key = char_class.strip().lower()
+    highest = max_spell_level(key, level)
+    known = [
+        s.id
+        for s in SPELLS.values()
+        if key in s.classes and (s.level <= highest if s.level else key not in _HALF_CASTERS)
+    ]
+    return tuple(sorted(known))
 
 
 # --- items with a rules effect ---------------------------------------------------------------------------
@@ -160,20 +260,40 @@ ITEM_EFFECTS: Mapping[str, ItemEffect] = {
 }
 
 
-def item_effect(item_id: str, effect: str | None = None) -> ItemEffect | None:
-    """The rules effect of an item: its ``effect``, else its id without ``item-`` and a ``-N`` suffix.
+# Other names the same SRD items go by in campaigns ("a healing potion", "item-healing-potion").
+_ITEM_EFFECT_ALIASES: Mapping[str, str] = {
+    "healing-potion": "potion-of-healing",
+    "greater-healing-potion": "potion-of-greater-healing",
+    "superior-healing-potion": "potion-of-superior-healing",
+    "supreme-healing-potion": "potion-of-supreme-healing",
+    "healer-s-kit": "healers-kit",
+    "healer-kit": "healers-kit",
+}
 
-    ``item-potion-of-healing-2`` -> Potion of Healing. Items with no rules effect return None.
-    """
-    if effect:
-        return ITEM_EFFECTS.get(effect)
-    key = item_id.removeprefix("item-")
+
+def _effect_for(key: str) -> ItemEffect | None:
+    key = _ITEM_EFFECT_ALIASES.get(key, key)
     if key in ITEM_EFFECTS:
         return ITEM_EFFECTS[key]
     head, _, tail = key.rpartition("-")
     if tail.isdigit():
+        head = _ITEM_EFFECT_ALIASES.get(head, head)
         return ITEM_EFFECTS.get(head)
     return None
+
+
+def item_effect(item_id: str, effect: str | None = None, name: str | None = None) -> ItemEffect | None:
+    """The rules effect of an item: its ``effect``, else its id, else its display ``name``.
+
+    Ids lose ``item-`` and a ``-N`` suffix: ``item-potion-of-healing-2`` -> Potion of Healing, and so do
+    ``item-healing-potion`` and an item named "potion of healing". Items with no rules effect return None.
+    """
+    if effect:
+        return ITEM_EFFECTS.get(effect)
+    found = _effect_for(item_id.removeprefix("item-"))
+    if found is None and name:
+        found = _effect_for(slugify(name))
+    return found
 
 
 # --- weapons and bestiary (TOML) -------------------------------------------------------------------------
@@ -397,10 +517,13 @@ def weapon_attack(weapon: Weapon, scores: AbilityScores, proficiency: int) -> At
     )
 
 
-def build_pc(sheet: SimpleSheet | Mapping[str, Any]) -> StatBlock:
+def build_pc(sheet: SimpleSheet | Mapping[str, Any], *, char_class: str | None = None) -> StatBlock:
     """A PC stat block from a simple sheet; raise RulesError for an unknown weapon or a bad sheet.
 
     Max HP defaults to a d8 hit die: 8 + Con at level 1, then 5 + Con per level (the SRD fixed value).
+    ``char_class`` (an SRD class such as "wizard") adds the class's spells and features that exist in
+    :data:`SPELLS` for the sheet's level (:func:`class_features`) and, unless the sheet names one, the class's
+    spellcasting ability: a level-5 wizard casts Fire Bolt with Intelligence.
     """
     if not isinstance(sheet, SimpleSheet):
         try:
@@ -423,6 +546,10 @@ def build_pc(sheet: SimpleSheet | Mapping[str, Any]) -> StatBlock:
     unknown = [f for f in sheet.features if f not in SPELLS]
     if unknown:
         raise RulesError(f"Unknown spell or feature '{unknown[0]}'")
+    features = tuple(sorted({*sheet.features, *class_features(char_class, sheet.level)}))
+    spellcasting = sheet.spellcasting
+    if spellcasting is None and char_class:
+        spellcasting = CLASS_SPELLCASTING.get(char_class.strip().lower())
     return StatBlock(
         name=sheet.name,
         kind="pc",
@@ -434,8 +561,8 @@ def build_pc(sheet: SimpleSheet | Mapping[str, Any]) -> StatBlock:
         max_hp=max_hp,
         speed=sheet.speed,
         attacks=tuple(attacks),
-        features=sheet.features,
-        spellcasting=sheet.spellcasting,
+        features=features,
+        spellcasting=spellcasting,
     )
 
 
@@ -445,6 +572,7 @@ def scores_from(values: Sequence[int]) -> AbilityScores:
 
 
 __all__ = [
+    "CLASS_SPELLCASTING",
     "ITEM_EFFECTS",
     "SPELLS",
     "Creature",
@@ -455,7 +583,9 @@ __all__ = [
     "ability_modifier",
     "bestiary",
     "build_pc",
+    "class_features",
     "creature",
     "item_effect",
+    "max_spell_level",
     "weapons",
 ]
