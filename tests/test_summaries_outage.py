@@ -9,8 +9,15 @@ and a Chroma server that is not running.
 from __future__ import annotations
 
 import random
+import shutil
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -269,5 +276,57 @@ async def test_a_gm_who_takes_no_dms_finds_the_outage_in_the_conflict_queue(
         await _play_round(table, courier, "r1")
         notes = [c.claim for c in await table.gm_conflicts(WHERE, GM) if OUTAGE in c.claim]
         assert len(notes) == 1 and "InternalError" in notes[0]
+    finally:
+        await table.aclose()
+
+
+@contextmanager
+def _chroma_server(port: int, folder: Path) -> Iterator[None]:
+    """A real ``chroma run`` on ``port`` (the CLI beside this interpreter) until the block ends."""
+    beside = Path(sys.executable).parent / "chroma"
+    exe = str(beside) if beside.is_file() else shutil.which("chroma")
+    assert exe is not None, f"the chroma CLI is not installed: neither {beside} nor chroma on PATH"
+    log = (folder / "chroma-server.log").open("wb")
+    server = subprocess.Popen(
+        [exe, "run", "--path", str(folder / "server-data"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 90  # generous: a loaded machine starts it slowly
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            assert server.poll() is None and time.monotonic() < deadline, "chroma run did not start"
+            time.sleep(0.2)
+        yield
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+async def test_a_chroma_server_started_later_receives_the_queued_summaries(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    port = _closed_port()
+    courier = RecordingCourier()
+    table = await _table(sqlite_url, tmp_path, courier, {"chroma": {"mode": "http", "port": port}})
+    try:
+        await seat_everyone(table)  # the server is not running yet
+        cid = (await table.campaign_status(WHERE, GM)).id
+        queued = await _states(table, cid)
+        assert set(queued) == {"pending"} and len(_gm_dms(courier, OUTAGE)) == 1
+        with _chroma_server(port, tmp_path):
+            _later(table, 30)
+            await _play_round(table, courier, "r1")
+            assert await _states(table, cid) == Counter(indexed=queued["pending"])
+            index = table.summaries
+            assert index is not None and await index.count(f"campaign-{cid}") == queued["pending"]
+            assert len(_gm_dms(courier, BACK)) == 1
     finally:
         await table.aclose()
