@@ -70,9 +70,10 @@ def test_a_file_over_the_size_cap_is_refused_before_parsing(
 ) -> None:
     path = tmp_path / "huge.toml"
     path.write_text("# padding\n" * 500_000, encoding="utf-8")  # 5 MB of comments
-    assert main(["scenario", "validate", str(path)]) == 2
-    lines = _err_lines(capsys)
-    assert len(lines) == 1 and "file too large" in lines[0]
+    for argv in (["scenario", "validate", str(path)], ["play", "--scenario", str(path)]):
+        assert main(argv) == 2
+        lines = _err_lines(capsys)
+        assert len(lines) == 1 and "file too large" in lines[0]
 
 
 def test_many_problems_print_the_first_twenty_then_a_count(

@@ -78,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
     scenario = Path(args.scenario)
     if not scenario.is_file():
         raise CliError(f"{scenario}: no such scenario file")
+    from ledger.scenario import MAX_SCENARIO_BYTES
+
+    if scenario.stat().st_size > MAX_SCENARIO_BYTES:  # refused before a ledger is created for it
+        raise CliError(
+            f"{scenario}: file too large: {scenario.stat().st_size:,} bytes, at most {MAX_SCENARIO_BYTES:,}"
+        )
     if args.seed is not None and not 0 <= args.seed < 2**63:
         raise CliError(f"--seed must be between 0 and 2**63-1, not {args.seed}")
     screen = Screen(rich=args.rich)
