@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy import and_, or_
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -515,7 +516,10 @@ async def due_outbox(
 
 def _undelivered() -> Any:
     """Messages given up on, or waiting for a retry after a failed send."""
-    return (m.Outbox.status == "failed") | ((m.Outbox.status == "pending") & (col(m.Outbox.attempts) > 0))
+    return or_(
+        col(m.Outbox.status) == "failed",
+        and_(col(m.Outbox.status) == "pending", col(m.Outbox.attempts) > 0),
+    )
 
 
 async def requeue_failed(session: AsyncSession, *, round_id: int) -> list[OutboxView]:
