@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, cast
 from ledger.extract import Mention, Token, find_mentions, name_index, tokenize
 
 if TYPE_CHECKING:
-    from ledger.snapshot import WorldSnapshot
+    from ledger.snapshot import Edge, WorldSnapshot
 
 # Synonym classes of the game's vocabulary (lemmas). A word in no class is its own concept.
 _CLASSES: dict[str, str] = {
@@ -39,7 +39,7 @@ _CLASSES: dict[str, str] = {
     "belladonna hemlock wolfsbane arsenic foxglove envenom adulterate",
     "steal": "steal thief theft rob robber robbery pilfer filch swipe pocket embezzle embezzlement skim "
     "purloin loot plunder burgle burglar pickpocket snatch misappropriate thieve",
-    "lead": "lead leader head command commander master chief rule ruler boss helm preside mastermind",
+    "lead": "lead leader head command commander master chief rule ruler boss helm preside mastermind run",
     "kin": "father mother parent son daughter child sire bore birth bastard offspring heir boy girl kin "
     "kinsman sibling brother sister twin cousin uncle aunt nephew niece fathered mothered grandchild "
     "granddaughter grandson grandfather grandmother grandparent grandsire",
@@ -165,6 +165,7 @@ class Secret:
     visibility: str
     anchors: tuple[_Anchor, ...]
     concepts: frozenset[str]
+    short: bool = False  # a value of a word or two: its owner and all of its words tell it
 
 
 def _head_concept(name: str) -> str | None:
@@ -184,8 +185,9 @@ def _anchor(snap: WorldSnapshot, eid: str) -> _Anchor:
     titles: set[str] = set()
     for a in e.names():
         words = a.name.lower().split()
-        if len(words) == 2 and words[0] == "the" and words[1].isalpha():
-            c = concept(words[1])
+        # "the harbourmaster", and the head of a longer title: "the old tax officer" names an officer
+        if len(words) >= 2 and words[0] == "the" and words[-1].isalpha():
+            c = concept(words[-1])
             if c:
                 titles.add(c)
     head = _head_concept(e.name) if e.kind == "item" else None
@@ -272,7 +274,12 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
     places: dict[str, frozenset[str]] = {}
     out: list[Secret] = []
     for f in snap.facts.values():
-        if not isinstance(f.value, str) or len(f.value.split()) < 3:
+        if not isinstance(f.value, str):
+            continue
+        if len(f.value.split()) < 3:
+            short = _short_secret(snap, f.key, f.value, f.visibility)
+            if short is not None:
+                out.append(short)
             continue
         toks = tokenize(f.value)
         mentions, _, _ = find_mentions(toks, index, snap)
@@ -309,10 +316,41 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
         if len(anchors) + len(concepts) < 2:
             continue
         out.append(Secret(f.key, f.visibility, tuple(anchors), frozenset(concepts)))
+    out += [s for e in snap.edges if (s := _edge_secret(snap, e)) is not None]
     snap.cache["places"] = places
     result = tuple(out)
     snap.cache["secrets"] = result
     return result
+
+
+def _short_secret(snap: WorldSnapshot, key: str, value: str, visibility: str) -> Secret | None:
+    """A fact about someone whose value is a word or two ("npc-maren-holt-role" = "smuggler boss").
+
+    Told when a sentence names its owner with every word of the value (by synonym): "Maren Holt runs the
+    smuggling ring" tells that she is the smuggler boss.
+    """
+    owner = _owner_entity(snap, key)
+    if owner is None or snap.entities[owner].kind not in _CREATURES | {"item"}:
+        return None
+    concepts = frozenset(c for w in re.findall(r"[A-Za-z]+", value) if (c := concept(w.lower())))
+    if not concepts:
+        return None
+    return Secret(key, visibility, (_anchor(snap, owner),), concepts, short=True)
+
+
+def _edge_secret(snap: WorldSnapshot, edge: Edge) -> Secret | None:
+    """A relationship as a secret: both ends named in one sentence with a word of its kind or reason."""
+    if edge.source not in snap.entities or edge.target not in snap.entities:
+        return None
+    text = f"{edge.kind.replace('-', ' ')}. {edge.reason or ''}"
+    toks = tokenize(text)
+    mentions, _, _ = find_mentions(toks, name_index(snap), snap)
+    covered = _covered(snap, toks, mentions, 0, len(toks))
+    concepts = frozenset(c for k, c in _concepts_of(snap, toks, mentions, 0, len(toks)) if k not in covered)
+    if not concepts:
+        return None
+    anchors = (_anchor(snap, edge.source), _anchor(snap, edge.target))
+    return Secret(edge.id, edge.visibility, anchors, concepts)
 
 
 def _sentence_anchors(
@@ -384,7 +422,7 @@ def paraphrased_leaks(
         for s in secrets:
             present = [a for a in s.anchors if _names(a, ents, words, low)]
             shared = {c for c in s.concepts if c in concepts or _IMPLIES.get(c, frozenset()) & concepts}
-            need = max(2, math.ceil(CONCEPT_SHARE * len(s.concepts)))
+            need = len(s.concepts) if s.short else max(2, math.ceil(CONCEPT_SHARE * len(s.concepts)))
             together = len(s.anchors) >= 2 and len(present) == len(s.anchors) and bool(shared)
             subject = bool(s.anchors) and s.anchors[0] in present and len(shared) >= need
             nobody = not s.anchors and len(shared) >= max(3, need)
