@@ -416,6 +416,16 @@ def _effects(resolution: RoundResolution, index: int, target: str | None) -> tup
     return damage, healing, down, died
 
 
+def _item_name(scene: Scene, item: str | None) -> str | None:
+    """An item's display name; one used up this round is no longer in the scene, so its id is put in words
+    ("item-healing-potion" -> "healing potion") rather than shown to players as an id."""
+    if not item:
+        return None
+    if item in scene.items:
+        return scene.items[item].name
+    return item.removeprefix("item-").replace("-", " ").strip() or None
+
+
 def outcomes(
     resolution: RoundResolution, scene: Scene, texts: Mapping[str, str]
 ) -> tuple[ActionOutcome, ...]:
@@ -464,7 +474,7 @@ def outcomes(
                 target_id=intent.target,
                 target_name=scene.name(intent.target) or None,
                 item_id=intent.item,
-                item_name=scene.name(intent.item) or None,
+                item_name=_item_name(scene, intent.item),
                 quantity=intent.quantity,
                 skill=intent.skill,
                 ability_name=intent.ability_name,

@@ -14,7 +14,7 @@ import pytest
 from bot.errors import InvalidAction
 from ledger import service
 from ledger.visibility import Viewer
-from tests.table_helpers import ALICE, BOB, CARA, DAN, GM, WHERE, make_table, seat_everyone
+from tests.table_helpers import ALICE, BOB, CARA, DAN, GM, WHERE, RecordingCourier, make_table, seat_everyone
 
 
 async def _hp(table, campaign_id: int, entity: str) -> int:  # type: ignore[no-untyped-def]
@@ -70,5 +70,59 @@ async def test_orrin_the_wizard_may_cast_fire_bolt_but_not_light(sqlite_url: str
         with pytest.raises(InvalidAction) as err:
             await table.submit(WHERE, DAN, key="d2", text="cast light on my staff")
         assert "Fire Bolt" in str(err.value)
+    finally:
+        await table.aclose()
+
+
+async def test_orrins_last_potion_is_used_up_and_told_by_its_name(sqlite_url: str, tmp_path: Path) -> None:
+    courier = RecordingCourier()
+    table = await make_table(sqlite_url, tmp_path, courier=courier)
+    try:
+        await seat_everyone(table, (ALICE, BOB, CARA, DAN))
+        campaign = await table.campaign_status(WHERE, GM)
+        # Tamsin hands Orrin one potion and has drunk the rest: his is the last one anywhere.
+        (held,) = [
+            h.quantity
+            for h in (await table.inventory(WHERE, CARA)).items
+            if h.item_id == "item-healing-potion"
+        ]
+        async with table._session() as s:
+            await service.apply_changes(
+                s,
+                campaign_id=campaign.id,
+                session_number=12,
+                round_number=None,
+                cause="test",
+                mutations=[
+                    {
+                        "kind": "transfer_item",
+                        "item": "item-healing-potion",
+                        "from_holder": "pc-tamsin",
+                        "to_holder": None,
+                        "quantity": held - 1,
+                    },
+                    {
+                        "kind": "transfer_item",
+                        "item": "item-healing-potion",
+                        "from_holder": "pc-tamsin",
+                        "to_holder": "pc-orrin",
+                        "quantity": 1,
+                    },
+                    {"kind": "set_hp", "entity": "pc-orrin", "hp": 3},
+                ],
+            )
+        await table.submit(
+            WHERE, DAN, key="d1", text="drink the potion of healing", item="item-healing-potion"
+        )
+        for player, key in ((ALICE, "a1"), (BOB, "b1"), (CARA, "c1")):
+            await table.submit(WHERE, player, key=key, text="look around")
+        for player in (ALICE, BOB, CARA, DAN):
+            receipt = await table.ready(WHERE, player)
+        assert receipt.report is not None
+        assert 3 + 4 <= await _hp(table, campaign.id, "pc-orrin") <= 3 + 10
+        inventory = await table.inventory(WHERE, DAN)
+        assert not [h for h in inventory.items if h.item_id == "item-healing-potion"]
+        post = courier.public[-1][2]
+        assert "item-healing-potion" not in post and "potion" in post
     finally:
         await table.aclose()

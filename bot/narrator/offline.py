@@ -263,16 +263,24 @@ class OfflineNarrator:
         rng = random.Random(request.variety_seed)
         names = {creature.id: creature.name for creature in request.creatures}
         place = request.location.name
+        # Each sentence with its weight when the post is too long: a hit, a fall or a death is never cut.
+        body: list[tuple[str, str]] = []
         if not request.outcomes:
-            body = [_sentence(rng.choice(_PHRASES["quiet"]).format(place=place))]
+            body.append((_sentence(rng.choice(_PHRASES["quiet"]).format(place=place)), "opener"))
         else:
-            body = [_sentence(rng.choice(_PHRASES["opener"]).format(place=place))]
+            body.append((_sentence(rng.choice(_PHRASES["opener"]).format(place=place)), "opener"))
             told: set[tuple[frozenset[str], str | None]] = set()  # contests already told once
-            body.extend(self._tell(outcome, names, rng, told) for outcome in request.outcomes)
+            for outcome in request.outcomes:
+                if _dead_actors_turn(outcome):
+                    continue  # the dead do nothing: their plan is not news (the blow that killed them is)
+                text = self._tell(outcome, names, rng, told)
+                body.append((text, "essential" if _essential(outcome) else "action"))
         record = _relevant_record(request)
         if record is not None:
-            body.append(_sentence(rng.choice(_PHRASES["record"]).format(text=record.text.strip())))
-        public = _fit(body, MAX_PUBLIC_CHARS)
+            body.append(
+                (_sentence(rng.choice(_PHRASES["record"]).format(text=record.text.strip())), "record")
+            )
+        public = _fit_weighted(body, MAX_PUBLIC_CHARS)
         notes = tuple(
             (
                 reveal.player_id,
@@ -336,6 +344,20 @@ class OfflineNarrator:
         if self._show_rolls and outcome.roll_line:
             text += f" ({outcome.roll_line})"
         return text
+
+
+def _dead_actors_turn(outcome: ActionOutcome) -> bool:
+    """True for the refused turn of a creature that was already dead when its turn came."""
+    reason = (outcome.refusal_reason or "").strip().rstrip(".")
+    return outcome.outcome == "refused" and reason == f"{outcome.actor_name} is dead"
+
+
+def _essential(outcome: ActionOutcome) -> bool:
+    """A result a player must read even in a cut post: a hit, damage, someone down or dead."""
+    if outcome.outcome == "refused":
+        return False
+    hit = outcome.kind in ("attack", "ability") and outcome.outcome in ("hit", "critical")
+    return hit or outcome.damage > 0 or outcome.target_down or outcome.target_died
 
 
 def _phrase_key(outcome: ActionOutcome) -> str:
@@ -603,6 +625,34 @@ def _mentions(haystack: str, name: str) -> bool:
     if len(words) > 1 and len(words[-1]) > 2:
         candidates.add(words[-1])
     return any(re.search(rf"\b{re.escape(candidate)}\b", haystack) for candidate in candidates)
+
+
+def _fit_weighted(body: Sequence[tuple[str, str]], limit: int) -> str:
+    """Join sentences within ``limit``, cutting the least important first and never a hit or a death.
+
+    ``body`` holds (sentence, weight) with weight "opener", "essential", "action" or "record". Past the limit
+    the record goes first, then ordinary actions from the last back (counted in "N more actions resolved as
+    rolled"); only if hits and deaths alone still do not fit does :func:`_fit` cut them in order.
+    """
+    sentences = [text for text, _ in body if text]
+    if len(" ".join(sentences)) <= limit:
+        return " ".join(sentences)
+    kept = [(text, weight) for text, weight in body if text and weight != "record"]
+    dropped = 0
+
+    def joined() -> str:
+        tail = f" ({dropped} more actions resolved as rolled.)" if dropped else ""
+        return " ".join(text for text, _ in kept) + tail
+
+    for index in range(len(kept) - 1, -1, -1):
+        if len(joined()) <= limit:
+            return joined()
+        if kept[index][1] == "action":
+            del kept[index]
+            dropped += 1
+    if len(joined()) <= limit:
+        return joined()
+    return _fit([text for text, _ in kept] + [""] * dropped, limit)
 
 
 def _fit(sentences: Sequence[str], limit: int) -> str:
