@@ -121,6 +121,22 @@ def safe(text: str) -> str:
 
 
 _BRACKET = "\ue000"  # a private-use character standing in for "[" while escaping
+_ROUND_HEADER = re.compile(r"\*\*Round \d+\*\*")
+
+
+def _narration_markdown(text: str) -> str:
+    """A narration as the channel should read it: the table's own round header and ``-#`` notice lines keep
+    their formatting; everything else (a narrator's prose, which holds player-chosen names and whatever a
+    model was talked into writing) is escaped, so no masked link, header or mention wall can form."""
+    lines = []
+    for line in text.split("\n"):
+        if _ROUND_HEADER.fullmatch(line):
+            lines.append(line)
+        elif line.startswith("-# "):
+            lines.append("-# " + safe(line[3:]))
+        else:
+            lines.append(safe(line))
+    return "\n".join(lines)
 
 
 def clip(text: str, limit: int) -> str:
@@ -403,7 +419,10 @@ def describe_error(error: BaseException) -> tuple[str, bool]:
     if isinstance(error, TableError):
         return str(error), True
     from ledger.errors import LedgerError
-    from rules.errors import RulesError
+    from rules.errors import InternalError, RulesError
+
+    if isinstance(error, InternalError):  # already logged with its traceback under its own error id
+        return str(error), True
 
     if isinstance(error, LedgerError | RulesError):  # their messages are one line written for people
         return str(error).strip("'\""), True
@@ -631,6 +650,7 @@ class DiscordCourier:
         """
         channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
         allowed = _allowed(mention_user_ids)
+        text = _narration_markdown(text)
         if mention_user_ids:  # ping the round's players (and only them) on the narration
             text = " ".join(f"<@{u}>" for u in mention_user_ids) + "\n" + text
         chunks = split_text(text)

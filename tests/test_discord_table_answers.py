@@ -148,6 +148,11 @@ async def test_user_text_reaches_the_channel_escaped(harness: DiscordHarness) ->
     assert not re.search(r"(?<!\\)\[Free gold\]\(", public), public
     assert "**LOUD**" not in public and "@everyone" not in public
     assert "`" in _field(ready, "Sister Tamsin")  # the bot's own formatting (roll lines as code) stays
+    story = [p.content for p in harness.channel_posts if "Free gold" in p.content]
+    assert story, "the narration names the character"
+    for post in story:  # the narration in the channel: its header stays bold, the name reads as typed
+        assert "**Round " in post and not re.search(r"(?<!\\)\[Free gold\]\(", post), post
+        assert "**LOUD**" not in post, post
 
 
 INTERNAL_ID = re.compile(r"(?<![a-z])(?:item|npc|pc|loc|monster)-[a-z0-9]|scenario:|round-\d")

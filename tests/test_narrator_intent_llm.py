@@ -181,3 +181,36 @@ async def test_overlong_text_is_refused_without_a_call(
     result = await llm.parse("I run " * 300, SCENE)
     assert isinstance(result, ParseRefusal) and "too long" in result.reason
     assert fake_llm.requests == []
+
+
+@pytest.mark.parametrize("count", [-5, 0, 10**23])
+async def test_a_count_the_model_read_as_impossible_is_refused_not_changed(
+    fake_llm: FakeLLM,  # noqa: F811
+    parser: tuple[LLMIntentParser, StubParser],
+    count: int,
+) -> None:
+    """'give -5 gold' must never become 'give 1 gold' (or 5): the reply goes to the offline parser."""
+    llm, stub = parser
+    fake_llm.script(reply(kind="give", target="npc-old-wei", item="item-silver-dagger", quantity=count))
+    answer = await llm.parse(f"give {count} silver daggers to Old Wei", SCENE)
+    assert answer == ParseRefusal(reason=FALLBACK_REASON)
+    assert stub.calls == [f"give {count} silver daggers to Old Wei"]
+
+
+async def test_the_model_is_told_which_creatures_are_dead(
+    fake_llm: FakeLLM,  # noqa: F811
+    parser: tuple[LLMIntentParser, StubParser],
+) -> None:
+    llm, _stub = parser
+    dead = SCENE.model_copy(
+        update={
+            "creatures": (
+                *SCENE.creatures[:2],
+                SceneName(id="monster-goblin-2", name="goblin", kind="monster", alive=False),
+            )
+        }
+    )
+    fake_llm.script(reply(kind="hold"))
+    await llm.parse("wait", dead)
+    prompt = fake_llm.prompt_text(0)
+    assert '"dead":true' in prompt.replace(" ", "")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.intent_parser import IntentParser, ParseRefusal, ParseScene, SceneName
+from bot.intent_parser import MAX_QUANTITY, IntentParser, ParseRefusal, ParseScene, SceneName
 from bot.narrator.prompt import inert_json
 from rules.intents import Intent, IntentKind
 
@@ -184,6 +184,8 @@ def _choices(names: tuple[SceneName, ...]) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"id": name.id, "name": name.name}
         if name.aliases:
             entry["aliases"] = list(name.aliases)
+        if not name.alive:  # a body may be searched, never talked to, helped or attacked
+            entry["dead"] = True
         listed.append(entry)
     return listed
 
@@ -247,13 +249,17 @@ def _to_intent(reply: IntentReply, text: str, scene: ParseScene) -> Intent | Par
         raise IntentRejected(f"{kind.value} needs {', '.join(missing)}")
     if reply.target is not None and reply.target == scene.actor and kind is IntentKind.ATTACK:
         raise IntentRejected("an attack on oneself")
+    if not 1 <= reply.quantity <= MAX_QUANTITY:  # refused like the offline parser: never "fixed" to 1
+        raise IntentRejected(
+            f"a count of {reply.quantity} (it must be a whole number from 1 to {MAX_QUANTITY:,})"
+        )
     try:
         return Intent(
             kind=kind,
             actor=scene.actor,
             target=reply.target,
             item=reply.item,
-            quantity=max(1, reply.quantity),
+            quantity=reply.quantity,
             skill=skill,
             ability_name=reply.ability_name,
             destination=reply.destination,
