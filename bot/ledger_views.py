@@ -588,6 +588,7 @@ class LedgerViews(TableBase):
                 campaign = await self._campaign(s, where)
                 viewer = await self._viewer(s, campaign, caller)
                 choices: list[v.Choice] = []
+                aliases: dict[str, str] = {}  # choice value -> its other names, matched as typed ("Wei")
                 if kind in ("target", "item"):
                     member = await self._member(s, campaign, caller)
                     if member is None or member.character_id is None:
@@ -596,12 +597,13 @@ class LedgerViews(TableBase):
                         s, campaign_id=campaign.id, pc_ids=await self._pc_ids(s, campaign.id)
                     )
                     ps = parse_scene(scene, member.character_id)
-                    pool = (
-                        [c for c in ps.creatures if c.id != ps.actor]
+                    pool = (  # the living only: a body is not someone to talk to, help or attack
+                        [c for c in ps.creatures if c.id != ps.actor and c.alive]
                         if kind == "target"
                         else [*ps.items_held, *ps.items_here]
                     )
                     choices = [v.Choice(name=n.name, value=n.id) for n in pool]
+                    aliases = {n.id: " ".join(n.aliases).lower() for n in pool}
                 elif kind in ("npc", "record"):
                     kinds = ["entity"] if kind == "npc" else None
                     found = await service.find_records(
@@ -670,7 +672,11 @@ class LedgerViews(TableBase):
                         ]
         except TableError:
             return ()
-        matches = [c for c in choices if prefix in c.name.lower() or prefix in c.value.lower()]
+        matches = [
+            c
+            for c in choices
+            if prefix in c.name.lower() or prefix in c.value.lower() or prefix in aliases.get(c.value, "")
+        ]
         unique: dict[str, v.Choice] = {}
         for c in matches:
             unique.setdefault(c.value, c)

@@ -162,3 +162,31 @@ async def test_gm_settles_a_thread_and_claims_autocomplete(harness: DiscordHarne
     assert "Thread updated" in settled.text and "[settled]" in settled.text, settled.text
     listed = await harness.command("ledger threads", BOB)
     assert "[settled]" in listed.text
+
+
+async def test_target_autocomplete_finds_an_alias_and_offers_only_the_living(harness: DiscordHarness) -> None:
+    by_title = await harness.autocomplete(
+        "act", ALICE, "target", text="ask about the ship", target="innkeeper"
+    )
+    assert [c["name"] for c in by_title] == ["Bessa Marlow"], by_title
+    assert any(
+        c["name"] == "Bessa Marlow" for c in await harness.autocomplete("act", ALICE, "target", target="")
+    )
+    from bot.views import Caller, Where
+    from ledger import service
+    from tests.discord_harness import CHANNEL_ID
+
+    table = harness.bot.table
+    where = Where(guild_id=str(GUILD_ID), channel_id=str(CHANNEL_ID))
+    status = await table.campaign_status(where, Caller(user_id=str(ALICE.user_id), display_name=ALICE.name))
+    async with table._session() as s:  # Bessa dies (as a round or the GM would record it)
+        await service.apply_changes(
+            s,
+            campaign_id=status.id,
+            session_number=12,
+            round_number=None,
+            cause="test",
+            mutations=[{"kind": "set_alive", "entity": "npc-bessa", "alive": False}],
+        )
+    after = await harness.autocomplete("act", ALICE, "target", target="")
+    assert after and not any(c["name"] == "Bessa Marlow" for c in after), after
