@@ -433,63 +433,89 @@ def outcomes(
     out = []
     for index, result in enumerate(resolution.results):
         intent = result.intent
-        if intent is None:
-            continue
         actor = scene.creatures.get(result.actor)
-        damage, healing, down, died = _effects(resolution, index, intent.target)
-        rolled = sum(r.total for r in result.rolls if r.purpose.startswith("damage"))
-        if (down or died) and rolled > damage:  # the blow was bigger than the HP it could take away
-            damage = rolled
-        contest = None
-        if len(result.contest) > 1:
-            others = [c for c in result.contest if c != result.actor]
-            # Whoever ends up with the contested item won; a tie keeps the status quo (nobody, or its holder).
-            winner = next(
-                (
-                    c.to_holder
-                    for c in resolution.changes
-                    if isinstance(c, ItemTransferred)
-                    and c.item == intent.item
-                    and c.to_holder in result.contest
-                ),
-                None,
+        if intent is not None:
+            out.append(_outcome_of(resolution, scene, texts, index, result, intent, actor))
+        if any(
+            isinstance(c, Died) and c.cause == index and c.entity == result.actor for c in resolution.changes
+        ):
+            # A third failed death save: the creature died on its own turn, with or without a declared action.
+            # Told as its own outcome (a "hold" on itself that kills it), so no narrator can leave it out.
+            out.append(
+                ActionOutcome(
+                    actor_id=result.actor,
+                    actor_name=scene.name(result.actor),
+                    actor_is_pc=bool(actor and actor.kind == "pc"),
+                    kind="hold",
+                    outcome="done",
+                    target_id=result.actor,
+                    target_name=scene.name(result.actor) or None,
+                    roll_line=_roll_line(result)[:400],
+                    target_died=True,
+                )
             )
-            if winner is None and intent.target in result.contest:
-                winner = intent.target
-            contest = Contest(
-                contested_by_id=others[0],
-                contested_by_name=scene.name(others[0]),
-                winner_id=winner or "",
-                winner_name=scene.name(winner) if winner else "nobody",
-                description=_contest_line(result),
-            )
-        out.append(
-            ActionOutcome(
-                actor_id=result.actor,
-                actor_name=scene.name(result.actor),
-                actor_is_pc=bool(actor and actor.kind == "pc"),
-                kind=intent.kind.value,  # type: ignore[arg-type]
-                outcome=_outcome(result),  # type: ignore[arg-type]
-                submitted_text=texts.get(result.actor, intent.text)[:1000],
-                target_id=intent.target,
-                target_name=scene.name(intent.target) or None,
-                item_id=intent.item,
-                item_name=_item_name(scene, intent.item),
-                quantity=intent.quantity,
-                skill=intent.skill,
-                ability_name=intent.ability_name,
-                destination_id=intent.destination,
-                destination_name=scene.name(intent.destination) or None,
-                roll_line=_roll_line(result)[:400],
-                damage=damage,
-                healing=healing,
-                target_down=down,
-                target_died=died,
-                contest=contest,
-                refusal_reason=result.reason if result.outcome.value == "refused" else None,
-            )
-        )
     return tuple(out)
+
+
+def _outcome_of(
+    resolution: RoundResolution,
+    scene: Scene,
+    texts: Mapping[str, str],
+    index: int,
+    result: ActionResult,
+    intent: Intent,
+    actor: EntityView | None,
+) -> ActionOutcome:
+    """One declared action as the narrator is told it."""
+    damage, healing, down, died = _effects(resolution, index, intent.target)
+    rolled = sum(r.total for r in result.rolls if r.purpose.startswith("damage"))
+    if (down or died) and rolled > damage:  # the blow was bigger than the HP it could take away
+        damage = rolled
+    contest = None
+    if len(result.contest) > 1:
+        others = [c for c in result.contest if c != result.actor]
+        # Whoever ends up with the contested item won; a tie keeps the status quo (nobody, or its holder).
+        winner = next(
+            (
+                c.to_holder
+                for c in resolution.changes
+                if isinstance(c, ItemTransferred) and c.item == intent.item and c.to_holder in result.contest
+            ),
+            None,
+        )
+        if winner is None and intent.target in result.contest:
+            winner = intent.target
+        contest = Contest(
+            contested_by_id=others[0],
+            contested_by_name=scene.name(others[0]),
+            winner_id=winner or "",
+            winner_name=scene.name(winner) if winner else "nobody",
+            description=_contest_line(result),
+        )
+    return ActionOutcome(
+        actor_id=result.actor,
+        actor_name=scene.name(result.actor),
+        actor_is_pc=bool(actor and actor.kind == "pc"),
+        kind=intent.kind.value,  # type: ignore[arg-type]
+        outcome=_outcome(result),  # type: ignore[arg-type]
+        submitted_text=texts.get(result.actor, intent.text)[:1000],
+        target_id=intent.target,
+        target_name=scene.name(intent.target) or None,
+        item_id=intent.item,
+        item_name=_item_name(scene, intent.item),
+        quantity=intent.quantity,
+        skill=intent.skill,
+        ability_name=intent.ability_name,
+        destination_id=intent.destination,
+        destination_name=scene.name(intent.destination) or None,
+        roll_line=_roll_line(result)[:400],
+        damage=damage,
+        healing=healing,
+        target_down=down,
+        target_died=died,
+        contest=contest,
+        refusal_reason=result.reason if result.outcome.value == "refused" else None,
+    )
 
 
 def round_facts(

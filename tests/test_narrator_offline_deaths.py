@@ -100,3 +100,41 @@ def test_a_post_cut_to_the_limit_keeps_every_hit_and_death() -> None:
         tarry = [s for s in re.split(r"(?<=\.)\s+", text) if s.startswith(("Tarry Jack", "A critical"))]
         assert tarry and "Greyrock" in tarry[0] and "5 bludgeoning damage" in tarry[0], text
         assert "more actions resolved as rolled" in text
+
+
+def test_a_pc_who_dies_on_a_third_failed_death_save_is_told_dead() -> None:
+    """Greyrock lies dying, two failures, and declares nothing: when his save fails, the post says he died."""
+    from bot.scene import Scene, outcomes
+    from rules import srd
+    from rules.creatures import AbilityScores
+    from rules.round import resolve_round
+    from rules.state import Combatant, DeathSaves, Died, RoundState
+
+    stats = srd.build_pc(
+        {"name": "Greyrock", "level": 5, "abilities": AbilityScores.of([16, 10, 16, 8, 12, 10]).model_dump()},
+        char_class="fighter",
+    )
+    greyrock = Combatant(
+        id="pc-greyrock",
+        name="Greyrock",
+        stats=stats,
+        hp=0,
+        location="loc-harbor",
+        death_saves=DeathSaves(failures=2),
+    )
+    state = RoundState(combatants=(greyrock,), locations=("loc-harbor",))
+    seed = next(
+        s
+        for s in range(200)
+        if any(isinstance(c, Died) for c in resolve_round(seed=s, intents=[], state=state).changes)
+    )
+    resolution = resolve_round(seed=seed, intents=[], state=state)
+    scene = Scene(
+        campaign_id=1, locations=("loc-harbor",), creatures={}, holdings={}, items={}, places={}, exits=()
+    )
+    told = outcomes(resolution, scene, {})
+    assert [(o.actor_id, o.target_died) for o in told] == [("pc-greyrock", True)]
+    named = tuple(o.model_copy(update={"actor_name": "Greyrock", "target_name": "Greyrock"}) for o in told)
+    for variety in range(10):
+        text = narrator.narrate_now(request(named, variety)).public_text
+        assert re.search(r"Greyrock (dies|is slain|collapses, dead)\.", text), text

@@ -273,6 +273,12 @@ class OfflineNarrator:
             for outcome in request.outcomes:
                 if _dead_actors_turn(outcome):
                     continue  # the dead do nothing: their plan is not news (the blow that killed them is)
+                if outcome.target_died and outcome.target_id == outcome.actor_id:
+                    # Died on their own turn (a third failed death save): said plainly, never left out.
+                    death = rng.choice(_PHRASES["died"]).format(target=outcome.actor_name)
+                    roll = f" ({outcome.roll_line})" if self._show_rolls and outcome.roll_line else ""
+                    body.append((_sentence(death) + roll, "essential"))
+                    continue
                 text = self._tell(outcome, names, rng, told)
                 body.append((text, "essential" if _essential(outcome) else "action"))
         record = _relevant_record(request)
