@@ -47,6 +47,9 @@ class ParseRefusal(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     reason: str = Field(max_length=300)
+    # True only when the text named no kind of action at all: then a chosen target may make it talk. A
+    # refusal of a named action ("give -5 gold") is never turned into something else.
+    unclear: bool = False
 
 
 class IntentParser(Protocol):
@@ -231,7 +234,7 @@ class OfflineIntentParser:
         raw = text.strip()
         if not raw:
             return ParseRefusal(
-                reason="Say what your character does, e.g. 'attack the thug with my longsword'."
+                reason="Say what your character does, e.g. 'attack the thug with my longsword'.", unclear=True
             )
         if len(raw) > MAX_ACTION_CHARS:
             return ParseRefusal(reason=f"That action is too long: at most {MAX_ACTION_CHARS} characters.")
@@ -253,7 +256,8 @@ class OfflineIntentParser:
             else:
                 return ParseRefusal(
                     reason="I could not tell what you want to do. Try 'attack the thug', 'take the key', "
-                    "'give 5 gold to Mira', 'sneak past the guard' or 'ask Old Wei about the ship'."
+                    "'give 5 gold to Mira', 'sneak past the guard' or 'ask Old Wei about the ship'.",
+                    unclear=True,
                 )
 
         if kind is IntentKind.HOLD:

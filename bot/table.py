@@ -558,7 +558,7 @@ class Table(GMTools):
         if extra and extra.lower() not in text.lower():
             sentence = f"{text} {extra}".strip()
         parsed: Intent | ParseRefusal = (
-            await self.parser.parse(sentence, scene) if sentence else ParseRefusal(reason="")
+            await self.parser.parse(sentence, scene) if sentence else ParseRefusal(reason="", unclear=True)
         )
         if isinstance(parsed, Intent) and parsed.text != text:
             parsed = parsed.model_copy(update={"text": text or sentence})
@@ -587,7 +587,7 @@ class Table(GMTools):
                 return Intent(
                     kind=IntentKind.CHECK, actor=scene.actor, skill=skill_id, target=target_id, text=text
                 )
-            if target_id and not item_id:
+            if target_id and not item_id and parsed.unclear:
                 return Intent(kind=IntentKind.TALK, actor=scene.actor, target=target_id, text=text)
             raise InvalidAction(parsed.reason or "Say what your character does.")
         update: dict[str, Any] = {}
