@@ -219,7 +219,8 @@ def event_line(event: EventView) -> str:
     if event.round is not None:
         when.append(f"r{event.round}")
     cause = f" ← {_cause(event.cause)}" if event.cause else ""
-    return f"`{event.ref}` {' '.join(when)} {event.kind}: {safe(event.text)}{cause}"
+    # the ref is what a player types in /ledger record or /ledger dispute; the line itself is told in words
+    return f"`{event.ref}` {' '.join(when)}: {safe(event.text)}{cause}"
 
 
 def _cause(cause: str) -> str:
@@ -230,9 +231,11 @@ def _cause(cause: str) -> str:
 
 def record_embed(view: RecordView) -> discord.Embed:
     """One ledger record with its fields, its causes and how to replay it."""
+    # an event or a thread goes by its ref (players type it); anything else by its name
+    named = view.kind not in ("event", "thread") and view.text and "\n" not in view.text
     embed = discord.Embed(
-        title=f"{view.ref} ({view.kind})",
-        description=clip(safe(view.text), EMBED_DESCRIPTION_LIMIT),
+        title=clip(safe(view.text), 256) if named else f"{view.ref} ({view.kind})",
+        description=None if named else clip(safe(view.text), EMBED_DESCRIPTION_LIMIT),
         colour=COLOUR_LEDGER,
     )
     for key, value in list(view.fields.items())[:20]:

@@ -170,5 +170,8 @@ async def test_ids_appear_only_where_a_player_types_them(harness: DiscordHarness
         assert answer.messages, what
         assert not INTERNAL_ID.search(answer.text), (what, answer.text)
     assert "ev-000095" in answers["history"].text  # a ref a player types in /ledger record or dispute
+    assert not re.search(r"`ev-\d+` s\d+( r\d+)? [a-z_]+:", answers["history"].text)  # no raw change kinds
+    bessa = await harness.command("ledger record", ALICE, id="npc-bessa")
+    assert bessa.messages[0].embeds[0]["title"] == "Bessa Marlow", bessa.text
     assert "← the scenario" in answers["history"].text
     assert "player:bob" not in answers["record"].text and "one player only" in answers["record"].text
