@@ -22,7 +22,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -194,6 +194,9 @@ class SecretsReply(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     secrets: list[SecretVerdict]
+
+
+_Reply = TypeVar("_Reply", ClaimsReply, SecretsReply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +375,8 @@ class LLMClaimExtractor:
         unique = {(lk.record, lk.span): lk for lk in leaks}
         return tuple(sorted(unique.values(), key=lambda lk: lk.span[0]))
 
-    async def _parse(self, messages: list[dict[str, str]], schema: type[SecretsReply]) -> SecretsReply:
+    async def _parse(self, messages: list[dict[str, str]], schema: type[_Reply]) -> _Reply:
+        """One structured call (claims or secrets); a reply with no parsed answer is a :class:`ReplyError`."""
         completion = await asyncio.wait_for(
             self._client.chat.completions.parse(
                 model=self.model,
@@ -381,6 +385,7 @@ class LLMClaimExtractor:
                 temperature=0,
                 max_completion_tokens=self.reply_tokens,
             ),
+            # the SDK's timeout covers each attempt; this bounds the whole call, retries included
             timeout=self.timeout * (self.max_retries + 1) + 1.0,
         )
         if not completion.choices:
@@ -397,25 +402,7 @@ class LLMClaimExtractor:
             {"role": "system", "content": CLAIM_RULES},
             {"role": "user", "content": claims_prompt(text, names)},
         ]
-        completion = await asyncio.wait_for(
-            self._client.chat.completions.parse(
-                model=self.model,
-                messages=messages,  # type: ignore[arg-type]
-                response_format=ClaimsReply,
-                temperature=0,
-                max_completion_tokens=self.reply_tokens,
-            ),
-            # the SDK's timeout covers each attempt; this bounds the whole call, retries included
-            timeout=self.timeout * (self.max_retries + 1) + 1.0,
-        )
-        if not completion.choices:
-            raise ReplyError("the endpoint returned no choices")
-        message = completion.choices[0].message
-        if message.refusal:
-            raise ReplyError(f"the model refused: {message.refusal}")
-        if message.parsed is None:
-            raise ReplyError("the endpoint returned no parsed reply")
-        return message.parsed
+        return await self._parse(messages, ClaimsReply)
 
 
 class ReplyError(ValueError):
