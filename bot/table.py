@@ -677,23 +677,9 @@ class Table(GMTools):
                 # follow-up the courier posts in the channel (after a crash too).
                 await self._close_and_finish(rnd.campaign_id, rnd.id, channel_results=True)
             except TableError as err:
-                _log.warning(
-                    "round %s.%s (id %s, campaign %s) skipped at its deadline: %s",
-                    rnd.session_number,
-                    rnd.number,
-                    rnd.id,
-                    rnd.campaign_id,
-                    err,
-                )
+                _log_round(rnd, f"skipped at its deadline: {err}")
             except Exception:
-                _log.warning(
-                    "closing round %s.%s (id %s, campaign %s) at its deadline failed",
-                    rnd.session_number,
-                    rnd.number,
-                    rnd.id,
-                    rnd.campaign_id,
-                    exc_info=True,
-                )
+                _log_round(rnd, "failed to close at its deadline", exc_info=True)
         await self._deliver_due()
 
     async def resume(self) -> None:
@@ -707,14 +693,7 @@ class Table(GMTools):
             try:
                 await self._finish(rnd.campaign_id, rnd.id)
             except Exception:
-                _log.warning(
-                    "resuming round %s.%s (id %s, campaign %s) failed; the other rounds go on",
-                    rnd.session_number,
-                    rnd.number,
-                    rnd.id,
-                    rnd.campaign_id,
-                    exc_info=True,
-                )
+                _log_round(rnd, "failed to resume; the other rounds go on", exc_info=True)
         await self._deliver_due()
 
     async def _deliver_due(self) -> None:
@@ -1361,6 +1340,19 @@ def resolve_scenario(name: str) -> Path:
 def _owners(pcs: Sequence[Any], members: Sequence[Any]) -> list[tuple[Any, str]]:
     by_pc = {m.character_id: m.user_id for m in members if m.character_id}
     return [(pc, by_pc.get(pc.id, "?")) for pc in pcs]
+
+
+def _log_round(rnd: RoundView, what: str, *, exc_info: bool = False) -> None:
+    """A warning naming the round (session.number, id, campaign) that a recovery step skipped."""
+    _log.warning(
+        "round %s.%s (id %s, campaign %s) %s",
+        rnd.session_number,
+        rnd.number,
+        rnd.id,
+        rnd.campaign_id,
+        what,
+        exc_info=exc_info,
+    )
 
 
 def _int_id(user_id: str | None) -> int | None:
