@@ -30,7 +30,7 @@ async def narrator(fake_llm: FakeLLM) -> AsyncIterator[LLMNarrator]:  # noqa: F8
     await llm.aclose()
 
 
-async def test_a_good_reply_becomes_a_draft_with_notes_only_for_revealing_players(
+async def test_a_good_reply_becomes_a_draft_whose_notes_come_from_the_record_not_the_model(
     fake_llm: FakeLLM,  # noqa: F811
     narrator: LLMNarrator,
 ) -> None:
@@ -39,14 +39,18 @@ async def test_a_good_reply_becomes_a_draft_with_notes_only_for_revealing_player
             "Mira's silver dagger finds the goblin; it falls. Greyrock's swing goes wide.",
             [
                 {"player": str(LIN_PLAYER), "text": "Old Wei's hands shake when the ship is mentioned."},
-                {"player": str(GREYROCK_PLAYER), "text": "You also sense a secret."},  # no reveal: dropped
+                {"player": str(GREYROCK_PLAYER), "text": "You also sense a secret."},
             ],
         )
     )
     draft = await narrator.narrate(harbour_round())
     assert draft.source == "generated"
     assert draft.public_text.startswith("Mira's silver dagger")
-    assert draft.private_notes == ((LIN_PLAYER, "Old Wei's hands shake when the ship is mentioned."),)
+    # The model's notes are ignored: Lin's note is her discovery word for word, and nobody else gets one.
+    assert draft.private_notes == (
+        (LIN_PLAYER, "Lin, you alone learn this: Old Wei is nervous about tomorrow's ship."),
+    )
+    assert "nervous about tomorrow's ship" not in fake_llm.prompt_text(0)  # never shown to the model
     sent = fake_llm.chat_requests[0]
     assert sent["model"] == "fake"
     assert sent["response_format"]["type"] == "json_schema"

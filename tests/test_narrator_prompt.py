@@ -13,7 +13,7 @@ from bot.narrator.prompt import (
     build_prompt,
     estimate_tokens,
 )
-from tests.test_narrator_offline import INJECTION, LIN_PLAYER, harbour_round
+from tests.test_narrator_offline import INJECTION, harbour_round
 
 
 def rich_round():  # type: ignore[no-untyped-def]
@@ -35,7 +35,9 @@ def test_everything_fits_in_a_large_context_in_the_documented_order() -> None:
     system, memory, recent, transcript = (m.content for m in plan.messages)
     assert "RESULTS (authoritative" in system and "7 piercing damage to the goblin" in system
     assert "the goblin (monster, dead)" in system
-    assert f"player {LIN_PLAYER} (Lin)" in system
+    # the discoverer is named, what they discovered is not: a model cannot repeat what it was never told
+    assert "PRIVATE DISCOVERIES" in system and "- Lin" in system
+    assert "nervous about tomorrow's ship" not in "\n".join(m.content for m in plan.messages)
     assert "[rec-0]" in memory and "[sum-0]" in memory
     assert "narration 7" in recent
     assert TRANSCRIPT_OPEN in transcript

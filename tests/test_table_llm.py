@@ -197,3 +197,36 @@ async def test_the_models_own_reading_catches_what_the_word_lists_miss(
         assert any("galumphs" in c.claim for c in await table.gm_conflicts(WHERE, GM))
     finally:
         await table.aclose()
+
+
+async def test_the_model_is_never_told_a_discovery_and_the_discoverer_reads_it_from_the_record(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """A secret the rules reveal to one player is DM'd word for word and never enters a narration prompt."""
+    courier = RecordingCourier()
+    table = await _table(tmp_path, fake_llm, courier)
+    fake_llm.default = FakeReply.draft(CLEAN)
+    try:
+        await seat_everyone(table, (ALICE, BOB))
+        for n in range(12):  # Insight on Bessa succeeds within a few rounds for this seed
+            await table.submit(
+                WHERE, ALICE, key=f"a{n}", text="read her face", target="npc-bessa", skill="insight"
+            )
+            await table.submit(
+                WHERE, BOB, key=f"b{n}", text="read her face", target="npc-bessa", skill="insight"
+            )
+            await table.close_round(WHERE, GM)
+            if courier.dms:
+                break
+        assert courier.dms, "a successful Insight sends its player a DM"
+        _user, note = courier.dms[0]
+        secrets = (
+            "Bessa lets the smugglers keep barrels of untaxed dye in the Salty Gull's cellar",
+            "Old Wei fears the harbourmaster has found the bond-room ledger that names him",
+        )
+        discovery = next((secret for secret in secrets if secret in note), None)
+        assert discovery is not None, note  # the discoverer reads the record word for word
+        prompts = [fake_llm.prompt_text(i) for i in range(len(fake_llm.chat_requests))]
+        assert prompts and not any(discovery in p for p in prompts)
+    finally:
+        await table.aclose()

@@ -103,6 +103,15 @@ class Reveal(_Frozen):
     text: str
 
 
+def reveal_note(reveal: Reveal) -> str:
+    """The private note for ``reveal``, written from the record itself.
+
+    A model narrator is never shown what a discovery says (so its public text cannot repeat it); the note the
+    discoverer reads comes from here instead, word for word from the ledger.
+    """
+    return f"{reveal.character_name}, you alone learn this: {reveal.text.strip()}"
+
+
 class RetrievedRecord(_Frozen):
     """A ledger record retrieved for the scene, ranked (the decisive record first)."""
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.narrator.base import (
-    MAX_PRIVATE_CHARS,
     MAX_PUBLIC_CHARS,
     Draft,
     DraftTruncated,
@@ -25,6 +24,7 @@ from bot.narrator.base import (
     NarrationRequest,
     NarratorTimeout,
     NarratorUnavailable,
+    reveal_note,
 )
 from bot.narrator.prompt import PromptPlan, build_prompt
 
@@ -187,24 +187,8 @@ def _to_draft(reply: NarrationReply, request: NarrationRequest) -> Draft:
         raise InvalidDraft("the narration's public text is empty")
     if len(public) > MAX_PUBLIC_CHARS:
         raise InvalidDraft(f"the narration is {len(public)} characters (limit {MAX_PUBLIC_CHARS})")
-    allowed = request.revealing_players()
-    names = {reveal.character_name.casefold(): reveal.player_id for reveal in request.reveals}
-    notes: list[tuple[int, str]] = []
-    for note in reply.private_notes:
-        player = _player_of(note.player, allowed, names)
-        text = note.text.strip()
-        if player is None or not text:
-            _log.warning("dropped a private note for %r: no reveal for that player this round", note.player)
-            continue
-        if len(text) > MAX_PRIVATE_CHARS:
-            raise InvalidDraft(f"a private note is {len(text)} characters (limit {MAX_PRIVATE_CHARS})")
-        notes.append((player, text))
-    return Draft(public_text=public, private_notes=tuple(notes), source="generated")
-
-
-def _player_of(value: str, allowed: frozenset[int], names: dict[str, int]) -> int | None:
-    """Map the model's ``player`` field (id as given, or the character's name) to a revealing player."""
-    cleaned = value.strip().removeprefix("player").strip().strip("<@!>")
-    if cleaned.isdigit() and int(cleaned) in allowed:
-        return int(cleaned)
-    return names.get(value.strip().casefold())
+    if reply.private_notes:  # the model was told nothing private, so whatever it wrote there is invention
+        _log.warning("ignored %d private note(s) the model wrote", len(reply.private_notes))
+    # Each discoverer's note comes from the record, never from the model (it was not shown the discovery).
+    notes = tuple((reveal.player_id, reveal_note(reveal)) for reveal in request.reveals)
+    return Draft(public_text=public, private_notes=notes, source="generated")
