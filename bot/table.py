@@ -635,10 +635,12 @@ class Table(GMTools):
                     ready=True,
                 )
             waiting = await self._waiting(s, campaign.id, rnd.id)
+            pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=pc_id, viewer=GM_VIEW)
+        name = pc.name if pc is not None else caller.display_name
         if waiting:
-            return v.ReadyReceipt(round_number=rnd.number, waiting=waiting)
+            return v.ReadyReceipt(round_number=rnd.number, waiting=waiting, character_name=name)
         report = await self._close_and_finish(campaign.id, rnd.id, reply=reply, caller_id=caller.user_id)
-        return v.ReadyReceipt(round_number=rnd.number, waiting=(), report=report)
+        return v.ReadyReceipt(round_number=rnd.number, waiting=(), report=report, character_name=name)
 
     async def round_status(self, where: v.Where, caller: v.Caller) -> v.RoundStatusView:
         """Who has acted and who is ready in the open round, its deadline and its seed commitment."""

@@ -117,6 +117,7 @@ class ReadyReceipt(View):
     round_number: int
     waiting: tuple[str, ...]
     report: RoundReport | None = None
+    character_name: str = ""  # who is ready, as the table knows them (the player's character)
 
 
 class HoldingView(View):

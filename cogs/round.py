@@ -113,16 +113,16 @@ class RoundCog(TableCog):
         receipt: ReadyReceipt = await self.table.ready(
             where, caller, reply=DiscordCourier.reply_handle(interaction)
         )
+        who = safe(receipt.character_name or caller.display_name)  # the table speaks of characters
         if receipt.report is not None:
             await send_round_report(
                 interaction,
                 receipt.report,
-                header=f"{safe(caller.display_name)} is ready. "
-                f"Everyone is: round {receipt.round_number} resolves.",
+                header=f"{who} is ready. Everyone is: round {receipt.round_number} resolves.",
             )
             return
         waiting = ", ".join(safe(w) for w in receipt.waiting) or "nobody"
-        await reply(interaction, f"{safe(caller.display_name)} is ready. Waiting for: {waiting}.")
+        await reply(interaction, f"{who} is ready. Waiting for: {waiting}.")
 
     @round.command(name="status")
     async def round_status(self, interaction: discord.Interaction) -> None:

@@ -143,7 +143,10 @@ async def test_user_text_reaches_the_channel_escaped(harness: DiscordHarness) ->
     for member in (ALICE, BOB, CARA):
         await harness.command("ready", member)
     ready = await harness.command("ready", dan)  # the last one: the round's results are posted
-    assert "\\_\\_Dan\\_\\_ \\*bold\\* @\u200beveryone is ready" in ready.text, ready.text
+    assert r"\# \[Free gold](https://evil.io) \*\*LOUD\*\* is ready" in ready.text, (
+        ready.text
+    )  # the character
+    assert "@everyone" not in ready.text
     public = "\n".join(m.text for o in (joined, started, ready) for m in o.messages if not m.ephemeral)
     assert not re.search(r"(?<!\\)\[Free gold\]\(", public), public
     assert "**LOUD**" not in public and "@everyone" not in public
