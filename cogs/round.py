@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import DiscordCourier, TableCog, defer, reply, safe
+from bot.discord_client import DiscordCourier, TableCog, defer, reply, round_report_embeds, safe
 from bot.errors import InvalidAction
 from bot.views import ReadyReceipt, RoundReport
-from cogs.render import SKILL_CHOICES, round_report_embeds, round_status_embed
+from cogs.render import SKILL_CHOICES, round_status_embed
 
 _log = logging.getLogger(__name__)
 

@@ -86,9 +86,8 @@ def test_graph_png_is_deterministic_and_works_without_edges() -> None:
 
 
 def test_a_huge_round_report_fits_discords_embed_limits() -> None:
-    from bot.discord_client import fit_embeds
+    from bot.discord_client import fit_embeds, round_report_embeds
     from bot.views import ActionLine, RoundReport
-    from cogs.render import round_report_embeds
 
     actions = tuple(
         ActionLine(
