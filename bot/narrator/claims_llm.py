@@ -297,17 +297,7 @@ class LLMClaimExtractor:
         try:
             reply = await self._ask(text, snapshot_names)
         except Exception as exc:
-            # the LLM only adds claims: a transport or reply failure leaves the deterministic check alone,
-            # but a bug in our own code (a TypeError, an AttributeError) must surface, not switch it off
-            if not is_llm_failure(exc):
-                raise
-            self.last_error = f"{type(exc).__name__}: {_first_line(exc)}"
-            self.fallbacks += 1
-            _log.warning(
-                "LLM claim extraction failed (%s); deterministic claims only (%d fallback(s) so far)",
-                self.last_error,
-                self.fallbacks,
-            )
+            self._fell_back(exc, "LLM claim extraction failed (%s); deterministic claims only")
             return ()
         by_id = {n.id: n for n in snapshot_names}
         claims: list[Claim] = []
@@ -345,15 +335,7 @@ class LLMClaimExtractor:
         try:
             reply = await self._parse(messages, SecretsReply)
         except Exception as exc:
-            if not is_llm_failure(exc):
-                raise
-            self.last_error = f"{type(exc).__name__}: {_first_line(exc)}"
-            self.fallbacks += 1
-            _log.warning(
-                "LLM leak question failed (%s); deterministic leak check only (%d fallback(s) so far)",
-                self.last_error,
-                self.fallbacks,
-            )
+            self._fell_back(exc, "LLM leak question failed (%s); deterministic leak check only")
             return ()
         leaks: list[Leak] = []
         dropped: list[str] = []
@@ -374,6 +356,18 @@ class LLMClaimExtractor:
             _log.info("dropped %d LLM leak verdict(s): %s", len(dropped), "; ".join(dropped[:5]))
         unique = {(lk.record, lk.span): lk for lk in leaks}
         return tuple(sorted(unique.values(), key=lambda lk: lk.span[0]))
+
+    def _fell_back(self, exc: Exception, message: str) -> None:
+        """Count and warn about an endpoint or reply failure; re-raise anything else.
+
+        The model only adds to the deterministic check, so its failure leaves that check standing; a bug in
+        our own code (a TypeError, an AttributeError) must surface instead of silently switching it off.
+        """
+        if not is_llm_failure(exc):
+            raise exc
+        self.last_error = f"{type(exc).__name__}: {_first_line(exc)}"
+        self.fallbacks += 1
+        _log.warning(message + " (%d fallback(s) so far)", self.last_error, self.fallbacks)
 
     async def _parse(self, messages: list[dict[str, str]], schema: type[_Reply]) -> _Reply:
         """One structured call (claims or secrets); a reply with no parsed answer is a :class:`ReplyError`."""
