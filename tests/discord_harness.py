@@ -1066,3 +1066,23 @@ __all__ = [
     "Sent",
     "TableError",
 ]
+
+
+def sample_report() -> RoundReport:
+    """A small resolved round (one hit by Greyrock), for tests of how a report is posted."""
+    return RoundReport(
+        round_number=2,
+        initiative=("Greyrock 17",),
+        actions=(
+            ActionLine(
+                actor="Greyrock", summary="Greyrock hits.", rolls=("attack: 1d20+6 = 19",), outcome="success"
+            ),
+        ),
+        public_text="The tide turns.",
+        source="offline",
+        seed=5,
+        seed_commitment="ab",
+        dms_sent=0,
+        dms_undelivered=(),
+        conflicts_queued=0,
+    )

@@ -19,8 +19,15 @@ import pytest
 from bot.config import parse_settings
 from bot.discord_client import DiscordCourier
 from bot.table import MissingPermission, ReplyExpired
-from bot.views import ActionLine, RoundReport
-from tests.discord_harness import APP_ID, CHANNEL_ID, GM_ROLE_ID, GUILD_ID, DiscordHarness, Member
+from tests.discord_harness import (
+    APP_ID,
+    CHANNEL_ID,
+    GM_ROLE_ID,
+    GUILD_ID,
+    DiscordHarness,
+    Member,
+    sample_report,
+)
 
 GM = Member(100, "Gina", (GM_ROLE_ID,))
 ALICE = Member(1001, "alice")  # Greyrock
@@ -113,25 +120,6 @@ async def test_a_discord_outage_is_retried_by_the_ticker_and_posts_once(harness:
     assert harness.dms.get(GM.user_id, []) == [], "a retry that worked bothers nobody"
 
 
-def _report() -> RoundReport:
-    return RoundReport(
-        round_number=2,
-        initiative=("Greyrock 17",),
-        actions=(
-            ActionLine(
-                actor="Greyrock", summary="Greyrock hits.", rolls=("attack: 1d20+6 = 19",), outcome="success"
-            ),
-        ),
-        public_text="The tide turns.",
-        source="offline",
-        seed=5,
-        seed_commitment="ab",
-        dms_sent=0,
-        dms_undelivered=(),
-        conflicts_queued=0,
-    )
-
-
 async def test_the_courier_answers_a_live_reply_handle_and_refuses_an_expired_one(
     harness: DiscordHarness,
 ) -> None:
@@ -140,13 +128,13 @@ async def test_the_courier_answers_a_live_reply_handle_and_refuses_an_expired_on
     async_context.set(harness.adapter)
     courier = DiscordCourier(harness.bot)
     fresh = discord.utils.time_snowflake(discord.utils.utcnow())
-    await courier.answer(f"{APP_ID}:{fresh}:tok-fresh", "Round 2 resolved.", _report())
+    await courier.answer(f"{APP_ID}:{fresh}:tok-fresh", "Round 2 resolved.", sample_report())
     calls = [(method, payload) for method, url, payload in harness.webhook_calls if "tok-fresh" in url]
     assert len(calls) == 1 and calls[0][1]["content"] == "Round 2 resolved."
     assert "Round 2: results" in str(calls[0][1]["embeds"])
     old = discord.utils.time_snowflake(discord.utils.utcnow() - timedelta(minutes=20))
     with pytest.raises(ReplyExpired):
-        await courier.answer(f"{APP_ID}:{old}:tok-old", "Round 2 resolved.", _report())
+        await courier.answer(f"{APP_ID}:{old}:tok-old", "Round 2 resolved.", sample_report())
     assert not [u for _, u, _ in harness.webhook_calls if "tok-old" in u]
 
 
@@ -160,5 +148,5 @@ async def test_the_courier_names_the_permission_a_refused_post_needed(harness: D
         await courier.post_public(str(GUILD_ID), str(CHANNEL_ID), "The storm rages on. " * 600)
     assert file_refused.value.permission == "Attach Files"
     with pytest.raises(MissingPermission) as embeds_refused:
-        await courier.post_results(str(GUILD_ID), str(CHANNEL_ID), _report())
+        await courier.post_results(str(GUILD_ID), str(CHANNEL_ID), sample_report())
     assert embeds_refused.value.permission == "Embed Links"

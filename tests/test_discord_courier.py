@@ -10,7 +10,7 @@ from bot.discord_client import DiscordCourier, split_text
 from bot.graph_render import edge_label, render_graph
 from bot.table import DMClosed
 from bot.views import EdgeView, GraphView
-from tests.discord_harness import CHANNEL_ID, GUILD_ID, DiscordHarness, FakeTable
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, DiscordHarness, FakeTable, sample_report
 
 
 @pytest.fixture
@@ -120,7 +120,6 @@ def test_a_huge_round_report_fits_discords_embed_limits() -> None:
 async def test_narration_pings_only_the_rounds_players_and_deadline_rounds_get_their_dice(
     harness: DiscordHarness,
 ) -> None:
-    from bot.views import ActionLine, RoundReport
 
     courier = DiscordCourier(harness.bot)
     await courier.post_public(
@@ -131,22 +130,7 @@ async def test_narration_pings_only_the_rounds_players_and_deadline_rounds_get_t
         "parse": [],
         "users": [201, 202],
     }
-    report = RoundReport(
-        round_number=2,
-        initiative=("Greyrock 17",),
-        actions=(
-            ActionLine(
-                actor="Greyrock", summary="Greyrock hits.", rolls=("attack: 1d20+6 = 19",), outcome="success"
-            ),
-        ),
-        public_text="The tide turns.",
-        source="offline",
-        seed=5,
-        seed_commitment="ab",
-        dms_sent=0,
-        dms_undelivered=(),
-        conflicts_queued=0,
-    )
+    report = sample_report()
     await courier.post_results(str(GUILD_ID), str(CHANNEL_ID), report)
     results = harness.channel_posts[-1]
     assert results.allowed_mentions == {"parse": []}
