@@ -23,6 +23,7 @@ from bot.narrator.base import (
     NarrationRequest,
     RetrievedRecord,
 )
+from bot.text import clean_text
 
 # Phrasings per situation. Placeholders: {actor} {target} {item} {dest} {skill} {ability} {dmg} {qty}.
 # Miss, failure and refusal phrasings must never claim a success: no "hit", "strike", "lands" or damage.
@@ -429,10 +430,6 @@ def _fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
 # Old Wei what the ship carries"), and only a short question or topic clause of the first sentence is kept,
 # cleaned of markup and control characters. Anything else is told as the bare act of speaking.
 
-# ESC-introduced sequences: CSI (colours, cursor moves), OSC (titles, links) and two-byte escapes.
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]"
-)
 # Discord mentions, channel and emoji tags, @everyone/@here, links.
 _MENTIONS = re.compile(r"<(?:@[!&]?|#|a?:\w+:)\d*>|@\w+|\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
 # Characters with a meaning in markdown or as quotes; removed, never escaped (an escaped mark is still shown).
@@ -529,7 +526,7 @@ _MAX_LISTENER_WORDS = 5
 
 def clean_player_text(text: str) -> str:
     """The first sentence of ``text`` as plain words: no escapes, control characters, markup or mentions."""
-    text = unicodedata.normalize("NFKC", _ESCAPES.sub(" ", text))
+    text = unicodedata.normalize("NFKC", clean_text(text))  # the table's own escape and control filter
     text = _SENTENCE_END.split(text, maxsplit=1)[0]
     text = "".join(" " if unicodedata.category(char)[0] in ("C", "Z") else char for char in text)
     text = _MARKUP.sub(" ", _MENTIONS.sub(" ", text))
