@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ledger.checker import check  # noqa: E402
-from ledger.extract import name_index  # noqa: E402
-from ledger.snapshot import (  # noqa: E402
+from ledger.check.extract import name_index  # noqa: E402
+from ledger.check.judge import check  # noqa: E402
+from ledger.check.snapshot import (  # noqa: E402
     Alias,
     Edge,
     Entity,

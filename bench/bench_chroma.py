@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ledger.embeddings import HashingEmbedding
-from ledger.summaries import SummaryIndex
+from ledger.recall.embeddings import HashingEmbedding
+from ledger.recall.summaries import SummaryIndex
 
 NAMES = [
     "Old Wei",

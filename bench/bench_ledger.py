@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import insert, text, update
 
-from ledger import models as m
 from ledger import service
-from ledger.db import create_engine, init_db, ledger_session
-from ledger.visibility import Viewer
+from ledger.store import models as m
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer
 
 N_ENTITIES = 300
 N_LOCATIONS = 30

@@ -2,7 +2,8 @@
 
 Builds each ledger with Core bulk inserts (schema from the Alembic migration, rows shaped like the models:
 events with change payloads, the entities they involve and their witnesses, plus the projections: facts,
-holdings, edges, threads and their parties), then times :func:`ledger.retrieval.scene_context` for scenes of
+holdings, edges, threads and their parties), then times :func:`ledger.recall.retrieval.scene_context` for
+scenes of
 4-6 present entities (2-3 PCs, who are in most events, and NPCs) at a random location, as the party.
 
 Run: ``python3 bench/bench_retrieval.py [--sizes 1000,10000,100000] [--queries 300]``. Prints wall-clock
@@ -27,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import insert
 
-from ledger import models as m
-from ledger.db import create_engine, init_db, ledger_session
-from ledger.retrieval import scene_context
-from ledger.visibility import Viewer
+from ledger.recall.retrieval import scene_context
+from ledger.store import models as m
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer
 
 N_LOCATIONS = 30
 N_PCS = 5
@@ -307,7 +308,10 @@ async def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
-        "--cache-mb", type=int, default=0, help="SQLite page cache per connection (0: as ledger.db sets it)"
+        "--cache-mb",
+        type=int,
+        default=0,
+        help="SQLite page cache per connection (0: as ledger.store.db sets it)",
     )
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]

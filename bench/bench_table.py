@@ -80,7 +80,7 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
     """Append synthetic trivia events (tavern gossip about filler folk) until the campaign holds ``total``."""
     from sqlalchemy import insert, select, update
 
-    from ledger import models as m
+    from ledger.store import models as m
 
     async with table._session() as s:
         conn = await s.connection()

@@ -375,7 +375,7 @@ async def build(tmp: Path, seed: int, fake: FakeLLM | None) -> DiscordHarness:
     raw: dict[str, Any] = {
         "discord": {"guild_ids": [GUILD_ID], "gm_role": "GM"},
         "storage": {
-            "database_url": f"sqlite+aiosqlite:///{tmp / 'ledger.db'}",
+            "database_url": f"sqlite+aiosqlite:///{tmp / 'ledger.store.db'}",
             "data_dir": str(tmp / "data"),
         },
     }

@@ -1,10 +1,12 @@
 """The summary index's embedding function, built from ``[embeddings]``: offline hashing or the openai SDK.
 
-The ledger takes any function from texts to vectors (:class:`ledger.embeddings.Embedder`) and never imports
+The ledger takes any function from texts to vectors (:class:`ledger.recall.embeddings.Embedder`) and never
+imports
 ``openai``; this module builds the OpenAI-compatible one (OpenAI, Ollama, vLLM, LM Studio) from the SDK, which
 brings bounded retries with backoff, timeouts and typed errors. Inputs are sent in batches of
 ``batch_size``. Every failure (down, HTTP 5xx after the retries, a reply with the wrong count) is raised as
-:class:`ledger.summaries.EmbeddingError`, so the index reports it as unavailable and the table plays on.
+:class:`ledger.recall.summaries.EmbeddingError`, so the index reports it as unavailable and the table plays
+on.
 
 The summary index calls it from a worker thread (Chroma is synchronous), so this is the synchronous client.
 """
@@ -14,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ledger.summaries import EmbeddingError
+from ledger.recall.summaries import EmbeddingError
 
 if TYPE_CHECKING:
     from openai import OpenAI
 
     from bot.config import EmbeddingSettings
-    from ledger.embeddings import Embedder
+    from ledger.recall.embeddings import Embedder
 
 __all__ = ["OpenAIEmbedding", "embedding_from_settings"]
 
@@ -87,7 +89,7 @@ def embedding_from_settings(settings: EmbeddingSettings, *, api_key: str | None 
     The key comes from the environment variable ``api_key_env`` (may be unset for a local server).
     """
     if settings.provider == "hashing":
-        from ledger.embeddings import HashingEmbedding
+        from ledger.recall.embeddings import HashingEmbedding
 
         return HashingEmbedding()
     from bot.config import Settings

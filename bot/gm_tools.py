@@ -16,8 +16,8 @@ from bot.table_base import (
     MAX_NOTE_CHARS,
 )
 from ledger import service
-from ledger import sessions as ledger_sessions
 from ledger.errors import LedgerError
+from ledger.store import sessions as ledger_sessions
 
 if TYPE_CHECKING:
     pass
@@ -51,7 +51,7 @@ class GMTools(LedgerViews):
         Without explicit ``changes`` an accepted dispute of an event undoes that event (the HP, place, item
         or condition goes back to what it was before it), so the ledger is right again, not just annotated.
         """
-        from ledger.corrections import undo_changes
+        from ledger.store.corrections import undo_changes
 
         async with self._session() as s:
             campaign = await self._campaign(s, where)

@@ -20,13 +20,13 @@ from bot.table_base import (
     TableBase,
 )
 from ledger import service
-from ledger import sessions as ledger_sessions
 from ledger.errors import LedgerError
-from ledger.visibility import Viewer
+from ledger.store import sessions as ledger_sessions
+from ledger.store.visibility import Viewer
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
-    from ledger.views import RoundView
+    from ledger.store.records import RoundView
 
 
 _log = logging.getLogger(__name__)
@@ -455,12 +455,13 @@ class LedgerViews(TableBase):
         """Index the campaign's queued (``pending``) summaries, oldest first; return how many were indexed.
 
         A summary stating a hard fact the ledger lacks is marked ``refused`` and never retried. At the first
-        :class:`~ledger.summaries.IndexUnavailable` the rest stay queued and the GM is told (once per outage).
+        :class:`~ledger.recall.summaries.IndexUnavailable` the rest stay queued and the GM is told (once per
+        outage).
         While the index rests after a failure nothing is tried: the summaries wait in the ledger.
         """
         if self.summaries is None or self._summary_resting():
             return 0
-        from ledger.summaries import IndexUnavailable
+        from ledger.recall.summaries import IndexUnavailable
 
         indexed = 0
         while True:
@@ -536,10 +537,11 @@ class LedgerViews(TableBase):
     async def _index_summary(self, campaign_id: int, row: Any) -> str:
         """Index one summary row; return its new state (``indexed`` or ``refused``).
 
-        Raises :class:`~ledger.summaries.IndexUnavailable` when Chroma or the embeddings endpoint fails.
+        Raises :class:`~ledger.recall.summaries.IndexUnavailable` when Chroma or the embeddings endpoint
+        fails.
         """
         assert self.summaries is not None
-        from ledger.summaries import IndexUnavailable, SummaryError, hard_facts_from_changes
+        from ledger.recall.summaries import IndexUnavailable, SummaryError, hard_facts_from_changes
 
         changes = []
         for e in await self._summary_events(campaign_id, row):

@@ -24,11 +24,11 @@ from bot.narrator.base import (
     SceneSummary,
 )
 from ledger import service
-from ledger import sessions as ledger_sessions
-from ledger.snapshot import ActionResult as FactAction
-from ledger.snapshot import RoundFacts
-from ledger.views import EntityView, HoldingView, ItemView, LocationView
-from ledger.visibility import Viewer
+from ledger.check.snapshot import ActionResult as FactAction
+from ledger.check.snapshot import RoundFacts
+from ledger.store import sessions as ledger_sessions
+from ledger.store.records import EntityView, HoldingView, ItemView, LocationView
+from ledger.store.visibility import Viewer
 from rules.creatures import AbilityScores, Attack, Condition, DamageType, StatBlock, slugify
 from rules.errors import RulesError
 from rules.intents import Intent, IntentKind
@@ -149,7 +149,7 @@ def stat_block(entity: EntityView) -> StatBlock:
     sheet = dict(entity.sheet or {})
     kind = entity.kind if entity.kind in ("pc", "npc", "monster") else "npc"
     if kind == "pc" and "abilities" in sheet:
-        from ledger.scenario import rules_sheet
+        from ledger.scenario.format import rules_sheet
 
         rules = rules_sheet(sheet)
         spells = sheet.get("spells")  # a sheet may list its spells by name: ["Fire Bolt", "light"]

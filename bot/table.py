@@ -46,16 +46,16 @@ from bot.table_base import (
     _slug,
 )
 from ledger import service
-from ledger import sessions as ledger_sessions
 from ledger.errors import LedgerError, RoundStateError
-from ledger.visibility import Viewer
+from ledger.store import sessions as ledger_sessions
+from ledger.store.visibility import Viewer
 from rules.errors import IntentError, RulesError
 from rules.intents import Intent, IntentKind
 
 if TYPE_CHECKING:
     from bot.narrator.base import Draft, Reveal
     from bot.scene import Scene
-    from ledger.views import CampaignView, RoundView
+    from ledger.store.records import CampaignView, RoundView
     from rules.round import RoundResolution
 
 
@@ -98,13 +98,13 @@ class Table(GMTools):
     async def _start(
         self, where: v.Where, caller: v.Caller, *, name: str, path: Path | None
     ) -> v.CampaignView:
-        from ledger.loader import load_scenario_file
+        from ledger.scenario.load import load_scenario_file
 
         async with self._session() as s:
             if await service.find_campaign(s, guild_id=where.guild_id, channel_id=where.channel_id):
                 raise TableError("A campaign already runs in this channel. End it with /campaign end first.")
             if path is not None:
-                from ledger.scenario import ScenarioError
+                from ledger.scenario.format import ScenarioError
 
                 try:
                     campaign_id = await load_scenario_file(
@@ -723,7 +723,7 @@ class Table(GMTools):
         The messages of that round that were given up on (a channel post that failed every retry, a missing
         permission, a send a crash interrupted) are queued again and sent now, once each.
         """
-        from ledger.sessions import find_round, latest_undelivered_round
+        from ledger.store.sessions import find_round, latest_undelivered_round
 
         async with self._session() as s:
             campaign = await self._campaign(s, where)
@@ -836,7 +836,7 @@ class Table(GMTools):
     async def _resolve(self, campaign_id: int, rnd: RoundView) -> None:
         """closed -> resolved: defaults for the absent, the rules, and one ledger transaction."""
         from bot.scene import load_scene, mutations_for, round_state
-        from ledger.sessions import sealed_seed
+        from ledger.store.sessions import sealed_seed
         from rules.round import resolve_round
 
         seed = sealed_seed(rnd)
@@ -931,7 +931,7 @@ class Table(GMTools):
         """Private discoveries: a successful Perception/Insight/Investigation check shows that player one
         record the party cannot see (a secret about the target or the place), and the ledger files it as
         now known to that player."""
-        from ledger.retrieval import scene_context
+        from ledger.recall.retrieval import scene_context
 
         out: list[dict[str, Any]] = []
         for index, result in enumerate(resolution.results):
@@ -997,9 +997,9 @@ class Table(GMTools):
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, outcomes, round_facts
-        from ledger.checker import check
-        from ledger.ledger_snapshot import snapshot_from_ledger
-        from ledger.retrieval import scene_context
+        from ledger.check.judge import check
+        from ledger.check.snapshot_sql import snapshot_from_ledger
+        from ledger.recall.retrieval import scene_context
         from rules.round import RoundResolution
 
         record = rnd.resolution or {}

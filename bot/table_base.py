@@ -18,8 +18,8 @@ from bot import views as v
 from bot.errors import NoCampaign, NotAPlayer, NotGM
 from bot.intent_parser import IntentParser, OfflineIntentParser
 from ledger import service
-from ledger import sessions as ledger_sessions
-from ledger.visibility import Viewer
+from ledger.store import sessions as ledger_sessions
+from ledger.store.visibility import Viewer
 from scenarios import BUNDLED_DIR
 
 if TYPE_CHECKING:
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from bot.config import Settings
     from bot.narrator.base import Narrator
     from bot.narrator.claims_llm import LLMClaimExtractor
-    from ledger.summaries import SummaryIndex
-    from ledger.views import CampaignView, MemberView, RoundView
+    from ledger.recall.summaries import SummaryIndex
+    from ledger.store.records import CampaignView, MemberView, RoundView
 
 
 SCENARIO_DIR = BUNDLED_DIR  # the bundled worlds, package data of ``scenarios`` (found when installed too)
@@ -122,7 +122,7 @@ class TableBase:
         seeds: Callable[[], int] | None = None,
     ) -> None:
         from bot.narrator.offline import OfflineNarrator
-        from ledger.db import session_factory
+        from ledger.store.db import session_factory
         from rules.fairness import new_seed
 
         self.engine = engine
@@ -152,7 +152,7 @@ class TableBase:
     @classmethod
     async def create(cls, settings: Settings, *, courier: Courier, **overrides: Any) -> Self:
         """Build a table from settings: the ledger database (migrated), Chroma and the narrator."""
-        from ledger.db import create_engine, init_db
+        from ledger.store.db import create_engine, init_db
 
         data_dir = settings.storage.resolved_data_dir()
         url = settings.storage.resolved_database_url()
@@ -279,7 +279,7 @@ class TableBase:
 
 def _summary_index(settings: Settings, data_dir: Path) -> SummaryIndex | None:
     from bot.embeddings import embedding_from_settings
-    from ledger.summaries import SummaryIndex
+    from ledger.recall.summaries import SummaryIndex
 
     embedding = embedding_from_settings(settings.embeddings)
     if settings.chroma.mode == "http":

@@ -290,10 +290,10 @@ def with_names(text: str, names: Mapping[str, str]) -> str:
 async def display_names(engine: Any, campaign_id: int, refs: Sequence[str]) -> dict[str, str]:
     """Names of the creatures, places and items ``refs`` (ids a report showed raw), read from the ledger."""
     from ledger import service
-    from ledger import sessions as ledger_sessions
-    from ledger.db import ledger_session
     from ledger.errors import LedgerError
-    from ledger.visibility import Viewer
+    from ledger.store import sessions as ledger_sessions
+    from ledger.store.db import ledger_session
+    from ledger.store.visibility import Viewer
 
     wanted = sorted(set(refs))
     if not wanted:

@@ -7,18 +7,8 @@ roll back on failure, raising a :class:`ledger.errors.LedgerError` subclass with
 
 from __future__ import annotations
 
-from ledger.changes import (
-    DEFAULT_IMPORTANCE,
-    apply_changes,
-    apply_round,
-    check_round_move,
-    expire_due_threads,
-    lock_campaign,
-    projected_state,
-    rebuild_state,
-)
-from ledger.db import begin_write
-from ledger.reads import (
+from ledger.store.db import begin_write
+from ledger.store.reads import (
     entities_at,
     facts,
     find_entity,
@@ -36,7 +26,7 @@ from ledger.reads import (
     relationships,
     threads,
 )
-from ledger.rounds import (
+from ledger.store.rounds import (
     add_conflict,
     add_outbox,
     create_campaign,
@@ -66,8 +56,18 @@ from ledger.rounds import (
     submit,
     unfinished_rounds,
 )
-from ledger.visibility import Viewer, can_see
-from ledger.world import WorldState
+from ledger.store.visibility import Viewer, can_see
+from ledger.store.world import WorldState
+from ledger.store.writes import (
+    DEFAULT_IMPORTANCE,
+    apply_changes,
+    apply_round,
+    check_round_move,
+    expire_due_threads,
+    lock_campaign,
+    projected_state,
+    rebuild_state,
+)
 
 __all__ = [
     "DEFAULT_IMPORTANCE",

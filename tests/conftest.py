@@ -42,7 +42,7 @@ def _pg_admin_dsn() -> str | None:
 async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     """An empty database URL: a SQLite file in ``tmp_path``, or a new PostgreSQL database."""
     if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}"
+        yield f"sqlite+aiosqlite:///{tmp_path / 'ledger.store.db'}"
         return
     dsn = _pg_admin_dsn()
     if dsn is None:
@@ -71,4 +71,4 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """A SQLite database URL in ``tmp_path`` (for tests that need only the embedded backend)."""
-    return f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}"
+    return f"sqlite+aiosqlite:///{tmp_path / 'ledger.store.db'}"

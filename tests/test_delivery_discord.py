@@ -61,7 +61,7 @@ async def harness(tmp_path: Path) -> AsyncIterator[DiscordHarness]:
         {
             "discord": {"guild_ids": [GUILD_ID], "gm_role": "GM"},
             "storage": {
-                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}",
+                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.store.db'}",
                 "data_dir": str(tmp_path / "data"),
             },
         }

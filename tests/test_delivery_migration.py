@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from ledger.db import create_engine, init_db
+from ledger.store.db import create_engine, init_db
 
 
 async def test_upgrading_folds_duplicate_submissions_into_the_newest_and_keeps_the_outbox(

@@ -256,7 +256,7 @@ async def test_outbox_rows_keep_their_attempts_for_the_next_process(sqlite_url: 
         await _play_round(table)
         campaign = await table.campaign_status(WHERE, GM)
         async with table._session() as s:
-            from ledger.sessions import find_round
+            from ledger.store.sessions import find_round
 
             first = await find_round(s, campaign_id=campaign.id, session_number=12, number=1)
             assert first is not None

@@ -31,7 +31,7 @@ async def _harness(tmp_path: Path, seed: int) -> DiscordHarness:
         {
             "discord": {"guild_ids": [GUILD_ID], "gm_role": "GM"},
             "storage": {
-                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}",
+                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.store.db'}",
                 "data_dir": str(tmp_path / "data"),
             },
         }

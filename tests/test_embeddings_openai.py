@@ -12,8 +12,8 @@ import pytest
 
 from bot.config import parse_settings
 from bot.embeddings import OpenAIEmbedding, embedding_from_settings
-from ledger.embeddings import HashingEmbedding
-from ledger.summaries import EmbeddingError, IndexUnavailable, SummaryError, SummaryIndex
+from ledger.recall.embeddings import HashingEmbedding
+from ledger.recall.summaries import EmbeddingError, IndexUnavailable, SummaryError, SummaryIndex
 from tests.fake_llm import FakeLLM, embed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,6 +118,9 @@ def test_settings_pick_the_embedding_and_bound_each_call() -> None:
 
 
 def test_the_ledger_imports_no_openai() -> None:
-    code = "import sys, ledger.summaries, ledger.embeddings, ledger.retrieval; print('openai' in sys.modules)"
+    code = (
+        "import sys, ledger.recall.summaries, ledger.recall.embeddings, ledger.recall.retrieval;"
+        " print('openai' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "False"

@@ -71,7 +71,7 @@ async def evening(tmp_path: Path, fake_llm: FakeLLM) -> AsyncIterator[DiscordHar
         {
             "discord": {"guild_ids": [GUILD_ID], "gm_role": "GM"},
             "storage": {
-                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}",
+                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.store.db'}",
                 "data_dir": str(tmp_path / "data"),
             },
             "llm": {

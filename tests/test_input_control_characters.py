@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from bot.text import clean_name, clean_text
 from bot.views import Caller
-from ledger.models import Submission
+from ledger.store.models import Submission
 from tests.table_helpers import ALICE, WHERE, make_table, seat_everyone
 
 HOSTILE = "\x1b]0;owned\x07\x1b[31mtake\x00 the silver\x1b[0m key\x7f"

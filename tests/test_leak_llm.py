@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.narrator.claims_llm import LLMClaimExtractor, extra_leaks, secrets_from_snapshot
-from ledger.checker import check
-from ledger.snapshot import WorldSnapshot, load_world
+from ledger.check.judge import check
+from ledger.check.snapshot import WorldSnapshot, load_world
 from tests.corpus.loader import leak_world_path
 from tests.fake_llm import FakeLLM, FakeReply, fake_llm  # noqa: F401
 from tests.table_helpers import RecordingCourier

@@ -12,8 +12,8 @@ from functools import cache
 
 import pytest
 
-from ledger.checker import check
-from ledger.snapshot import WorldSnapshot, load_world
+from ledger.check.judge import check
+from ledger.check.snapshot import WorldSnapshot, load_world
 from tests.corpus.loader import LeakCase, leak_cases, leak_world_path
 
 CASES = leak_cases()

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main
-from ledger.checker import check
-from ledger.extract import extract, name_index
-from ledger.snapshot import (
+from ledger.check.extract import extract, name_index
+from ledger.check.judge import check
+from ledger.check.snapshot import (
     ActionResult,
     Alias,
     Edge,
@@ -270,8 +270,8 @@ def test_the_check_never_fails_on_odd_text(text: str) -> None:
 
 
 def test_a_scenario_world_becomes_a_snapshot() -> None:
-    from ledger.scenario import final_world, load_scenario
-    from ledger.snapshot import snapshot_from_world
+    from ledger.check.snapshot import snapshot_from_world
+    from ledger.scenario.format import final_world, load_scenario
 
     scenario = load_scenario(SCENARIO)
     world = snapshot_from_world(final_world(scenario, "gm"), scenario=scenario)

@@ -11,8 +11,8 @@ from functools import cache
 
 import pytest
 
-from ledger.checker import check
-from ledger.snapshot import RoundFacts, Scene, WorldSnapshot, load_world
+from ledger.check.judge import check
+from ledger.check.snapshot import RoundFacts, Scene, WorldSnapshot, load_world
 from tests.corpus.loader import world_path
 
 ASKED = "ask Old Wei what the ship carries"

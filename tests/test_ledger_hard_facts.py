@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ledger.db import create_engine, init_db, ledger_session
-from ledger.loader import load_scenario_file
-from ledger.sessions import missing_hard_facts
-from ledger.summaries import Death, ThreadChange, Transfer
+from ledger.recall.summaries import Death, ThreadChange, Transfer
+from ledger.scenario.load import load_scenario_file
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.sessions import missing_hard_facts
 
 HARBOR = Path(__file__).resolve().parents[1] / "scenarios" / "harbor.toml"
 

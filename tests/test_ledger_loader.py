@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from ledger import models as m
-from ledger.db import create_engine, init_db, ledger_session
 from ledger.errors import InvalidChange
-from ledger.loader import load_scenario_file, load_scenario_into
-from ledger.scenario import Scenario, final_world, load_scenario
+from ledger.scenario.format import Scenario, final_world, load_scenario
+from ledger.scenario.load import load_scenario_file, load_scenario_into
+from ledger.store import models as m
+from ledger.store.db import create_engine, init_db, ledger_session
 
 HARBOR = Path(__file__).resolve().parents[1] / "scenarios" / "harbor.toml"
 
@@ -190,7 +190,7 @@ async def test_loading_twice_makes_two_independent_campaigns(engine: Any, harbor
 async def test_a_refused_load_leaves_nothing(
     engine: Any, harbor: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ledger.loader as loader
+    import ledger.scenario.load as loader
 
     real = loader.stage_changes
     calls = {"n": 0}
@@ -214,10 +214,10 @@ def test_loader_stages_through_the_public_step_imported_plainly() -> None:
     """Issue 16: the loader looked up a private ``_stage`` under four names through importlib."""
     import inspect
 
-    import ledger.changes
-    import ledger.loader
+    import ledger.scenario.load
+    import ledger.store.writes
 
-    assert ledger.loader.stage_changes is ledger.changes.stage_changes
-    assert "stage_changes" in ledger.changes.__all__
-    assert "importlib" not in inspect.getsource(ledger.loader)
-    assert not hasattr(ledger.changes, "_stage")
+    assert ledger.scenario.load.stage_changes is ledger.store.writes.stage_changes
+    assert "stage_changes" in ledger.store.writes.__all__
+    assert "importlib" not in inspect.getsource(ledger.scenario.load)
+    assert not hasattr(ledger.store.writes, "_stage")

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ledger import service
-from ledger.db import create_engine, init_db, ledger_session
 from ledger.errors import LedgerError
+from ledger.store.db import create_engine, init_db, ledger_session
 
 ENTITIES = ["pc-a", "pc-b", "npc-c"]
 HOLDERS = [*ENTITIES, "loc-x", "loc-y"]

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from ledger import models as m
-from ledger.db import create_engine, init_db, ledger_session
-from ledger.loader import load_scenario_into
-from ledger.retrieval import SceneContext, scene_context
-from ledger.scenario import Scenario, load_scenario
-from ledger.visibility import Viewer
+from ledger.recall.retrieval import SceneContext, scene_context
+from ledger.scenario.format import Scenario, load_scenario
+from ledger.scenario.load import load_scenario_into
+from ledger.store import models as m
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer
 
 HARBOR = Path(__file__).resolve().parents[1] / "scenarios" / "harbor.toml"
 WEI_SCENE = {"location": "loc-harbor", "present": ["npc-old-wei", "pc-greyrock"]}
@@ -148,7 +148,7 @@ async def _index_summaries(engine: Any, cid: int, collection: str) -> Any:
     import chromadb
     from chromadb.config import Settings
 
-    from ledger.summaries import SummaryIndex
+    from ledger.recall.summaries import SummaryIndex
 
     index = SummaryIndex(chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False)))
     async with ledger_session(engine) as s:

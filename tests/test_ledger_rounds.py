@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ledger import service
-from ledger.db import create_engine, init_db, ledger_session
 from ledger.errors import InvalidChange, NotEnoughHeld, RoundStateError, UnknownRecord
-from ledger.visibility import Viewer
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer
 
 GM = Viewer.gm()
 

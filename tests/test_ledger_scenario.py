@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main as cli_main
-from ledger.scenario import (
+from ledger.scenario.format import (
     CHANGE_KINDS,
     ScenarioError,
     ScenarioUnreadable,

@@ -10,8 +10,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from ledger import models
-from ledger.db import create_engine, init_db
+from ledger.store import models
+from ledger.store.db import create_engine, init_db
 
 
 def _head() -> str:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from ledger.db import create_engine, init_db, ledger_session
-from ledger.ledger_snapshot import snapshot_from_ledger
-from ledger.loader import load_scenario_into
-from ledger.scenario import Scenario, final_world, load_scenario
-from ledger.snapshot import RoundFacts, Scene, WorldSnapshot, snapshot_from_world
-from ledger.visibility import Viewer
+from ledger.check.snapshot import RoundFacts, Scene, WorldSnapshot, snapshot_from_world
+from ledger.check.snapshot_sql import snapshot_from_ledger
+from ledger.scenario.format import Scenario, final_world, load_scenario
+from ledger.scenario.load import load_scenario_into
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer
 
 HARBOR = Path(__file__).resolve().parents[1] / "scenarios" / "harbor.toml"
 SCENE = Scene(location="loc-harbor", present=frozenset({"npc-old-wei", "pc-greyrock"}))

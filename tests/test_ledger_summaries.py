@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ledger.embeddings import HashingEmbedding, cosine
-from ledger.scenario import final_world, load_scenario, timeline
-from ledger.summaries import (
+from ledger.recall.embeddings import HashingEmbedding, cosine
+from ledger.recall.summaries import (
     Death,
     SummaryError,
     SummaryIndex,
@@ -27,6 +26,7 @@ from ledger.summaries import (
     names_from_world,
     verifier_from_timeline,
 )
+from ledger.scenario.format import final_world, load_scenario, timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 HARBOR = load_scenario(ROOT / "scenarios" / "harbor.toml")
@@ -69,7 +69,7 @@ def test_hashing_embedding_is_identical_in_another_process() -> None:
     text = "The tax officer Old Wei hid a shipment; Greyrock owes him a favour."
     here = HashingEmbedding()([text])[0].tolist()
     code = (
-        "import json, sys; from ledger.embeddings import HashingEmbedding; "
+        "import json, sys; from ledger.recall.embeddings import HashingEmbedding; "
         "print(json.dumps(HashingEmbedding()([sys.argv[1]])[0].tolist()))"
     )
     # A different hash seed proves nothing depends on Python's salted hash().
@@ -264,7 +264,7 @@ async def test_campaigns_are_separate_and_reopen_in_a_fresh_process(tmp_path: Pa
         "sum-crypt"
     ]
     code = (
-        "import sys; from ledger.summaries import SummaryIndex; "
+        "import sys; from ledger.recall.summaries import SummaryIndex; "
         "idx = SummaryIndex.local(sys.argv[1]); "
         "hits = idx.query_now(campaign='saltmere', text='who killed the merchant Harlan Voss?', n=1); "
         "print(hits[0].id, idx.count_now('saltmere'))"

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ledger import service
-from ledger.db import create_engine, init_db, ledger_session
 from ledger.errors import UnknownRecord
-from ledger.visibility import Viewer, can_see
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer, can_see
 
 MIRA_PLAYER = "111"
 BRAM_PLAYER = "222"

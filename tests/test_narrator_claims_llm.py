@@ -23,10 +23,10 @@ from bot.narrator.claims_llm import (
     quote_span,
     to_claim,
 )
-from ledger.checker import check, judge_claims
-from ledger.claims import CLAIM_KINDS, Claim
-from ledger.extract import extract
-from ledger.snapshot import Alias, Entity, Holding, RoundFacts, Scene, WorldSnapshot
+from ledger.check.claims import CLAIM_KINDS, Claim
+from ledger.check.extract import extract
+from ledger.check.judge import check, judge_claims
+from ledger.check.snapshot import Alias, Entity, Holding, RoundFacts, Scene, WorldSnapshot
 from tests.fake_llm import FakeLLM, FakeReply, fake_llm  # noqa: F401
 
 GALUMPHS = "Harlan Voss galumphs onto the bar."

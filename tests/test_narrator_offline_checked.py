@@ -2,7 +2,7 @@
 
 The offline narration is the fallback posted when an LLM draft fails the check, so the checker must find
 nothing to refute in it: targets are never the subject of a sentence (they may be down by now), and down and
-death use the phrases the checker knows. This runs the real :func:`ledger.checker.check`.
+death use the phrases the checker knows. This runs the real :func:`ledger.check.judge.check`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.narrator.base import ActionOutcome, NarrationRequest, SceneLocation
 from bot.narrator.offline import OfflineNarrator
-from ledger.checker import check
-from ledger.snapshot import WorldSnapshot, load_world
+from ledger.check.judge import check
+from ledger.check.snapshot import WorldSnapshot, load_world
 
 WORLD = Path(__file__).parent / "corpus" / "worlds" / "harbour.json"
 WEAPONS = {"pc-greyrock": "battleaxe"}

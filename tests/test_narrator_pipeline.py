@@ -300,8 +300,8 @@ async def test_a_flagged_sentence_of_the_offline_narration_is_dropped_and_the_re
 
 async def test_the_fallback_for_a_failed_draft_drops_what_the_real_checker_refutes() -> None:
     """Through the real ledger checker: a hand-over to a dead merchant is cut, the rest is posted."""
-    from ledger.checker import check
-    from ledger.snapshot import load_world
+    from ledger.check.judge import check
+    from ledger.check.snapshot import load_world
 
     world = load_world(Path(__file__).parent / "corpus" / "worlds" / "harbour.json", "brawl")
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.errors import InvalidAction
 from ledger import service
-from ledger.visibility import Viewer
+from ledger.store.visibility import Viewer
 from tests.table_helpers import ALICE, BOB, CARA, DAN, GM, WHERE, RecordingCourier, make_table, seat_everyone
 
 

@@ -27,13 +27,13 @@ from chromadb.errors import InternalError
 
 from bot.config import parse_settings
 from bot.table import Table
-from ledger import models as m
-from ledger.db import create_engine, init_db, ledger_session
-from ledger.loader import load_scenario_into
-from ledger.retrieval import scene_context
-from ledger.scenario import load_scenario
-from ledger.summaries import SummaryIndex
-from ledger.visibility import Viewer
+from ledger.recall.retrieval import scene_context
+from ledger.recall.summaries import SummaryIndex
+from ledger.scenario.format import load_scenario
+from ledger.scenario.load import load_scenario_into
+from ledger.store import models as m
+from ledger.store.db import create_engine, init_db, ledger_session
+from ledger.store.visibility import Viewer
 from tests.fake_llm import FakeLLM
 from tests.table_helpers import ALICE, GM, HARBOR, WHERE, Clock, RecordingCourier, seat_everyone
 
@@ -225,7 +225,7 @@ async def test_an_embeddings_endpoint_nobody_listens_on_and_a_chroma_server_that
     for n, settings in enumerate((config, chroma_down)):
         courier = RecordingCourier()
         table = await _table(
-            sqlite_url.replace("ledger.db", f"ledger-{n}.db"), tmp_path / str(n), courier, settings
+            sqlite_url.replace("ledger.store.db", f"ledger-{n}.db"), tmp_path / str(n), courier, settings
         )
         try:
             await seat_everyone(table)

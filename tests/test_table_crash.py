@@ -35,7 +35,7 @@ async def _play_round(table: Table) -> None:
 
 async def _snapshot(table: Table) -> dict[str, object]:
     from ledger import service
-    from ledger.sessions import count_events, find_round
+    from ledger.store.sessions import count_events, find_round
 
     campaign = await table.campaign_status(WHERE, GM)
     async with table._session() as s:

@@ -162,9 +162,9 @@ async def test_the_models_own_reading_catches_what_the_word_lists_miss(
     tmp_path: Path, fake_llm: FakeLLM
 ) -> None:
     """A dead man doing something no word list knows: the LLM extractor reports it; nothing is posted."""
-    from ledger.checker import check
-    from ledger.scenario import final_world, load_scenario
-    from ledger.snapshot import snapshot_from_world
+    from ledger.check.judge import check
+    from ledger.check.snapshot import snapshot_from_world
+    from ledger.scenario.format import final_world, load_scenario
     from tests.table_helpers import HARBOR
 
     world = snapshot_from_world(final_world(load_scenario(HARBOR)))

@@ -10,7 +10,7 @@ import pytest
 from bot.errors import InvalidAction, NoCampaign, NotAPlayer, NotGM
 from bot.views import Caller, Where
 from ledger import service
-from ledger.visibility import Viewer
+from ledger.store.visibility import Viewer
 from tests.table_helpers import (
     ALICE,
     BOB,
@@ -25,7 +25,7 @@ from tests.table_helpers import (
 
 
 async def _events(table, campaign_id: int) -> int:  # type: ignore[no-untyped-def]
-    from ledger.sessions import count_events
+    from ledger.store.sessions import count_events
 
     async with table._session() as s:
         return await count_events(s, campaign_id=campaign_id)

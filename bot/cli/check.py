@@ -1,7 +1,9 @@
 """``tablekeeper check --scenario FILE --narration FILE [--json]``: check a narration against a scenario.
 
-The scenario is replayed (:func:`ledger.scenario.final_world`, GM view, so secrets are known and a leak can be
-told from a contradiction) into a :class:`ledger.snapshot.WorldSnapshot`, and the narration is checked as the
+The scenario is replayed (:func:`ledger.scenario.format.final_world`, GM view, so secrets are known and a
+leak can be
+told from a contradiction) into a :class:`ledger.check.snapshot.WorldSnapshot`, and the narration is checked
+as the
 party channel would see it. Exit 0 when the narration is clean, 1 when it contradicts the ledger or leaks a
 secret, 2 on bad input (so a script or CI step can gate on it).
 """
@@ -56,7 +58,7 @@ def _read(path: str, what: str) -> str:
 
 def _snapshot(path: str, location: str | None = None) -> Any:
     """Load the scenario (TOML) or, for a ``.json`` file, a checker corpus world."""
-    from ledger.snapshot import SnapshotError, load_world, snapshot_from_world
+    from ledger.check.snapshot import SnapshotError, load_world, snapshot_from_world
 
     _read(path, "scenario")
     if path.endswith(".json"):
@@ -64,7 +66,7 @@ def _snapshot(path: str, location: str | None = None) -> Any:
             return load_world(path)
         except SnapshotError as exc:
             raise CliError(f"invalid world {path}: {exc}") from None
-    from ledger.scenario import ScenarioError, final_world, load_scenario
+    from ledger.scenario.format import ScenarioError, final_world, load_scenario
 
     try:
         scenario = load_scenario(path)
@@ -75,7 +77,7 @@ def _snapshot(path: str, location: str | None = None) -> Any:
         raise CliError(f"invalid scenario {path}: {exc}") from None
     scene = None
     if location is not None:
-        from ledger.snapshot import Scene
+        from ledger.check.snapshot import Scene
 
         if location not in world.locations:
             raise CliError(f"unknown location {location!r} in {path}")
@@ -86,7 +88,7 @@ def _snapshot(path: str, location: str | None = None) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Check the narration; print the report; raise CliError for unreadable or invalid input."""
-    from ledger.checker import check
+    from ledger.check.judge import check
 
     text = _read(args.narration, "narration")
     if args.audience not in ("public", "party", "gm") and not args.audience.startswith("player:"):

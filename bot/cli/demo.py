@@ -164,8 +164,8 @@ class _Demo:
     async def foes_standing(self) -> list[str]:
         """Names of the dock thugs still on their feet (read from the ledger, as the GM sees it)."""
         from ledger import service
-        from ledger.db import ledger_session
-        from ledger.visibility import Viewer
+        from ledger.store.db import ledger_session
+        from ledger.store.visibility import Viewer
 
         async with ledger_session(self.table.engine) as s:
             rows = await service.get_entities(
@@ -291,9 +291,9 @@ class _Demo:
     async def show_retrieval(self) -> None:
         """What scene retrieval surfaces now that the party stands at the harbour with Old Wei."""
         from ledger import service
-        from ledger.db import ledger_session
-        from ledger.retrieval import scene_context
-        from ledger.visibility import Viewer
+        from ledger.recall.retrieval import scene_context
+        from ledger.store.db import ledger_session
+        from ledger.store.visibility import Viewer
 
         s = self.s
         async with ledger_session(self.table.engine) as db:

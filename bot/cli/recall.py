@@ -3,7 +3,8 @@
 ``tablekeeper recall --scenario FILE --at LOCATION --present NAME,NAME [--viewer WHO] [--json]`` loads the
 scenario into a throwaway SQLite ledger (in a temporary folder, never the working tree), resolves the
 location and the names present (case-insensitive names, aliases or ids), and prints the ranked records of
-:func:`ledger.retrieval.scene_context`, each with why it ranked there, then the closest history summaries
+:func:`ledger.recall.retrieval.scene_context`, each with why it ranked there, then the closest history
+summaries
 (indexed into a temporary Chroma with the offline hashing embedding). ``--viewer`` is ``public``, ``party``
 (default), ``gm`` or ``player:<id>``. An unknown name ends with exit code 2 and one line naming close ones.
 """
@@ -57,7 +58,7 @@ def add_parser(subparsers: Any) -> None:
 
 def parse_viewer(text: str) -> Any:
     """Turn ``public``, ``party``, ``gm`` or ``player:<id>`` into a Viewer; raise CliError otherwise."""
-    from ledger.visibility import Viewer, is_visibility
+    from ledger.store.visibility import Viewer, is_visibility
 
     value = text.strip()
     if value == "public":
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     """Load, resolve, retrieve and print; raise CliError for a bad file, viewer or name."""
     import asyncio
 
-    from ledger.scenario import ScenarioError, load_scenario
+    from ledger.scenario.format import ScenarioError, load_scenario
 
     viewer = parse_viewer(args.viewer)
     try:
@@ -95,13 +96,13 @@ async def _recall(args: argparse.Namespace, scenario: Any, viewer: Any, names: l
     import tempfile
     from pathlib import Path
 
-    from ledger.db import create_engine, init_db, ledger_session
-    from ledger.loader import load_scenario_into
-    from ledger.retrieval import scene_context
+    from ledger.recall.retrieval import scene_context
+    from ledger.scenario.load import load_scenario_into
+    from ledger.store.db import create_engine, init_db, ledger_session
 
     session_number = args.session if args.session is not None else scenario.campaign.current_session
     with tempfile.TemporaryDirectory(prefix="tablekeeper-recall-") as tmp:
-        engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'ledger.db'}")
+        engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'ledger.store.db'}")
         try:
             await init_db(engine)
             async with ledger_session(engine) as s:
@@ -152,8 +153,8 @@ async def _resolve(
 
     from sqlalchemy import select
 
-    from ledger import models as m
-    from ledger.visibility import visible_clause
+    from ledger.store import models as m
+    from ledger.store.visibility import visible_clause
 
     rows = (
         await session.exec(
@@ -185,7 +186,7 @@ async def _display_names(session: Any, cid: int, refs: list[str], kinds: tuple[s
     """Folded name or alias -> how it is written, for the records ``refs`` (to suggest close names)."""
     from sqlalchemy import select
 
-    from ledger import models as m
+    from ledger.store import models as m
 
     out: dict[str, str] = {}
     tables = [t for k, t in (("entity", m.Entity), ("location", m.Location), ("item", m.Item)) if k in kinds]
@@ -205,7 +206,7 @@ async def _display_names(session: Any, cid: int, refs: list[str], kinds: tuple[s
 async def _labels(session: Any, cid: int, ids: list[str]) -> dict[str, str]:
     from sqlalchemy import select
 
-    from ledger import models as m
+    from ledger.store import models as m
 
     out: dict[str, str] = {}
     for table in (m.Entity, m.Location):
@@ -224,13 +225,13 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
     """Index the loaded history summaries into a temporary Chroma (offline hashing embedding), or None."""
     from sqlalchemy import select
 
-    from ledger import models as m
+    from ledger.store import models as m
 
     rows = (await session.exec(select(m.Summary).where(_c(m.Summary).campaign_id == cid))).all()
     if not rows:
         return None
     try:
-        from ledger.summaries import SummaryIndex
+        from ledger.recall.summaries import SummaryIndex
     except ImportError:  # the summary layer is optional here
         return None
     refs = sorted({ref for (row,) in rows for ref in row.event_ids})

@@ -1,8 +1,10 @@
 """The LLM claim extractor: a second reader that splits a draft into claims the deterministic one missed.
 
-The deterministic extractor (:mod:`ledger.extract`) always runs and alone decides when it fails closed. When a
+The deterministic extractor (:mod:`ledger.check.extract`) always runs and alone decides when it fails closed.
+When a
 model is configured, :class:`LLMClaimExtractor` asks it, in one structured-output call, for the draft's atomic
-claims in the checker's closed vocabulary (:data:`ledger.claims.CLAIM_KINDS`), with ledger ids taken from the
+claims in the checker's closed vocabulary (:data:`ledger.check.claims.CLAIM_KINDS`), with ledger ids taken
+from the
 names->ids list we send. The model decides only that list; everything it says is checked here: a kind off
 the vocabulary, an id not in the list (or of the wrong sort for its slot), a quote that is not in the text
 drops that one claim, never the draft. The character span is ours, computed from the quote. Any failure
@@ -10,7 +12,8 @@ drops that one claim, never the draft. The character span is ours, computed from
 counted in ``fallbacks``: the LLM only ever adds. Any other exception is our bug and propagates.
 
 :func:`extra_conflicts` is what the table calls: the contradicted verdicts the model's claims add on top of
-:func:`ledger.checker.check`, judged with the same rules (:func:`ledger.checker.judge_claims`). For a draft
+:func:`ledger.check.judge.check`, judged with the same rules (:func:`ledger.check.judge.judge_claims`). For a
+draft
 that passes, :func:`extra_leaks` asks the model, per secret the channel may not see, whether the draft
 reveals it (a structured yes/no with the sentence); a sentence that is not in the draft is dropped.
 """
@@ -27,16 +30,16 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.narrator.prompt import inert_json
-from ledger.checker import judge_claims
-from ledger.claims import CLAIM_KINDS, Claim, ClaimKind, Leak, Modality, Verdict
-from ledger.extract import CHOICE, IDLE, SPEECH, VERBS, extract
-from ledger.visibility import Viewer
+from ledger.check.claims import CLAIM_KINDS, Claim, ClaimKind, Leak, Modality, Verdict
+from ledger.check.extract import CHOICE, IDLE, SPEECH, VERBS, extract
+from ledger.check.judge import judge_claims
+from ledger.store.visibility import Viewer
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
     from bot.config import LLMSettings
-    from ledger.snapshot import WorldSnapshot
+    from ledger.check.snapshot import WorldSnapshot
 
 _log = logging.getLogger(__name__)
 
@@ -139,7 +142,7 @@ class LedgerName:
 
 
 class ClaimReply(BaseModel):
-    """One claim as the model states it; validated into a :class:`~ledger.claims.Claim` or dropped."""
+    """One claim as the model states it; validated into a :class:`~ledger.check.claims.Claim` or dropped."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -706,10 +709,10 @@ def _first_line(value: object) -> str:
 async def extra_conflicts(
     extractor: LLMClaimExtractor | None, text: str, snapshot: WorldSnapshot, *, audience: str = "party"
 ) -> list[Verdict]:
-    """The contradicted verdicts the LLM's claims add to :func:`ledger.checker.check` of ``text``.
+    """The contradicted verdicts the LLM's claims add to :func:`ledger.check.judge.check` of ``text``.
 
     The model's claims are merged with the deterministic extractor's in text order (so hand-overs and deaths
-    the narration tells are replayed for both) and judged by :func:`ledger.checker.judge_claims`. A model
+    the narration tells are replayed for both) and judged by :func:`ledger.check.judge.judge_claims`. A model
     claim of the same kind and ids in the same sentence as a deterministic one is dropped (the deterministic
     claim, with its modality, stands), as is a conflict naming the same record in a sentence the
     deterministic check already refuted. Returns ``[]`` without a model (``extractor`` None), on an endpoint

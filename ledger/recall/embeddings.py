@@ -4,10 +4,12 @@
 BLAKE2b (never Python's salted ``hash()``) into 384 signed buckets and L2-normalised. Identical text gives
 identical vectors in every process, with no model download.
 
-:class:`ledger.summaries.SummaryIndex` takes any :class:`Embedder` (texts in, one vector each out) and gives
+:class:`ledger.recall.summaries.SummaryIndex` takes any :class:`Embedder` (texts in, one vector each out) and
+gives
 Chroma the vectors itself. An OpenAI-compatible endpoint is the application's business: ``bot.embeddings``
 builds that function from the openai SDK (batching, retries, timeouts), so the ledger never imports
-``openai``; a failing endpoint raises :class:`EmbeddingError`, an :class:`~ledger.summaries.IndexUnavailable`.
+``openai``; a failing endpoint raises :class:`EmbeddingError`, an
+:class:`~ledger.recall.summaries.IndexUnavailable`.
 
 :class:`HashingEmbedding` stays registered with Chroma so collections created by earlier versions (which
 stored it in their configuration) reopen without a warning.
@@ -27,7 +29,7 @@ import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from ledger.summaries import EmbeddingError
+from ledger.recall.summaries import EmbeddingError
 
 __all__ = [
     "DEFAULT_DIMS",

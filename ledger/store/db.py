@@ -4,7 +4,7 @@ SQLite: WAL, foreign keys ON, a busy timeout; writers (see :func:`begin_write`) 
 ``BEGIN IMMEDIATE`` so two writers queue instead of failing with "database is locked" when one upgrades a read
 lock, while readers use a plain deferred ``BEGIN`` and never hold up a writer.
 PostgreSQL: asyncpg; writers serialise per campaign on the campaign row (see ``ledger.service``).
-The schema is owned by Alembic (``ledger/migrations``); :func:`init_db` upgrades to head.
+The schema is owned by Alembic (``ledger/store/migrations``); :func:`init_db` upgrades to head.
 """
 
 from __future__ import annotations

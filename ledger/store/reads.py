@@ -1,4 +1,5 @@
-"""Reading the world through a :class:`~ledger.visibility.Viewer`: nothing the viewer may not see leaves SQL.
+"""Reading the world through a :class:`~ledger.store.visibility.Viewer`: nothing the viewer may not see
+leaves SQL.
 
 Every read filters on the ``visibility`` column in the query itself. A record the viewer may not see is
 treated as absent (``UnknownRecord`` / not listed), so its existence does not leak either. Entity state is
@@ -14,9 +15,9 @@ from sqlalchemy import ColumnElement, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from ledger import models as m
 from ledger.errors import UnknownRecord
-from ledger.views import (
+from ledger.store import models as m
+from ledger.store.records import (
     EdgeChange,
     EdgeView,
     EntityView,
@@ -29,7 +30,7 @@ from ledger.views import (
     RecordView,
     ThreadView,
 )
-from ledger.visibility import Viewer, can_see, visible_clause
+from ledger.store.visibility import Viewer, can_see, visible_clause
 
 _MAX_CAUSE_CHAIN = 20
 

@@ -20,7 +20,7 @@ from ledger.errors import (
     NotEnoughHeld,
     UnknownRecord,
 )
-from ledger.mutations import (
+from ledger.store.vocabulary import (
     AddCondition,
     BasicChange,
     Correction,

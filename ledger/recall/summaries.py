@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
 
-    from ledger.scenario import ScenarioEvent, WorldView
+    from ledger.scenario.format import ScenarioEvent, WorldView
 
 __all__ = [
     "MAX_HITS",
@@ -135,7 +135,8 @@ def describe_fact(fact: Death | Transfer | ThreadChange) -> str:
 
 
 def hard_facts_from_changes(changes: Iterable[Any]) -> tuple[Death | Transfer | ThreadChange, ...]:
-    """Return the hard facts stated by ledger changes (scenario or ``ledger.mutations`` changes, by kind).
+    """Return the hard facts stated by ledger changes (scenario or ``ledger.store.vocabulary`` changes, by
+    kind).
 
     ``set_alive`` to false gives a :class:`Death`, ``transfer_item`` a :class:`Transfer`,
     ``thread_transition`` a :class:`ThreadChange`; retcons and corrections contribute their inner changes.
@@ -341,7 +342,7 @@ def find_hard_fact_candidates(
 
 
 def names_from_world(world: WorldView) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Return ``(entity names, item names)`` from a :class:`~ledger.scenario.WorldView`, for the detector."""
+    """Return ``(entity names, item names)`` from a scenario :class:`WorldView`, for the detector."""
     entities = {e.id: [e.name, *e.aliases] for e in world.entities.values()}
     items = {i.id: [i.name, *i.aliases] for i in world.items.values()}
     return entities, items
@@ -414,13 +415,13 @@ class SummaryIndex:
     ``client`` is a Chroma client, or a function that opens one: it is then opened on first use and again
     after a failure, so a Chroma server that is down when the bot starts is only an :class:`IndexUnavailable`
     on each use until it answers. ``embedding`` turns texts into vectors (default: the offline
-    :class:`ledger.embeddings.HashingEmbedding`).
+    :class:`ledger.recall.embeddings.HashingEmbedding`).
     """
 
     def __init__(
         self, client: ClientAPI | Callable[[], ClientAPI], *, embedding: EmbedFn | None = None
     ) -> None:
-        from ledger.embeddings import HashingEmbedding
+        from ledger.recall.embeddings import HashingEmbedding
 
         if callable(client) and not hasattr(client, "get_or_create_collection"):
             self._connect: Callable[[], ClientAPI] | None = client

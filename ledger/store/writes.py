@@ -2,7 +2,7 @@
 
 Every function is async, keyword-only after the explicit ``AsyncSession``, and commits its own transaction
 on success (rolling back on failure, so a refused batch leaves no trace). Callers use ``ledger.service``,
-which re-exports this module, ``ledger.reads`` and ``ledger.rounds``.
+which re-exports this module, ``ledger.store.reads`` and ``ledger.store.rounds``.
 
 Writers of one campaign serialise on its ``campaign`` row (``SELECT ... FOR UPDATE`` on PostgreSQL,
 ``BEGIN IMMEDIATE`` on SQLite), which also numbers its events without gaps.
@@ -18,11 +18,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from ledger import models as m
-from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, InvalidChange, LedgerError, RoundStateError, UnknownRecord
-from ledger.mutations import Correction, Mutation, Retcon, parse_mutation
-from ledger.world import (
+from ledger.store import models as m
+from ledger.store.db import begin_write
+from ledger.store.vocabulary import Correction, Mutation, Retcon, parse_mutation
+from ledger.store.world import (
     EdgeRec,
     EventDraft,
     FactRec,

@@ -1,4 +1,4 @@
-"""Alembic environment: runs on the connection handed over by ``ledger.db.init_db`` (or a URL for the CLI)."""
+"""Alembic environment: runs on the connection handed over by ``ledger.store.db.init_db`` (or a CLI URL)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from ledger import models
+from ledger.store import models
 
 target_metadata = models.metadata
 
@@ -24,7 +24,7 @@ def _run(connection: Connection) -> None:
 
 
 def _run_from_url(url: str) -> None:
-    from ledger.db import create_engine
+    from ledger.store.db import create_engine
 
     async def go() -> None:
         engine = create_engine(url)
@@ -39,7 +39,7 @@ connection = context.config.attributes.get("connection")
 if connection is not None:
     _run(connection)
 else:
-    # `alembic -c ledger/alembic.ini -x url=postgresql+asyncpg://... upgrade head`
+    # `alembic -c ledger/store/alembic.ini -x url=postgresql+asyncpg://... upgrade head`
     url = context.get_x_argument(as_dictionary=True).get("url") or context.config.get_main_option(
         "sqlalchemy.url"
     )

@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from ledger.errors import InvalidChange
-from ledger.visibility import VISIBILITY_PATTERN
+from ledger.store.visibility import VISIBILITY_PATTERN
 
 ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:#[0-9]+)?$"
 Slug = Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)]

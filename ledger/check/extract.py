@@ -3,10 +3,11 @@
 No model, no parser library: sentences and quotes are found by punctuation, known names and aliases by one
 n-gram lookup per token (built once per snapshot and cached, so a world with thousands of entities costs the
 same per word as a small one), and common game-master phrasing is mapped to the closed vocabulary of
-:mod:`ledger.claims` with small word lists. Modality (quoted dialogue, memory, rumour, hypothetical,
+:mod:`ledger.check.claims` with small word lists. Modality (quoted dialogue, memory, rumour, hypothetical,
 negation) is attached to every claim so the checker can leave lies, memories and plans alone.
 
-The extractor only reads; what a claim means against the ledger is :mod:`ledger.checker`'s job. Changes the
+The extractor only reads; what a claim means against the ledger is :mod:`ledger.check.judge`'s job. Changes
+the
 narration itself makes (a dagger handed over, an NPC walking off) are emitted as claims with a ``detail``
 the checker replays in text order.
 """
@@ -17,8 +18,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ledger.claims import Claim, ClaimKind, Modality
-from ledger.snapshot import ActionResult, WorldSnapshot
+from ledger.check.claims import Claim, ClaimKind, Modality
+from ledger.check.snapshot import ActionResult, WorldSnapshot
 
 # --- word lists ---------------------------------------------------------------------------------------------
 

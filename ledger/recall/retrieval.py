@@ -33,7 +33,8 @@ moment (the batch it was applied in: session, round, cause, importance, permanen
 dead is not treated as present: a first record says so.
 
 Visibility is applied in SQL on every query (``visibility IN :vis`` with :meth:`Viewer.visible`, the same
-rule as :func:`ledger.visibility.visible_clause`, bound as a parameter so statements are built once), so a
+rule as :func:`ledger.store.visibility.visible_clause`, bound as a parameter so statements are built once),
+so a
 record the viewer may not see never leaves the database; names of entities the viewer may not see render as
 "someone unknown".
 
@@ -53,9 +54,9 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, bindparam, case, literal, or_, select, true, union_all
 
-from ledger import models as m
-from ledger.summaries import IndexUnavailable, SummaryHit
-from ledger.visibility import Viewer
+from ledger.recall.summaries import IndexUnavailable, SummaryHit
+from ledger.store import models as m
+from ledger.store.visibility import Viewer
 
 RecordKind = Literal["thread", "edge", "fact", "event", "holding"]
 
@@ -128,7 +129,7 @@ class SceneContext(BaseModel):
 
 
 class SummarySource(Protocol):
-    """What retrieval needs of :class:`ledger.summaries.SummaryIndex`: its keyword-only ``query``."""
+    """What retrieval needs of :class:`ledger.recall.summaries.SummaryIndex`: its keyword-only ``query``."""
 
     def query(
         self,
@@ -426,11 +427,13 @@ async def scene_context(
 
     ``location`` and ``present`` (entity ids) drive the ranking; ``threads`` are thread ids the scene is
     about (the active quest), which rank with the permanent matters. Only records ``viewer`` may see are
-    read. ``summaries`` (a :class:`ledger.summaries.SummaryIndex`) is queried, when given, in the collection
+    read. ``summaries`` (a :class:`ledger.recall.summaries.SummaryIndex`) is queried, when given, in the
+    collection
     ``summary_campaign`` (default ``str(campaign_id)``) with ``summary_query`` (default: the scene's names and
     the top records' text), the viewer's visibilities and the scene's ids, for at most 5 hits.
     Never raises for unknown ids: they simply match nothing. Never raises for the summary index either: when
-    it is unavailable (:class:`~ledger.summaries.IndexUnavailable`) the context holds the ledger records only
+    it is unavailable (:class:`~ledger.recall.summaries.IndexUnavailable`) the context holds the ledger
+    records only
     and ``summaries_unavailable`` says why (summaries are an index, the ledger is the authority).
     """
     max_records = max(0, min(max_records, MAX_RECORDS))
@@ -955,7 +958,7 @@ async def _query_summaries(
 ) -> tuple[SummaryHit, ...]:
     """Ask the summary index (``SummaryIndex.query``; a sync ``query`` runs in a thread) for the scene.
 
-    Raises :class:`~ledger.summaries.IndexUnavailable` when the index cannot answer.
+    Raises :class:`~ledger.recall.summaries.IndexUnavailable` when the index cannot answer.
     """
     kwargs: dict[str, Any] = {
         "campaign": campaign,

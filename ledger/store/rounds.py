@@ -15,12 +15,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from ledger import models as m
-from ledger.changes import check_round_move, lock_campaign, stage_changes
-from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, InvalidChange, RoundStateError, UnknownRecord
-from ledger.mutations import BasicChange, Correction, Retcon
-from ledger.views import (
+from ledger.store import models as m
+from ledger.store.db import begin_write
+from ledger.store.records import (
     CampaignView,
     ConflictView,
     DisputeView,
@@ -29,6 +27,8 @@ from ledger.views import (
     RoundView,
     SubmissionView,
 )
+from ledger.store.vocabulary import BasicChange, Correction, Retcon
+from ledger.store.writes import check_round_move, lock_campaign, stage_changes
 
 #: ``followup``: the answer to a command that closed a round (opaque reply handle from the front end, or none
 #: for a round the deadline closed), delivered by the courier if a crash left it unanswered.

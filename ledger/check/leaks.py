@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
-from ledger.extract import Mention, Token, find_mentions, name_index, tokenize
+from ledger.check.extract import Mention, Token, find_mentions, name_index, tokenize
 
 if TYPE_CHECKING:
-    from ledger.snapshot import Edge, WorldSnapshot
+    from ledger.check.snapshot import Edge, WorldSnapshot
 
 # Synonym classes of the game's vocabulary (lemmas). A word in no class is its own concept.
 _CLASSES: dict[str, str] = {

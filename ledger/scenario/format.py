@@ -3,7 +3,8 @@
 A scenario describes the world as it stood when each record first appeared (``[[locations]]``, ``[[pcs]]``,
 ``[[npcs]]``, ``[[items]]``, ``[[relationships]]``, ``[[threads]]``, ``[[facts]]``, each with a source
 ``session``), then ``[[history]]`` entries change it, session by session, using exactly the change
-vocabulary of ``ledger.mutations`` (see docs/internals.md, "The change vocabulary"). :func:`timeline` turns a
+vocabulary of ``ledger.store.vocabulary`` (see docs/internals.md, "The change vocabulary"). :func:`timeline`
+turns a
 scenario into the ordered list of :class:`ScenarioEvent` (each a group of changes) that the SQL loader applies
 one by one, so loading a scenario gives the same ledger as playing it. :func:`final_world` replays that same
 timeline in pure Python and returns a frozen :class:`WorldView`; the assertion checker uses it without a
@@ -206,7 +207,7 @@ class _Model(BaseModel):
 
 
 # --------------------------------------------------------------------------------------------------
-# The change vocabulary (mirrors ledger.mutations field for field)
+# The change vocabulary (mirrors ledger.store.vocabulary field for field)
 # --------------------------------------------------------------------------------------------------
 
 
@@ -952,7 +953,7 @@ def timeline(scenario: Scenario) -> tuple[ScenarioEvent, ...]:
     """Return the scenario as ordered groups of changes: per session, its setup records, then its history.
 
     Applying these events in order to an empty ledger (one transaction each) reproduces the campaign; every
-    change is a ``ledger.mutations`` change with the same ``kind`` and field names.
+    change is a ``ledger.store.vocabulary`` change with the same ``kind`` and field names.
     """
     setup = _setup_changes(scenario)
     sessions = sorted(set(setup) | {h.session for h in scenario.history})

@@ -13,7 +13,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from ledger import models as m
+from ledger.store import models as m
 
 
 async def _previous(

@@ -1,6 +1,7 @@
 """Load a scenario file into the SQL ledger, so a loaded campaign is the same ledger as a played one.
 
-The scenario module already turns a file into its timeline (:func:`ledger.scenario.timeline`): per source
+The scenario module already turns a file into its timeline (:func:`ledger.scenario.format.timeline`): per
+source
 session, the setup records (locations, PCs, NPCs, items, relationships, threads, facts), then each
 ``[[history]]`` entry, every one a group of changes in the ledger's own change vocabulary. This module creates
 the campaign row and pushes each group through the ledger service's staging step, exactly as a round would,
@@ -18,7 +19,7 @@ Scale conversions (stated once, here):
   is mapped to the first event its entry wrote (kept in ``settings["history_events"]``).
 * setup groups are written with ``permanent = false`` (a record is permanent for what it is, e.g. an open
   favour or a death, not because it was in the file); history entries keep their own flag.
-* each history entry's ``summary`` becomes a :class:`ledger.models.Summary` row (scope ``history``)
+* each history entry's ``summary`` becomes a :class:`ledger.store.models.Summary` row (scope ``history``)
   pointing at the events the entry wrote: the text a Chroma index may later embed, never the authority.
 """
 
@@ -30,15 +31,15 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
-from ledger import models as m
-from ledger.changes import stage_changes
 from ledger.errors import InvalidChange, LedgerError
-from ledger.mutations import Mutation, parse_mutation
+from ledger.store import models as m
+from ledger.store.vocabulary import Mutation, parse_mutation
+from ledger.store.writes import stage_changes
 
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
-    from ledger.scenario import Scenario, ScenarioEvent
+    from ledger.scenario.format import Scenario, ScenarioEvent
 
 #: A scenario owner that is not a Discord user id yet is stored as ``player:<handle>``.
 PLACEHOLDER_PREFIX = "player:"
@@ -131,7 +132,7 @@ async def load_scenario_into(
     Raises a :class:`ledger.errors.LedgerError` (nothing written) if the ledger refuses a change, naming the
     scenario path of the group that failed.
     """
-    from ledger.scenario import timeline
+    from ledger.scenario.format import timeline
 
     name = _source_name(scenario, source)
     cause = scenario_cause(name)
@@ -220,9 +221,10 @@ async def load_scenario_file(
 ) -> int:
     """Read, validate and load the scenario at ``path``; return the new campaign id.
 
-    Raises :class:`ledger.scenario.ScenarioError` for a bad file, a LedgerError if the ledger refuses it.
+    Raises :class:`ledger.scenario.format.ScenarioError` for a bad file, a LedgerError if the ledger refuses
+    it.
     """
-    from ledger.scenario import load_scenario
+    from ledger.scenario.format import load_scenario
 
     scenario = load_scenario(path)
     return await load_scenario_into(

@@ -1,10 +1,11 @@
 """An in-memory, read-only picture of one campaign's world, for the assertion check.
 
 The checker must not need a database: the SQL ledger, a scenario file and the test corpus all produce a
-:class:`WorldSnapshot`, and :func:`ledger.checker.check` reads only that. The snapshot already reflects the
+:class:`WorldSnapshot`, and :func:`ledger.check.judge.check` reads only that. The snapshot already reflects
+the
 changes this round applied; :class:`RoundFacts` says what the round's dice decided and what each player
 submitted, so a narration can be held to both. Indexes (names, holdings by item, edges by pair) are built
-once when the snapshot is made; the compiled name matcher is cached per snapshot by ``ledger.extract``.
+once when the snapshot is made; the compiled name matcher is cached per snapshot by ``ledger.check.extract``.
 
 Record ids used as ``refuted_by`` follow the ledger's fact keys: ``npc-harlan-voss-alive``,
 ``npc-old-wei-location``, ``pc-mira-condition-unconscious``, ``item-silver-dagger-holder``, an edge id, a
@@ -453,7 +454,8 @@ def load_world(path: str | Path, round_name: str | None = None) -> WorldSnapshot
     return snapshot_from_dict(raw, round_name)
 
 
-# --- from a scenario's replayed world (ledger.scenario.final_world) -------------------------------------
+# --- from a scenario's replayed world (ledger.scenario.format.final_world)
+# -------------------------------------
 
 GONE_FATE = "sold, used up or destroyed"
 
@@ -485,9 +487,11 @@ def snapshot_from_world(
     round: RoundFacts | None = None,
     scene: Scene | None = None,
 ) -> WorldSnapshot:
-    """Build a snapshot from a :class:`ledger.scenario.WorldView` (use the ``gm`` view to detect leaks).
+    """Build a snapshot from a :class:`ledger.scenario.format.WorldView` (use the ``gm`` view to detect
+    leaks).
 
-    ``scenario`` (the loaded :class:`ledger.scenario.Scenario`) adds its logged retcons; ``scene`` defaults to
+    ``scenario`` (the loaded :class:`ledger.scenario.format.Scenario`) adds its logged retcons; ``scene``
+    defaults to
     the world's starting location with every living creature there; ``round`` defaults to no round facts.
     Item fates come from the replay: an item nobody holds any more was sold, used up or destroyed.
     """

@@ -1,14 +1,17 @@
-"""Build the assertion checker's :class:`~ledger.snapshot.WorldSnapshot` from the SQL ledger's projections.
+"""Build the assertion checker's :class:`~ledger.check.snapshot.WorldSnapshot` from the SQL ledger's
+projections.
 
 The checker reads only an in-memory snapshot; this module fills one from SQL for one campaign, as one
-audience may know it (a :class:`~ledger.visibility.Viewer`): every query filters on ``visibility`` in SQL, so
+audience may know it (a :class:`~ledger.store.visibility.Viewer`): every query filters on ``visibility`` in
+SQL, so
 a record the audience may not see is simply absent, as it is from ``snapshot_from_world(final_world(s,
 viewer))`` for a scenario. The GM audience sees everything, with each record's visibility kept, which lets
 the checker tell a leak from a contradiction.
 
 Every query is keyed by the campaign and capped (:data:`WORLD_CAP` world rows, :data:`RETCON_CAP` newest
 retcons): the cost follows the size of the world (its entities, items, edges, threads and facts), never the
-number of events played. It mirrors :func:`ledger.snapshot.snapshot_from_world` field for field (fates of
+number of events played. It mirrors :func:`ledger.check.snapshot.snapshot_from_world` field for field (fates
+of
 unheld items, thread tags as aliases, value tells of short facts), so the checker judges a loaded scenario
 and its file alike.
 """
@@ -20,8 +23,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ledger import models as m
-from ledger.snapshot import (
+from ledger.check.snapshot import (
     Alias,
     Edge,
     Entity,
@@ -34,7 +36,8 @@ from ledger.snapshot import (
     Thread,
     WorldSnapshot,
 )
-from ledger.visibility import Viewer, visible_clause
+from ledger.store import models as m
+from ledger.store.visibility import Viewer, visible_clause
 
 WORLD_CAP = 20_000
 RETCON_CAP = 500

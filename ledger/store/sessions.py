@@ -1,6 +1,7 @@
 """Sessions of play and the table's remaining bookkeeping: sealed round seeds, late actions, deadlines, notes.
 
-These complete :mod:`ledger.rounds` for the round lifecycle in ``bot.table``: a round is opened with its seed
+These complete :mod:`ledger.store.rounds` for the round lifecycle in ``bot.table``: a round is opened with
+its seed
 sealed in the same transaction as its public commitment (so a crash can never lose the seed the players were
 promised), actions that arrive after a round closed wait for the next round, and the delivered messages
 double as the campaign's recent narration and each player's private notes.
@@ -18,14 +19,14 @@ from sqlalchemy import and_, or_
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from ledger import models as m
-from ledger.changes import lock_campaign
-from ledger.db import begin_write
 from ledger.errors import CampaignNotFound, RoundStateError, UnknownRecord
-from ledger.reads import edge_view, item_view, location_view
-from ledger.rounds import get_round
-from ledger.views import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
-from ledger.visibility import Viewer, visible_clause
+from ledger.store import models as m
+from ledger.store.db import begin_write
+from ledger.store.reads import edge_view, item_view, location_view
+from ledger.store.records import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
+from ledger.store.rounds import get_round
+from ledger.store.visibility import Viewer, visible_clause
+from ledger.store.writes import lock_campaign
 
 
 @asynccontextmanager
@@ -278,7 +279,7 @@ async def notes_for(
             .limit(limit)
         )
     ).all()
-    from ledger.rounds import _outbox_view
+    from ledger.store.rounds import _outbox_view
 
     return [_outbox_view(r) for r in rows]
 
@@ -456,7 +457,7 @@ async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[Outbo
             row.status = "failed"
             row.updated_at = m.utcnow()
             session.add(row)
-    from ledger.rounds import _outbox_view
+    from ledger.store.rounds import _outbox_view
 
     return [_outbox_view(r) for r in rows]
 
@@ -509,7 +510,7 @@ async def due_outbox(
     if round_id is not None:
         stmt = stmt.where(m.Outbox.round_id == round_id)
     rows = (await session.exec(stmt.order_by(col(m.Outbox.id)))).all()
-    from ledger.rounds import _aware, _outbox_view
+    from ledger.store.rounds import _aware, _outbox_view
 
     return [_outbox_view(r) for r in rows if (_aware(r.next_attempt_at) or now) <= now]
 
@@ -535,7 +536,7 @@ async def requeue_failed(session: AsyncSession, *, round_id: int) -> list[Outbox
             row.status, row.attempts, row.next_attempt_at = "pending", 0, None
             row.updated_at = m.utcnow()
             session.add(row)
-    from ledger.rounds import _outbox_view
+    from ledger.store.rounds import _outbox_view
 
     return [_outbox_view(r) for r in rows]
 
@@ -563,7 +564,7 @@ async def holdings_of(
     session: AsyncSession, *, campaign_id: int, holder_ids: Sequence[str], viewer: Viewer
 ) -> list[HoldingView]:
     """What each of ``holder_ids`` holds, in one query (by holder, then item)."""
-    from ledger.reads import _holdings
+    from ledger.store.reads import _holdings
 
     if not holder_ids:
         return []
@@ -594,7 +595,7 @@ async def missing_hard_facts(session: AsyncSession, *, campaign_id: int, facts: 
     A summary is an index and the ledger the authority: each fact must match an event already recorded
     (a ``set_alive`` false, a ``transfer_item`` between the same holders, a thread move to that status).
     """
-    from ledger.reads import history
+    from ledger.store.reads import history
 
     gm = Viewer.gm()
     missing = []
@@ -637,7 +638,7 @@ async def store_narration(
 
     Raises RoundStateError when the round is not ``resolved`` any more (someone else narrated it).
     """
-    from ledger.changes import check_round_move
+    from ledger.store.writes import check_round_move
 
     async with _writing(session):
         row = await session.get(m.Round, round_id)

@@ -1,6 +1,6 @@
 """Check a narration against the ledger as its audience may see it, and against this round's dice.
 
-:func:`check` extracts claims (:mod:`ledger.extract`), gives each a verdict, and looks for secret leaks.
+:func:`check` extracts claims (:mod:`ledger.check.extract`), gives each a verdict, and looks for secret leaks.
 Only asserted claims can be contradicted: dialogue, memories, rumours, plans and negations are reported as
 ``unknown``. Changes the narration itself makes (an item handed over, an NPC walking off) are replayed in text
 order, so later sentences may rely on them. A claim the ledger has no record for is ``unknown``, never a
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ledger.claims import CheckReport, Claim, Leak, Verdict
-from ledger.extract import (
+from ledger.check.claims import CheckReport, Claim, Leak, Verdict
+from ledger.check.extract import (
     CHOICE,
     INCAPACITATING,
     MOTION,
@@ -23,7 +23,7 @@ from ledger.extract import (
     content_words,
     extract,
 )
-from ledger.snapshot import Entity, WorldSnapshot
+from ledger.check.snapshot import Entity, WorldSnapshot
 
 # Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
 _CLUSTERS: dict[str, frozenset[str]] = {
@@ -686,7 +686,7 @@ def judge_claims(
     in text order, since changes the narration makes (a hand-over, a death) are replayed for the claims after
     them. A claim whose ``args`` do not fit its kind is ``unknown`` ("malformed claim"), never a conflict.
     Leaks found on the way are not returned (:func:`check` reports leaks). Pure; claims shaped like those of
-    :mod:`ledger.extract` (``detail`` included) never make it raise.
+    :mod:`ledger.check.extract` (``detail`` included) never make it raise.
     """
     judge = _Judge(snapshot, audience)
     out: list[Verdict] = []
@@ -699,9 +699,10 @@ def judge_claims(
 
 
 def _paraphrased_secrets(ex: Extraction, snapshot: WorldSnapshot, judge: _Judge) -> list[Leak]:
-    """Secret facts told in other words (:mod:`ledger.leaks`): the secret's people named together with its
+    """Secret facts told in other words (:mod:`ledger.check.leaks`): the secret's people named together with
+    its
     relation in any words, or its subject with most of its content, by name, alias, title or pronoun."""
-    from ledger.leaks import paraphrased_leaks
+    from ledger.check.leaks import paraphrased_leaks
 
     ranges: list[tuple[int, int]] = []
     k = 0
