@@ -1,0 +1,57 @@
+"""What a round decided, as frozen data: each action's outcome and rolls, and the whole round's resolution.
+
+Built by :mod:`rules.round_book` while a round is resolved and returned by :func:`rules.round.resolve_round`
+(which re-exports these names); nothing here rolls or changes anything.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.checks import RollRecord
+from rules.initiative import InitiativeEntry
+from rules.intents import Intent
+from rules.state import Change, RoundState
+
+
+class Outcome(StrEnum):
+    """How an action turned out, as a player would say it."""
+
+    SUCCESS = "success"  # it worked (a hit, a passed check, a won contest, a heal)
+    FAILURE = "failure"  # it was tried and did not work (a miss, a failed check, a lost contest)
+    DONE = "done"  # nothing to roll: moved, gave, talked, helped, held, a death save turn
+    REFUSED = "refused"  # could not be attempted (see ``reason``); nothing changed
+
+
+class ActionResult(BaseModel):
+    """What one creature's turn produced: every roll, the outcome and a plain one-line summary."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    actor: str
+    intent: Intent | None  # None for the turn of a dying creature that declared nothing
+    outcome: Outcome
+    rolls: tuple[RollRecord, ...] = ()
+    summary: str
+    reason: str | None = None  # why it was refused or failed, for the player
+    reveals: bool = False  # a successful perception/insight/investigation: give the player a private note
+    helped_by: str | None = None
+    contest: tuple[str, ...] = ()  # every creature in an opposed contest over the same thing (incl. actor)
+
+
+class RoundResolution(BaseModel):
+    """Everything a round decided, stored in the ledger and replayable from ``seed``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seed: int
+    initiative: tuple[InitiativeEntry, ...]
+    results: tuple[ActionResult, ...]
+    changes: tuple[Change, ...]
+    summary: str
+    state: RoundState  # the scene after the round
+
+
+__all__ = ["ActionResult", "Outcome", "RoundResolution"]
