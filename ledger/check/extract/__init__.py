@@ -1,0 +1,42 @@
+"""Split a narration into atomic claims, deterministically: no model, no parser library.
+
+The modules, each importing only those before it: :mod:`.lexicon` (the verb lexicon and the grammar and
+modality words several passes share), :mod:`.text` (tokens, quotes, sentences, quantities, tense),
+:mod:`.names` (the cached name index of a snapshot, mentions, the ``Extraction`` and pronoun resolution),
+:mod:`.sentence` (one sentence's clauses, the modality of a mention — quoted, hypothetical, memory, rumour,
+negated — and the verb a subject governs), then one pass per claim family with its own word lists:
+:mod:`.presence` (speech, acting, presence, places, alive, dead, conditions), :mod:`.combat` (hit, missed,
+damaged, killed), :mod:`.holdings` (who holds which item and how many, hand-overs), :mod:`.relations`
+(kin and attitudes), :mod:`.threads` (a thread's status), :mod:`.knows` (what an NPC knows) and
+:mod:`.new_names` (unrecorded names for the GM), and last :mod:`.pipeline` (:func:`extract`, the passes in
+order). The extractor only reads; what a claim means against the ledger is :mod:`ledger.check.judge`'s job,
+and changes the narration itself makes (a dagger handed over, an NPC walking off) are claims with a
+``detail`` the judge replays in text order.
+"""
+
+from __future__ import annotations
+
+from ledger.check.extract.lexicon import CHOICE, IDLE, MOTION, SPEECH, STATIC, VERBS
+from ledger.check.extract.names import Extraction, Mention, NameIndex, find_mentions, name_index
+from ledger.check.extract.pipeline import extract
+from ledger.check.extract.presence import INCAPACITATING
+from ledger.check.extract.text import Token, content_words, tokenize
+
+__all__ = [
+    "CHOICE",
+    "IDLE",
+    "INCAPACITATING",
+    "MOTION",
+    "SPEECH",
+    "STATIC",
+    "VERBS",
+    "Extraction",
+    "Mention",
+    "NameIndex",
+    "Token",
+    "content_words",
+    "extract",
+    "find_mentions",
+    "name_index",
+    "tokenize",
+]

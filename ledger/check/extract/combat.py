@@ -1,0 +1,447 @@
+"""Combat claims: hit, missed, damaged and dead from attack phrasing, guided by who acted this round.
+
+Holds the hit, miss, damage, defence, kill and weapon word lists and the helpers that find where one
+attacker's blow ends and another's begins. Imports :mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ledger.check.extract.lexicon import _BODY_NOUNS, _PRONOUN_POSS, VERBS
+from ledger.check.extract.names import Mention
+from ledger.check.extract.sentence import _Sentence
+from ledger.check.snapshot import ActionResult, WorldSnapshot
+
+_KILL_VERBS = frozenset({"kill", "slay", "finish", "fell"})
+
+
+_HIT = frozenset(
+    [
+        "hit",
+        "hits",
+        "strike",
+        "strikes",
+        "struck",
+        "slam",
+        "slams",
+        "bite",
+        "bites",
+        "finds",
+        "sink",
+        "sinks",
+        "bury",
+        "buries",
+        "cut",
+        "cuts",
+        "slash",
+        "slashes",
+        "pierce",
+        "pierces",
+        "connect",
+        "connects",
+        "wound",
+        "wounds",
+        "smash",
+        "smashes",
+        "cleave",
+        "cleaves",
+        "stab",
+        "stabs",
+        "gash",
+        "gashes",
+        "crunch",
+        "crunches",
+        "slice",
+        "slices",
+        "punch",
+        "punches",
+        "tear",
+        "tears",
+        "rake",
+        "rakes",
+        "skewer",
+        "skewers",
+        "impale",
+        "impales",
+        "lodge",
+        "lodges",
+        "batter",
+        "batters",
+        "sear",
+        "sears",
+        "scorch",
+        "scorches",
+        "burn",
+        "burns",
+        "hammer",
+        "hammers",
+        "crush",
+        "crushes",
+        "maul",
+        "mauls",
+        "gore",
+        "gores",
+        "shatter",
+        "shatters",
+        "kill",
+        "kills",
+        "slay",
+        "slays",
+        "fells",
+        "finishes",
+        "lands",
+        "catches",
+        "takes",
+        "opens",
+        "bites",
+        "finds",
+    ]
+)
+_HIT = _HIT | {
+    "open",
+    "rake",
+    "rip",
+    "rips",
+    "tear",
+    "drives",
+    "plunges",
+    "punches",
+    "engulf",
+    "engulfs",
+    "smite",
+    "smites",
+    "blast",
+    "blasts",
+    "wreathes",
+    "consumes",
+    "rakes",
+    "claws",
+}
+_MISS = frozenset(
+    [
+        "miss",
+        "misses",
+        "missed",
+        "dodge",
+        "dodges",
+        "dodged",
+        "sidestep",
+        "sidesteps",
+        "duck",
+        "ducks",
+        "parry",
+        "parries",
+        "deflect",
+        "deflects",
+        "harmlessly",
+        "evades",
+    ]
+)
+_MISS_PHRASES = re.compile(
+    r"\b(?:goes wide|go wide|went wide|glances? off|whistle[sd]? past|hums? (?:harmlessly )?past|"
+    r"skims? (?:past|over)|throws (?:himself|herself|itself) (?:aside|behind|clear|down)|"
+    r"dives? (?:aside|behind|clear)|bites (?:wood|stone|dirt|earth|air)|finds only|whirls past|spins past|"
+    r"rings off|thuds into the|sails? (?:past|over|wide)|fails? to|falls? short|"
+    r"only air|empty air|just short|a hair's breadth|clatters? off|skitters? off|turns? aside|rolls? aside|"
+    r"turned (?:aside|away)|fizzle[sd]?|sputters? out|peters? out|falls? flat|to no effect|"
+    r"(?:a|an|one|two|three|a few|several) (?:yards?|feet|foot|inch|inches|hand's breadth|finger's width|"
+    r"handspan|pace|paces) (?:from|short of|wide of|away from)|inches from|wide of|"
+    r"deflected|parried|blocked|glanced off)\b"
+)
+_DAMAGE = frozenset(
+    [
+        "bleeds",
+        "bleeding",
+        "bloodied",
+        "staggers",
+        "reels",
+        "wounded",
+        "gasps",
+        "howls",
+        "shrieks",
+        "winces",
+        "blood",
+        "cries",
+        "stumbles",
+    ]
+)
+
+
+_DEFEND = frozenset(
+    {
+        "dodge",
+        "sidestep",
+        "duck",
+        "parry",
+        "deflect",
+        "twist",
+        "block",
+        "roll",
+        "leap",
+        "jump",
+        "sway",
+        "weave",
+        "evade",
+    }
+)
+_DEFEND = _DEFEND | {"ignore", "resist", "withstand"}
+
+
+_WEAPONS = frozenset(
+    [
+        "cut",
+        "thrust",
+        "stroke",
+        "lunge",
+        "attack",
+        "riposte",
+        "counter",
+        "insult",
+        "taunt",
+        "mockery",
+        "curse",
+        "prayer",
+        "words",
+        "arrow",
+        "arrows",
+        "bolt",
+        "bolts",
+        "blade",
+        "blades",
+        "axe",
+        "sword",
+        "spear",
+        "dagger",
+        "knife",
+        "cudgel",
+        "club",
+        "claws",
+        "claw",
+        "fist",
+        "fists",
+        "swing",
+        "strike",
+        "blow",
+        "blows",
+        "spell",
+        "flame",
+        "flames",
+        "fire",
+        "hammer",
+        "greataxe",
+        "mace",
+        "teeth",
+        "jaws",
+        "bite",
+        "shot",
+        "throw",
+        "lance",
+        "staff",
+        "whip",
+        "rapier",
+        "scimitar",
+        "javelin",
+        "javelins",
+        "knuckles",
+        "talons",
+        "tail",
+        "boot",
+        "shield",
+        "sling",
+        "stone",
+        "ray",
+        "bolt",
+        "magic",
+        "hand",
+        "hands",
+    ]
+)
+
+
+def _weapon_at(s: _Sentence, m: Mention) -> int | None:
+    """The token naming the means of an attack after a possessive ("Mira's arrow", "Durgan's greataxe"),
+    or None; "Gault's sword arm" is a body part, not a weapon."""
+    for k in range(m.j, min(s.b, m.j + 3)):
+        low = s.tokens[k].low
+        item = next((x for x in s.mentions if x.i == k and s.kind(x) == "item"), None)
+        if low in _WEAPONS or item is not None:
+            end = item.j if item is not None else k + 1
+            if end < s.b and s.tokens[end].low in _BODY_NOUNS | {"arm", "hand"}:
+                return None
+            return end - 1
+    return None
+
+
+def _weapon_follows(s: _Sentence, m: Mention) -> bool:
+    """True when a possessive names the means of an attack: "Mira's arrow", "Durgan's greataxe"."""
+    return _weapon_at(s, m) is not None
+
+
+_POSSESSIVE_OF = {"his": "he", "her": "she", "its": "it", "their": "they"}
+
+
+def _pronoun_fits(snap: WorldSnapshot, eid: str, word: str) -> bool:
+    """Whether "his"/"her"/"its"/"their" can point back at ``eid`` (by its recorded pronoun or its kind)."""
+    e = snap.entities.get(eid)
+    want = _POSSESSIVE_OF.get(word)
+    if e is None or want is None:
+        return False
+    if e.pronoun is not None:
+        return e.pronoun == want or e.pronoun == "they"
+    return (want == "it") if e.kind == "monster" else want in ("he", "she", "they")
+
+
+def _polarity(words: list[str]) -> tuple[bool, bool]:
+    text = " ".join(words)
+    hit = any(w in _HIT for w in words) or bool(_HIT_PHRASES.search(text))
+    miss = any(w in _MISS for w in words) or bool(_MISS_PHRASES.search(text))
+    return hit, miss
+
+
+_HIT_PHRASES = re.compile(
+    r"\b(?:down (?:on|upon|across)|crashes into|finds (?:its|his|her) mark|bites deep|sinks deep|"
+    r"draws blood|connects with)\b"
+)
+
+
+def _is_attack(a: ActionResult) -> bool:
+    """An action whose result a narration can tell as a hit or a miss."""
+    return a.target is not None and a.outcome != "refused"
+
+
+def _defends(s: _Sentence, v: tuple[int, str, str] | None) -> bool:
+    """The verb tells a defence: "dodges", "parries", "laughs off", "shrugs off"."""
+    if v is None:
+        return False
+    if v[2] in _DEFEND:
+        return True
+    nxt = s.tokens[v[0] + 1].low if v[0] + 1 < s.b else ""
+    # "laughs off Anwen's mockery" defends; "shrugs off the wound and hammers ..." does not
+    owner = next((x for x in s.mentions if x.i == v[0] + 2 and x.poss), None)
+    return v[2] in ("laugh", "shrug", "shake", "brush", "wave") and nxt == "off" and owner is not None
+
+
+def _actor_like(s: _Sentence, x: Mention) -> bool:
+    """A creature mention that starts its own attack: "the northman's longsword", "Gault swings"."""
+    if x.poss:
+        return _weapon_follows(s, x)
+    v = s.verb_after(x)
+    return v is not None and not _defends(s, v)
+
+
+def _kills(s: _Sentence, start: int, stop: int) -> bool:
+    """A kill verb whose object is a creature ("finishes the ghoul", "slays it", "fells him"), not a thing
+    ("finishes his casting")."""
+    toks = s.tokens
+    for k in range(start, stop):
+        w = toks[k].low
+        if toks[k].quoted or not (w in _KILL_VERBS or VERBS.get(w) in _KILL_VERBS):
+            continue
+        nxt = toks[k + 1].low if k + 1 < s.b else ""
+        if nxt in ("him", "her", "it", "them", "off", "outright") or k + 1 >= stop:
+            return True
+        if any(k < x.i <= k + 3 and s.kind(x) in ("pc", "npc", "monster") and not x.poss for x in s.mentions):
+            return True
+        if w.endswith("ed") or w in ("slain", "fell"):
+            return True  # passive or past: "killed by", "fell dead"
+    return False
+
+
+# what a falling body "hits" or "strikes": never a creature
+_SURFACES = frozenset(
+    {"floor", "ground", "flagstones", "flagstone", "flags", "cobbles", "deck", "dirt", "earth", "mud", "sand"}
+)
+
+
+def _combat(s: _Sentence) -> None:
+    """hit / missed / damaged / dead from attack phrasing, guided by who acted this round."""
+    rnd = s.snap.round
+    toks = s.tokens
+    creatures = s.creatures()
+    if not creatures:
+        return
+    for m in creatures:
+        eid = m.id
+        assert eid is not None
+        attacks = [a for a in rnd.actions_by(eid) if _is_attack(a)]
+        if not attacks:
+            continue
+        v = s.verb_after(m) if not m.poss else None
+        if m.poss and not _weapon_follows(s, m):
+            continue  # "the ghoul's head" is where a blow lands, not who strikes
+        if m.poss and any(
+            x.i < m.i and (vx := s.verb_after(x)) is not None and _defends(s, vx) and vx[0] < m.i
+            for x in creatures
+            if s.clause_of(x.i) == s.clause_of(m.i)
+        ):
+            continue  # "the hyena ignores Anwen's taunt": told from the defender's side below
+        if _defends(s, v):
+            continue  # "the thug twists aside": the thug defends here, it does not attack
+        if not m.poss and v is None:
+            continue
+        c0, c1 = s.clause_of(m.i)
+        # the blow this attacker lands: stop where another attacker's words begin
+        stop = next((x.i for x in creatures if x.i > m.i and x.i < c1 and _actor_like(s, x)), c1)
+        # "... and her answering dagger whirls past": another attacker's weapon starts here
+        stop = next(
+            (
+                k
+                for k in range(m.j + 1, stop)
+                if toks[k].low in _PRONOUN_POSS
+                and not _pronoun_fits(s.snap, eid, toks[k].low)
+                and any(t.low in _WEAPONS for t in toks[k + 1 : min(stop, k + 3)])
+            ),
+            stop,
+        )
+        # after "Jarl's cut", the weapon word itself says nothing about the outcome
+        start = (_weapon_at(s, m) or m.j - 1) + 1 if m.poss else m.j
+        words = [t.low for t in toks[start:stop] if not t.quoted]
+        hit, miss = _polarity(words)
+        nxt_end = c1
+        if c1 < s.b and toks[c1 - 1].low == "but":
+            # "Jarl cuts low, but Gault parries": the clause after "but" tells the outcome
+            nxt_end = s.clause_of(c1)[1]
+            later = [t.low for t in toks[c1:nxt_end] if not t.quoted]
+            l_hit, l_miss = _polarity(later)
+            defended = any(VERBS.get(w) in _DEFEND for w in later)
+            if l_miss or defended:
+                hit, miss = False, True
+            elif not hit and not miss and l_hit:
+                hit = True
+        if hit == miss:
+            continue
+        others = [x for x in creatures if x.id != eid and c0 <= x.i < nxt_end]
+        after = [x for x in others if x.i > m.i]
+        # a creature named before the attacker is its target only if it is one of the attacker's targets
+        aimed = {a.target for a in attacks}
+        pool = after or [x for x in others if x.id in aimed]
+        target: Mention | None = pool[0] if pool else None
+        if target is None and _SURFACES & set(words):
+            continue  # "dead before she hits the flagstones": a body meeting the floor is no attack
+        tid = (target.id if target is not None else None) or attacks[0].target or ""
+        mod = s.modality(m)
+        if mod.hypothetical or mod.memory or mod.rumour:
+            continue
+        s.claim("hit" if hit else "missed", (eid, tid), m, mod, "")
+        if hit and tid and _kills(s, start, stop):
+            s.claim("dead", (tid,), target, mod, "killed")
+    # "the goblin dodges Mira's arrow": a defender, then the attacker's weapon
+    for d in creatures:
+        v = s.verb_after(d) if not d.poss else None
+        if v is None or not _defends(s, v) or d.id is None:
+            continue
+        c0, c1 = s.clause_of(d.i)
+        a = next((x for x in creatures if v[0] < x.i < c1 and x.poss and _weapon_follows(s, x)), None)
+        if a is not None and a.id and any(_is_attack(x) for x in rnd.actions_by(a.id)):
+            s.claim("missed", (a.id, d.id), a, s.modality(d), "dodged")
+    # damage without a named attacker: "Greyrock staggers, blood running down his arm"
+    for m in creatures:
+        eid = m.id
+        assert eid is not None
+        if not rnd.actions_on(eid) or m.poss:
+            continue
+        c0, c1 = s.clause_of(m.i)
+        words = [t.low for t in toks[m.j : min(c1, m.j + 6)] if not t.quoted]
+        if any(w in _DAMAGE for w in words[:4]):
+            s.claim("damaged", (eid,), m, s.modality(m), " ".join(words))

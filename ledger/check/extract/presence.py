@@ -1,0 +1,444 @@
+"""Claims about creatures being and acting: acts, present, at, alive, dead, condition and pc_choice.
+
+``_speech`` attributes quoted words to a speaker; ``_subjects`` reads each named creature's verb (or death,
+down, alive or condition words after it) and ``_act`` turns a verb into acting, presence or a place;
+``_remains`` reads "nothing left of it but ash". The death, mourning and condition word lists live here
+(``INCAPACITATING`` is public: the judge uses it). Imports :mod:`.lexicon`, :mod:`.names` and
+:mod:`.sentence`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ledger.check.claims import Claim, Modality
+from ledger.check.extract.lexicon import (
+    _HYPO,
+    _NEGATION,
+    CHOICE,
+    IDLE,
+    MOTION,
+    SPEECH,
+    STATIC,
+    VERBS,
+    _is_past,
+)
+from ledger.check.extract.names import Mention
+from ledger.check.extract.sentence import _Sentence
+
+_MOURN_NOUNS = frozenset(
+    {
+        "grave",
+        "tomb",
+        "corpse",
+        "remains",
+        "headstone",
+        "cairn",
+        "ashes",
+        "funeral",
+        "burial",
+        "death",
+        "killer",
+        "murderer",
+        "widow",
+        "ghost",
+        "shade",
+        "spirit",
+        "memory",
+        "epitaph",
+    }
+)
+
+
+_DEATH_WORDS = frozenset(
+    {"dead", "dies", "died", "slain", "killed", "lifeless", "perishes", "perished", "expires", "lifelessly"}
+)
+_DEATH_PHRASES = re.compile(
+    r"\b(?:breathes? (?:his|her|its|their) last|moves? no more|is no more|never rises|does not rise again|"
+    r"goes still forever|last breath)\b"
+)
+
+
+_DOWN_WORDS = re.compile(
+    r"\b(?:falls? unconscious|drops? unconscious|knocked (?:out|unconscious|senseless)|senseless|"
+    r"passes out|blacks out|crumples, unconscious|goes limp)\b"
+)
+
+
+_CONDITIONS = frozenset(
+    [
+        "unconscious",
+        "paralyzed",
+        "paralysed",
+        "petrified",
+        "poisoned",
+        "blinded",
+        "deafened",
+        "frightened",
+        "grappled",
+        "restrained",
+        "stunned",
+        "prone",
+        "charmed",
+        "invisible",
+        "exhausted",
+        "incapacitated",
+    ]
+)
+INCAPACITATING = frozenset({"unconscious", "paralyzed", "petrified", "stunned", "incapacitated"})
+
+
+_REMAINS = re.compile(
+    r"\bnothing (?:is |was )?left of (it|him|her)\b(?! *(?:to|that|but (?:the|a|his|her|its) (?:wound|scar)))"
+    r"|\b(it|he|she) (?:crumbles?|collapses?|burns?|falls?) (?:away )?(?:in)?to (?:ash|ashes|dust)\b"
+)
+
+
+def _remains(s: _Sentence) -> None:
+    """ "there is nothing left of it but ash": the pronoun's creature is destroyed."""
+    found = _REMAINS.search(s.narr)
+    if found is None or _HYPO & set(s.narr.split()):
+        return
+    word = found.group(1) or found.group(2)
+    if any(m.id and s.kind(m) in ("pc", "npc", "monster") and not m.quoted for m in s.mentions):
+        return  # a creature named here is the likelier referent; the subject rules handle it
+    eid = s.ex.it_antecedent.get(s.a) if word == "it" else s.ex.antecedent.get(s.a)
+    if eid is None:
+        return
+    e = s.snap.entities.get(eid)
+    if e is None or (word != "it" and e.pronoun not in (word, None, "they")):
+        return
+    s.ex.claims.append(Claim("dead", (eid,), s.raw.strip(), s.span, Modality(), found.group(0)))
+
+
+def _speech(s: _Sentence, quotes: list[tuple[int, int]], attributed: set[tuple[str, int]]) -> None:
+    """Attribute quoted speech to a speaker: '"...," Mira says', 'Voss growls: "..."', '"..." says Wei'."""
+    toks = s.tokens
+    for q0, q1 in quotes:
+        if not (s.a <= q1 < s.b or s.a <= q0 < s.b):
+            continue
+        words = " ".join(t.text for t in toks[q0 + 1 : q1])
+        speaker: Mention | None = None
+        verb = ""
+        # after the closing mark
+        after = [m for m in s.mentions if q1 < m.i <= q1 + 3 and not m.quoted]
+        for m in after:
+            between = [t.low for t in toks[q1 + 1 : m.i] if t.text not in ",."]
+            v = s.verb_after(m)
+            if not between and v and VERBS.get(v[1]) in SPEECH:
+                speaker, verb = m, v[2]
+            elif between and VERBS.get(between[-1]) in SPEECH:
+                speaker, verb = m, VERBS[between[-1]]
+            if speaker:
+                break
+        if speaker is None:
+            # before the opening mark: Mira says, "..." / Voss growls: "..."
+            before = [m for m in s.mentions if m.j <= q0 and q0 - m.j <= 5 and not m.quoted]
+            if before:
+                m = before[-1]
+                v = s.verb_after(m)
+                if v and v[2] in SPEECH and v[0] < q0:
+                    speaker, verb = m, v[2]
+                elif q0 - m.j <= 1 and toks[m.j].text == ":" if m.j < len(toks) else False:
+                    speaker, verb = m, "say"
+        if speaker is None or speaker.id is None:
+            continue
+        mod = s.modality(speaker)
+        mod = Modality(False, mod.hypothetical, mod.memory, mod.rumour, mod.negated)
+        attributed.add((speaker.id, speaker.i))
+        s.claim("acts", (speaker.id,), speaker, mod, verb)
+        if s.kind(speaker) == "pc":
+            s.claim("pc_choice", (speaker.id,), speaker, mod, f"say:{words}")
+
+
+_ARRIVE = frozenset({"arrive", "enter", "come", "emerge", "appear", "approach", "return"})
+
+
+def _location_after(s: _Sentence, k: int) -> Mention | None:
+    """A known location named after a preposition in the same clause after token ``k``."""
+    _, c1 = s.clause_of(k)
+    for m in s.mentions:
+        if k < m.i < c1 and s.kind(m) == "location" and not m.quoted:
+            prev = s.tokens[m.i - 1].low if m.i - 1 >= s.a else ""
+            if prev in (
+                "at",
+                "in",
+                "on",
+                "inside",
+                "by",
+                "near",
+                "beside",
+                "outside",
+                "behind",
+                "of",
+                "into",
+                "onto",
+                "across",
+                "over",
+                "under",
+                "within",
+                "the",
+            ) or prev.endswith("side"):
+                return m
+    return None
+
+
+# a name right after one of these is its object, never the subject of the verb that follows
+_NAME_OBJECT_AFTER = frozenset(
+    {"to", "of", "for", "from", "about", "against", "toward", "towards", "owes", "owed", "owe"}
+)
+# a sentence opening with one of these and a place sets the scene for its subject: "In the doorway of X, she"
+_FRONTED_PLACE = frozenset({"in", "at", "inside", "outside", "on", "by", "near", "beside", "within", "from"})
+
+
+def _is_object(s: _Sentence, m: Mention) -> bool:
+    """True when ``m`` follows a preposition or a verb of owing: "Tamsin's debt to Brann still hangs"."""
+    return m.i - 1 >= s.a and s.tokens[m.i - 1].low in _NAME_OBJECT_AFTER
+
+
+def _fronted_location(s: _Sentence, m: Mention) -> Mention | None:
+    """The place of an opening phrase before the subject: "In the doorway of the Gilded Anchor, Voss ..."."""
+    toks = s.tokens
+    if toks[s.a].low not in _FRONTED_PLACE or not any(toks[q].text == "," for q in range(s.a, m.i)):
+        return None
+    return next(
+        (x for x in s.mentions if s.a <= x.i < m.i and s.kind(x) == "location" and not x.quoted), None
+    )
+
+
+def _location_before(s: _Sentence, k: int) -> Mention | None:
+    c0, _ = s.clause_of(k)
+    for m in s.mentions:
+        if c0 <= m.i < k and s.kind(m) == "location" and not m.quoted:
+            return m
+    return None
+
+
+def _alive_after(s: _Sentence, m: Mention, c1: int) -> bool:
+    """ "Harlan Voss, alive and smiling" / "Voss is alive": told alive, before anyone else is named."""
+    starts = {x.i for x in s.mentions if x is not m}
+    for k in range(m.j, min(c1, m.j + 6)):
+        if k in starts or s.tokens[k].quoted:
+            return False
+        if s.tokens[k].low in ("alive", "living", "unharmed") and s.tokens[k - 1].low not in _NEGATION:
+            return True
+    return False
+
+
+def _condition_after(s: _Sentence, m: Mention, c1: int) -> str | None:
+    """ "Sir Hollis stands rigid, paralyzed by the spell": a condition word describing ``m``."""
+    toks = s.tokens
+    starts = {x.i for x in s.mentions if x is not m and s.kind(x) in ("pc", "npc", "monster")}
+    for k in range(m.j, min(c1, m.j + 10)):
+        if k in starts or toks[k].quoted:
+            return None
+        low = toks[k].low
+        if low in _CONDITIONS and toks[k - 1].low in {
+            ",",
+            "still",
+            "is",
+            "lies",
+            "remains",
+            "stands",
+            "sits",
+            "now",
+        }:
+            return "paralyzed" if low == "paralysed" else low
+    return None
+
+
+def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
+    """True when the clause after ``m`` tells its death ("falls dead", "breathes its last") first."""
+    toks = s.tokens
+    starts = {x.i for x in s.mentions if x is not m}
+    end = min(c1, m.j + 12)
+    for k in range(m.j, end):
+        if k in starts:
+            return False
+        if toks[k].quoted:
+            continue
+        if toks[k].low in (
+            "he",
+            "she",
+            "they",
+            "who",
+            "whose",
+            "whom",
+            "which",
+            "that",
+            "by",
+            "you",
+            "i",
+            "we",
+        ):
+            return False
+        if toks[k].low in _DEATH_WORDS and (k + 1) not in starts:
+            if k > m.j and toks[k - 1].low in (
+                "the",
+                "a",
+                "an",
+                "his",
+                "her",
+                "its",
+                "their",
+                "this",
+                "that",
+            ):
+                continue  # attributive: "no relation to the dead merchant" is about someone else
+            return True
+    tail = " ".join(t.low for t in toks[m.j : end] if not t.quoted)
+    return bool(_DEATH_PHRASES.search(tail))
+
+
+def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
+    """Creatures doing things: acts / present / at / dead / condition / pc_choice."""
+    toks = s.tokens
+    for m in s.creatures(narrative_only=False):
+        eid = m.id
+        assert eid is not None
+        kind = s.kind(m)
+        # "the late Harlan Voss", "the dead goblin"
+        prev = toks[m.i - 1].low if m.i - 1 >= s.a else ""
+        if prev in ("late", "dead", "slain", "fallen") and not m.quoted:
+            s.claim("dead", (eid,), m, s.modality(m), prev)
+            continue
+        inner = toks[m.i + 1].low if m.i + 1 < m.j and toks[m.i].low == "the" else ""
+        if inner in ("late", "dead", "slain", "fallen", "murdered", "drowned") and not m.quoted:
+            s.claim("dead", (eid,), m, s.modality(m), inner)
+            continue
+        if m.poss and m.j < s.b and toks[m.j].low in _MOURN_NOUNS and not m.quoted:
+            s.claim("dead", (eid,), m, s.modality(m), toks[m.j].low)
+            continue
+        if m.quoted:
+            continue
+        v = s.verb_after(m)
+        inverted = False
+        if v is None:
+            v = s.verb_before(m)
+            inverted = v is not None
+        # death and down phrases in the clause after the mention
+        _, c1 = s.clause_of(m.i)
+        tail = " ".join(t.low for t in toks[m.j : min(c1, m.j + 8)] if not t.quoted)
+        first = tail.split()[:4]
+        if not m.poss and _dies_after(s, m, c1):
+            s.claim("dead", (eid,), m, s.modality(m, v[0] if v else None), tail)
+            continue
+        if not m.poss and _alive_after(s, m, c1):
+            s.claim("alive", (eid,), m, s.modality(m), "alive")
+        cond = _condition_after(s, m, c1)
+        if cond is not None:
+            s.claim("condition", (eid, cond), m, s.modality(m), "described")
+        if _DOWN_WORDS.search(" ".join(first + tail.split()[4:6])) and not m.poss:
+            s.claim("condition", (eid, "unconscious"), m, s.modality(m), "down")
+            continue
+        if v is None:
+            continue
+        if not inverted and _is_object(s, m):
+            continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
+        k, form, lemma = v
+        mod = s.modality(m, k)
+        if s.ex.present_tense and _is_past(form, lemma) and not inverted:
+            # "Mother Hesk warned you before you came down" in a present-tense scene looks back
+            mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
+        if lemma == "be":
+            nxt = [t.low for t in toks[k + 1 : min(c1, k + 4)]]
+            if nxt[:1] and nxt[0] in _NEGATION:
+                continue
+            cond = next((w for w in nxt[:2] if w in _CONDITIONS), None)
+            if cond:
+                s.claim("condition", (eid, cond), m, mod, form)
+                continue
+            if nxt[:1] == ["here"] or nxt[:2] == ["already", "here"]:
+                s.claim("present", (eid,), m, mod, "here")
+                s.claim("acts", (eid,), m, mod, "be")
+                continue
+            loc = _location_after(s, k)
+            if loc and loc.id:
+                s.claim("at", (eid, loc.id), m, mod, form)
+            continue
+        if (eid, m.i) in attributed:
+            continue
+        for k2, lemma2 in _chained_verbs(s, k, c1):
+            _act(s, m, eid, kind, k2, lemma2, mod, c1, False)
+        _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
+
+
+def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
+    """Later verbs of the same subject: "stretches his arms, strolls over and helps himself"."""
+    out: list[tuple[int, str]] = []
+    toks = s.tokens
+    first = toks[k].low
+    third_person = first.endswith("s")
+    for q in range(k + 1, min(c1, k + 16)):
+        t = toks[q]
+        if t.quoted:
+            break
+        if any(x.i == q for x in s.mentions) or t.low in ("he", "she", "it", "they", "who", "which", "that"):
+            break
+        if toks[q - 1].text in (",", "and") or toks[q - 1].low == "then":
+            lemma = VERBS.get(t.low)
+            if lemma and (t.low.endswith("s") == third_person) and not t.low.endswith("ing"):
+                if t.low.endswith("ed") and third_person:
+                    continue
+                out.append((q, lemma))
+    return out
+
+
+# verbs of a state of mind or of affairs: they put no one anywhere
+_STATE_VERBS = frozenset(
+    {"owe", "know", "remember", "believe", "need", "want", "deserve", "hope", "fear", "trust", "mean", "own"}
+)
+
+
+def _act(
+    s: _Sentence,
+    m: Mention,
+    eid: str,
+    kind: str | None,
+    k: int,
+    lemma: str,
+    mod: Modality,
+    c1: int,
+    inverted: bool,
+) -> None:
+    """Emit acts / present / at / pc_choice for ``m`` doing ``lemma`` at token ``k``."""
+    toks = s.tokens
+    nxt = toks[k + 1].low if k + 1 < s.b else ""
+    if (lemma in SPEECH or lemma in CHOICE) and nxt in ("nothing", "not", "no", "never"):
+        # "says nothing", "agrees to nothing": a silence is no words put in anyone's mouth
+        mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, True)
+    s.claim("acts", (eid,), m, mod, lemma)
+    if lemma in _STATE_VERBS:
+        return  # "she owes him nothing", "he knows the pass": no body in any place
+    if lemma in MOTION:
+        dest = _location_after(s, k)
+        arriving = (
+            lemma in _ARRIVE
+            or nxt in ("in", "up")
+            or (
+                dest is not None
+                and dest.id is not None
+                and s.snap.scene.location is not None
+                and s.snap.within(dest.id, s.snap.scene.location)
+            )
+        )
+        if arriving and kind in ("npc", "monster"):
+            s.claim("present", (eid,), m, mod, lemma)  # walking in does not put them here
+        else:
+            s.claim("at", (eid, "*moving*"), m, mod, lemma)
+    elif kind in ("npc", "monster"):
+        loc = (
+            _location_after(s, k)
+            or (_location_before(s, m.i) if inverted else None)
+            or _fronted_location(s, m)
+        )
+        if loc and loc.id and (lemma in STATIC or lemma in SPEECH or lemma in IDLE or inverted):
+            s.claim("at", (eid, loc.id), m, mod, lemma)
+        else:
+            s.claim("present", (eid,), m, mod, lemma)
+    if kind == "pc":
+        words = " ".join(t.text for t in toks[k : min(c1, k + 12)] if not t.quoted)
+        if lemma in CHOICE or lemma in SPEECH:
+            s.claim("pc_choice", (eid,), m, mod, f"{lemma}:{words}")
+        elif lemma not in IDLE:
+            s.claim("pc_choice", (eid,), m, mod, f"do:{lemma}:{words}")

@@ -1,0 +1,168 @@
+"""Relationship claims between two named creatures: kin, not kin, and a positive or negative attitude.
+
+Holds the kinship nouns and the attitude patterns. Imports :mod:`.lexicon`, :mod:`.names` and
+:mod:`.sentence`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ledger.check.claims import Modality
+from ledger.check.extract.lexicon import _PRONOUN_POSS
+from ledger.check.extract.names import Mention
+from ledger.check.extract.sentence import _Sentence
+
+_KIN = frozenset(
+    [
+        "brother",
+        "sister",
+        "father",
+        "mother",
+        "son",
+        "daughter",
+        "cousin",
+        "uncle",
+        "aunt",
+        "twin",
+        "kin",
+        "kinsman",
+        "kinswoman",
+        "wife",
+        "husband",
+        "nephew",
+        "niece",
+        "grandfather",
+        "grandmother",
+        "sibling",
+    ]
+)
+_POSITIVE = re.compile(
+    r"\b(?:old friend|dear friend|friend|friends|ally|allies|warmly|fondly|embraces?|embracing|hugs?|beloved|"
+    r"trusted|brother-in-arms|affection|affectionately|comrade|fondness|fond of|tenderness|gratitude|"
+    r"grateful|adores?|dotes? on|devoted to|trusts|(?:thinks?|thought) the world of|soft spot for|"
+    r"looks? up to)\b"
+)
+# kinship denied: "Sela is no relation to Voss", "Edric is no kin of the queen's", "not Wei's brother"
+_NOT_KIN = re.compile(
+    r"\b(?:no relation (?:to|of)|no kin (?:to|of)|not related to|unrelated to|no blood (?:to|of)|"
+    r"not (?:his|her|their) (?:brother|sister|son|daughter|mother|father|kin|cousin|twin|sibling)|"
+    r"no (?:brother|sister|son|daughter|mother|father|kin|cousin) (?:to|of)|(?:are|were) (?:not|no) "
+    r"(?:kin|related|family|siblings|brothers|sisters))\b"
+)
+_NEGATIVE = re.compile(
+    r"\b(?:enemy|enemies|sworn foe|foe|hatred|hates|loathes|despises|feud|nemesis|rival|spits at|"
+    r"murderous glare|bitter enemy)\b"
+)
+
+
+def _relations(s: _Sentence) -> None:
+    """Kinship ("Wei's brother") and attitude ("greets his old friend") between two named creatures."""
+    creatures = [c for c in s.creatures() if c.id]
+    if len({c.id for c in creatures}) < 2:
+        return
+    toks = s.tokens
+    for found in _NOT_KIN.finditer(s.raw.lower()):
+        at = s.span[0] + found.start()
+        k = next((i for i in range(s.a, s.b) if toks[i].start >= at), s.b - 1)
+        end = s.span[0] + found.end()
+        before = [x for x in creatures if x.j <= k and not x.poss]
+        after = [x for x in creatures if toks[x.i].start >= end]
+        if len({x.id for x in before}) >= 2 and toks[before[-1].i - 1].low == "and" and before[-1].j >= k - 1:
+            # "He and Hadda are not kin": both parties right before the denial
+            after, before = [before[-1]], before[:-1]
+        if toks[k].quoted or not before or not after or before[-1].id == after[0].id:
+            continue
+        a, b = before[-1], after[0]
+        mod = s.modality(a)
+        # the denial is the claim itself, not a negation of it
+        mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+        s.claim("relation", (a.id, b.id, "notkin"), a, mod, found.group(0))  # type: ignore[arg-type]
+        return
+
+    def apposed(k: int) -> Mention | None:
+        """The named creature standing in apposition to the kin noun at ``k``: "Wei's brother(,) Voss",
+        "Voss, Wei's brother"."""
+        nxt = k + 1 + (1 if k + 1 < s.b and toks[k + 1].text == "," else 0)
+        after = next((x for x in creatures if x.i == nxt), None)
+        if after is not None:
+            return after
+        return None
+
+    for c in creatures:
+        if c.poss and c.j < s.b and toks[c.j].low in _KIN:
+            other = apposed(c.j)
+            denied = c.i > s.a and toks[c.i - 1].low in ("not", "no", "never")
+            if other is None:
+                # "Voss, Wei's brother": the name right before the possessive, set off by a comma
+                other = next((x for x in creatures if x.j == c.i - 1 and toks[c.i - 1].text == ","), None)
+            if other is None and denied:
+                # "Sela is not Voss's sister": the subject before the denial
+                other = next((x for x in reversed(creatures) if x.j < c.i - 1 and not x.poss), None)
+            if other is not None and other.id and c.id and other.id != c.id:
+                mod = s.modality(c)
+                if denied:
+                    mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+                s.claim("relation", (c.id, other.id, "notkin" if denied else "kin"), c, mod, toks[c.j].low)
+                return
+    for k in range(s.a, s.b):
+        t = toks[k]
+        if not t.quoted and t.low in _KIN and k > s.a and toks[k - 1].low in _PRONOUN_POSS:
+            before = [x for x in creatures if x.j <= k]
+            other = apposed(k)
+            if before and other is not None and before[-1].id and other.id and other.id != before[-1].id:
+                s.claim(
+                    "relation", (before[-1].id, other.id, "kin"), before[-1], s.modality(before[-1]), t.low
+                )
+                return
+    for kind, pattern in (("positive", _POSITIVE), ("negative", _NEGATIVE)):
+        for found in pattern.finditer(s.raw.lower()):
+            at = s.span[0] + found.start()
+            k = next((i for i in range(s.a, s.b) if toks[i].start >= at), s.b - 1)
+            if toks[k].quoted:
+                continue
+            before = [x for x in creatures if x.j <= k]
+            if not before:
+                break
+            a = before[-1]
+            rest = [x for x in creatures if x.id != a.id]
+            after = [x for x in rest if x.i > k]
+            other = after[0] if after else (min(rest, key=lambda x: abs(x.i - k)) if rest else None)
+            if other is None or a.id is None or other.id is None:
+                break
+            s.claim("relation", (a.id, other.id, kind), a, s.modality(a), found.group(0))
+            return
+
+
+def _relation_by_pronoun(s: _Sentence) -> None:
+    """ "the guide is his bitter enemy" after a sentence about Venn: the pronoun is the earlier subject."""
+    creatures = [c for c in s.creatures() if c.id]
+    antecedent = s.ex.antecedent.get(s.a)
+    ids = {c.id for c in creatures}
+    if len(ids) != 1 or antecedent is None or antecedent in ids:
+        return
+    toks = s.tokens
+    c = creatures[0]
+    for k in range(s.a + 1, s.b):
+        t = toks[k]
+        after_pronoun = toks[k - 1].low in _PRONOUN_POSS or (k >= 2 and toks[k - 2].low in _PRONOUN_POSS)
+        # "he is the queen's sworn enemy": a subject pronoun, then the other party's possessive
+        after_named = (
+            c.poss
+            and c.j in (k, k - 1)
+            and any(toks[q].low in ("he", "she") for q in range(max(s.a, c.i - 4), c.i))
+        )
+        if t.quoted or not (after_pronoun or after_named):
+            continue
+        words = " ".join(x.low for x in toks[k : min(s.b, k + 2)])
+        kind = (
+            "kin"
+            if t.low in _KIN
+            else "positive"
+            if _POSITIVE.match(words)
+            else ("negative" if _NEGATIVE.match(words) else None)
+        )
+        if kind is None:
+            continue
+        s.claim("relation", (c.id, antecedent, kind), c, s.modality(c), t.low)  # type: ignore[arg-type]
+        return

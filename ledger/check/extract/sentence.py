@@ -1,0 +1,267 @@
+"""One sentence as the claim passes see it: its tokens, mentions and clauses, and the questions they ask.
+
+``_Sentence`` answers which clause a token is in, what kind of thing a mention names, the modality of a
+mention (quoted, hypothetical, memory, rumour, negated), and which verb a named subject governs (including
+an unknown verb guessed from its shape, ``_unknown_verb``); ``claim`` records a claim on the extraction.
+Imports :mod:`.lexicon` and :mod:`.names`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ledger.check.claims import Claim, ClaimKind, Modality
+from ledger.check.extract.lexicon import (
+    _ADVERBS,
+    _AUX,
+    _BODY_NOUNS,
+    _HYPO,
+    _IRREGULAR,
+    _MEMORY,
+    _MODAL_AFTER,
+    _NEGATION,
+    _NOT_VERBS,
+    _OBJECT_LEAD,
+    _RUMOUR,
+    _SUBJECT_LEAD,
+    MOTION,
+    SPEECH,
+    STATIC,
+    VERBS,
+)
+from ledger.check.extract.names import Extraction, Mention
+from ledger.check.snapshot import WorldSnapshot
+
+
+class _Sentence:
+    """One sentence's tokens and mentions, with helpers for the phrase rules."""
+
+    def __init__(self, ex: Extraction, snap: WorldSnapshot, text: str, a: int, b: int) -> None:
+        self.ex = ex
+        self.snap = snap
+        self.text = text
+        self.a = a
+        self.b = b
+        self.tokens = ex.tokens
+        self.mentions = [m for m in ex.mentions if a <= m.i < b]
+        self.span = (ex.tokens[a].start, ex.tokens[b - 1].end)
+        self.raw = text[self.span[0] : self.span[1]]
+        narrative = [t.low for t in ex.tokens[a:b] if not t.quoted]
+        self.narr = " ".join(narrative)
+        self.clauses = self._clause_starts()
+
+    def _clause_starts(self) -> list[int]:
+        starts = [self.a]
+        for k in range(self.a, self.b):
+            t = self.tokens[k]
+            if not t.quoted and (t.text in (";", "—", "–") or t.low in ("but", "instead", "meanwhile")):
+                starts.append(k + 1)
+        return starts
+
+    def clause_of(self, k: int) -> tuple[int, int]:
+        start = max(s for s in self.clauses if s <= k)
+        later = [s for s in self.clauses if s > k]
+        return start, (later[0] if later else self.b)
+
+    def kind(self, m: Mention) -> str | None:
+        eid = m.id
+        if eid is None:
+            return None
+        e = self.snap.entities.get(eid)
+        return e.kind if e else None
+
+    def creatures(self, narrative_only: bool = True) -> list[Mention]:
+        return [
+            m
+            for m in self.mentions
+            if m.id and self.kind(m) in ("pc", "npc", "monster") and not (narrative_only and m.quoted)
+        ]
+
+    def modality(self, m: Mention, verb_at: int | None = None) -> Modality:
+        c0, c1 = self.clause_of(m.i)
+        before = [t.low for t in self.tokens[self.a : m.i] if not t.quoted]
+        before_clause = [t.low for t in self.tokens[c0 : m.i] if not t.quoted]
+        after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
+        whole = self.narr
+        hypo = bool(_HYPO & set(before_clause)) or bool(after and after[0] in _MODAL_AFTER)
+        hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
+        memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
+        # "the warehouse where Harlan Voss kept his wine": a past-tense relative clause looks back
+        prev_word = self.tokens[m.i - 1].low if m.i > self.a else ""
+        if (
+            prev_word in ("where", "when", "whom", "that")
+            and after
+            and (after[0].endswith("ed") or after[0] in _IRREGULAR)
+        ):
+            memory = True
+        memory = memory or any(
+            p in whole
+            for p in (
+                "years ago",
+                "long ago",
+                "used to",
+                "back when",
+                "last winter",
+                "last week",
+                "last night",
+                "last month",
+                "last year",
+                "yesterday",
+            )
+        )
+        rumour = bool(_RUMOUR & set(before_clause)) or any(
+            p in " ".join(before)
+            for p in (
+                "they say",
+                "it is said",
+                "word is",
+                "people say",
+                "some say",
+                "say that",
+                "says that",
+                "said that",
+                "whisper that",
+                "whispers that",
+                "heard that",
+                "hear that",
+                "swear that",
+                "swears that",
+                "insist that",
+                "insists that",
+                "talk of",
+                "tell of",
+                "tells of",
+                "word from",
+                "news from",
+                "reports say",
+            )
+        )
+        # "... says Prince Edric holds the pass": a speech verb right before a name, not after a quote or
+        # a comma, reports someone else's words about that name
+        if m.i - 2 >= self.a:
+            prev, prev2 = self.tokens[m.i - 1], self.tokens[m.i - 2]
+            if (
+                not prev.quoted
+                and VERBS.get(prev.low) in SPEECH
+                and not prev2.quoted
+                and prev2.text not in (",", '"', "”", "“")
+            ):
+                rumour = True
+        neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
+        negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
+        negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
+        return Modality(m.quoted, hypo, memory, rumour, negated)
+
+    def claim(
+        self, kind: ClaimKind, args: Iterable[str], m: Mention | None, modality: Modality, detail: str = ""
+    ) -> None:
+        self.ex.claims.append(Claim(kind, tuple(args), self.raw.strip(), self.span, modality, detail))
+
+    def verb_after(self, m: Mention) -> tuple[int, str, str] | None:
+        """(token index, surface form, lemma) of the verb whose subject is ``m``, if any."""
+        k = m.j
+        if m.poss:
+            # "Voss's eyes narrow": possessive + body noun + verb acts for the owner
+            if k < self.b and self.tokens[k].low in _BODY_NOUNS:
+                k += 1
+                while k < self.b and self.tokens[k].low in _BODY_NOUNS | {"and"}:
+                    k += 1
+            else:
+                return None
+        steps = 0
+        while k < self.b and steps < 14:
+            t = self.tokens[k]
+            if t.quoted:
+                return None
+            if t.text == ",":
+                # skip an appositive: "Voss, wiping a mug, greets you"
+                close = next(
+                    (q for q in range(k + 1, min(self.b, k + 10)) if self.tokens[q].text == ","), None
+                )
+                if close is None:
+                    return None
+                k = close + 1
+                steps += 1
+                continue
+            if t.low in _ADVERBS or (t.low.endswith("ly") and t.low not in VERBS and len(t.low) > 4):
+                k += 1
+                steps += 1
+                continue
+            if t.low in _AUX:
+                nxt = self.tokens[k + 1].low if k + 1 < self.b else ""
+                if nxt in VERBS and nxt.endswith("ing"):
+                    return k + 1, nxt, VERBS[nxt]
+                return (
+                    k,
+                    t.low,
+                    "be" if t.low in ("is", "was", "are", "were", "seems") else VERBS.get(t.low, "be"),
+                )
+            if t.low in VERBS:
+                if t.low.endswith("ing"):
+                    return None  # "Voss, smiling" is not a finite verb
+                return k, t.low, VERBS[t.low]
+            if t.low in ("and",) and steps == 0:
+                return None
+            guess = _unknown_verb(self, m, k)
+            if guess is not None:
+                return k, t.low, guess
+            return None
+        return None
+
+    def verb_before(self, m: Mention) -> tuple[int, str, str] | None:
+        """Inversion: "behind the bar stands Harlan Voss", '"Welcome," says Voss'."""
+        k = m.i - 1
+        if k < self.a:
+            return None
+        t = self.tokens[k]
+        lemma = VERBS.get(t.low)
+        if lemma is None or t.quoted or not (lemma in SPEECH or lemma in STATIC or lemma in MOTION):
+            return None
+        if t.low.endswith("ing"):
+            return None
+        # a verb with its own subject before it is not inverted: "her eyes never leave Greyrock"; nor is a
+        # bare plural form, which cannot agree with one named creature ("stands Voss", never "stand Voss")
+        before = self.tokens[k - 1].low if k - 1 >= self.a else ""
+        if before in _NEGATION or before.endswith("n't") or before in _BODY_NOUNS:
+            return None
+        if t.low == lemma and not t.low.endswith("s") and lemma not in ("come", "run", "put", "set"):
+            return None
+        prev = [
+            x
+            for x in self.mentions
+            if x.j <= k and self.kind(x) in ("pc", "npc", "monster") and not x.quoted and not x.poss
+        ]
+        if prev and self.clause_of(prev[-1].i)[0] == self.clause_of(k)[0]:
+            return None
+        return k, t.low, lemma
+
+
+def _unknown_verb(s: _Sentence, m: Mention, k: int) -> str | None:
+    """Verb-agnostic subject detection: a named subject opening its clause, then a word the verb lexicon
+    does not know but shaped like a finite verb and followed by an object or particle ("Voss jerks his
+    chin", "she tugged the rope"), acts for that subject. Returns a guessed lemma.
+
+    Only a lower-case word ending in -s/-es/-ed counts, not a known name and not a function word. A verb
+    followed by a bare preposition ("galumphs across") stays unknown: too many nouns read that way
+    ("Ilse's prayers for ..."), and the LLM extractor covers it."""
+    t = s.tokens[k]
+    low = t.low
+    if t.quoted or not t.text.islower() or len(low) < 4 or low in _NOT_VERBS or low.endswith(("ss", "us")):
+        return None
+    if any(x.i == k for x in s.mentions):
+        return None
+    lead = s.tokens[m.i - 1].low if m.i > s.a else ""
+    if m.i > s.a and lead not in _SUBJECT_LEAD:
+        return None
+    nxt = s.tokens[k + 1].low if k + 1 < s.b else "."
+    if nxt not in _OBJECT_LEAD and nxt not in (",", ".", "!", ";", "and"):
+        return None
+    if low.endswith("ies"):
+        return low[:-3] + "y"
+    if low.endswith(("ches", "shes", "xes", "zes", "sses", "oes")):
+        return low[:-2]
+    if low.endswith("s") and not low.endswith("'s"):
+        return low[:-1]
+    if low.endswith("ed") and len(low) > 4:
+        return low[:-2] if low[-3] == low[-4] or low[-3] not in "aeiou" else low[:-1]
+    return None
