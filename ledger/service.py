@@ -7,7 +7,31 @@ roll back on failure, raising a :class:`ledger.errors.LedgerError` subclass with
 
 from __future__ import annotations
 
+from ledger.store.campaigns import (
+    create_campaign,
+    current_session_number,
+    find_campaign,
+    get_campaign,
+    list_members,
+    set_member,
+    start_session,
+)
 from ledger.store.db import begin_write
+from ledger.store.disputes import (
+    add_conflict,
+    dismiss_conflict,
+    list_conflicts,
+    list_disputes,
+    open_dispute,
+    retcon_conflict,
+    rule_dispute,
+)
+from ledger.store.outbox import (
+    add_outbox,
+    list_outbox,
+    mark_outbox,
+    pending_outbox,
+)
 from ledger.store.reads import (
     entities_at,
     facts,
@@ -27,31 +51,13 @@ from ledger.store.reads import (
     threads,
 )
 from ledger.store.rounds import (
-    add_conflict,
-    add_outbox,
-    create_campaign,
     current_round,
-    current_session_number,
-    dismiss_conflict,
-    find_campaign,
-    get_campaign,
     get_round,
     last_round,
-    list_conflicts,
-    list_disputes,
-    list_members,
-    list_outbox,
     list_submissions,
-    mark_outbox,
-    open_dispute,
     open_round,
-    pending_outbox,
-    retcon_conflict,
-    rule_dispute,
-    set_member,
     set_ready,
     set_round_state,
-    start_session,
     store_resolution,
     submit,
     unfinished_rounds,

@@ -22,9 +22,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from ledger.errors import CampaignNotFound, RoundStateError, UnknownRecord
 from ledger.store import models as m
 from ledger.store.db import begin_write
+from ledger.store.outbox import outbox_view
 from ledger.store.reads import edge_view, item_view, location_view
 from ledger.store.records import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
-from ledger.store.rounds import get_round
+from ledger.store.rounds import get_round, utc_aware
 from ledger.store.visibility import Viewer, visible_clause
 from ledger.store.writes import lock_campaign
 
@@ -279,9 +280,7 @@ async def notes_for(
             .limit(limit)
         )
     ).all()
-    from ledger.store.rounds import _outbox_view
-
-    return [_outbox_view(r) for r in rows]
+    return [outbox_view(r) for r in rows]
 
 
 async def round_numbers(session: AsyncSession, *, round_ids: Sequence[int]) -> dict[int, int]:
@@ -457,9 +456,7 @@ async def abandon_sending(session: AsyncSession, *, round_id: int) -> list[Outbo
             row.status = "failed"
             row.updated_at = m.utcnow()
             session.add(row)
-    from ledger.store.rounds import _outbox_view
-
-    return [_outbox_view(r) for r in rows]
+    return [outbox_view(r) for r in rows]
 
 
 class DeliveryFailure(BaseModel):
@@ -510,9 +507,7 @@ async def due_outbox(
     if round_id is not None:
         stmt = stmt.where(m.Outbox.round_id == round_id)
     rows = (await session.exec(stmt.order_by(col(m.Outbox.id)))).all()
-    from ledger.store.rounds import _aware, _outbox_view
-
-    return [_outbox_view(r) for r in rows if (_aware(r.next_attempt_at) or now) <= now]
+    return [outbox_view(r) for r in rows if (utc_aware(r.next_attempt_at) or now) <= now]
 
 
 def _undelivered() -> Any:
@@ -536,9 +531,7 @@ async def requeue_failed(session: AsyncSession, *, round_id: int) -> list[Outbox
             row.status, row.attempts, row.next_attempt_at = "pending", 0, None
             row.updated_at = m.utcnow()
             session.add(row)
-    from ledger.store.rounds import _outbox_view
-
-    return [_outbox_view(r) for r in rows]
+    return [outbox_view(r) for r in rows]
 
 
 async def latest_undelivered_round(session: AsyncSession, *, campaign_id: int) -> int | None:

@@ -2,7 +2,8 @@
 
 Every function is async, keyword-only after the explicit ``AsyncSession``, and commits its own transaction
 on success (rolling back on failure, so a refused batch leaves no trace). Callers use ``ledger.service``,
-which re-exports this module, ``ledger.store.reads`` and ``ledger.store.rounds``.
+which re-exports this module, ``ledger.store.reads`` and the paperwork (``campaigns``, ``rounds``, ``outbox``,
+``disputes``).
 
 Writers of one campaign serialise on its ``campaign`` row (``SELECT ... FOR UPDATE`` on PostgreSQL,
 ``BEGIN IMMEDIATE`` on SQLite), which also numbers its events without gaps.
