@@ -648,7 +648,7 @@ REPLY_TOKEN_LIFETIME = timedelta(minutes=14, seconds=30)
 class DiscordCourier:
     """Delivers the table's public narration to channels, private notes by DM, and replies a crash left.
 
-    A channel post refused for want of a permission raises :class:`bot.table_base.MissingPermission` naming
+    A channel post refused for want of a permission raises :class:`bot.table.MissingPermission` naming
     it (Send Messages, Embed Links, Attach Files), so the table can tell the GM in one line.
     """
 
@@ -663,10 +663,10 @@ class DiscordCourier:
     async def answer(self, handle: str, text: str, report: RoundReport) -> str:
         """Answer a deferred command (its "thinking..." turns into ``text`` and the round's dice).
 
-        Raises :class:`bot.table_base.ReplyExpired` when the token is past its 15 minutes or Discord no
+        Raises :class:`bot.table.ReplyExpired` when the token is past its 15 minutes or Discord no
         longer knows it; the table then posts the dice in the channel instead.
         """
-        from bot.table_base import ReplyExpired
+        from bot.table import ReplyExpired
 
         try:
             app_id, interaction_id, token = handle.split(":", 2)
@@ -766,7 +766,7 @@ def _permission(name: str) -> Iterator[None]:
     try:
         yield
     except discord.Forbidden as exc:
-        from bot.table_base import MissingPermission
+        from bot.table import MissingPermission
 
         # 50001 Missing Access: the bot cannot see the channel at all.
         raise MissingPermission("View Channel" if exc.code == 50001 else name) from exc

@@ -27,9 +27,8 @@ from typing import TYPE_CHECKING, Any
 from bot import views as v
 from bot.describe import describe_event
 from bot.errors import InvalidAction, NoOpenRound, NotFound, TableError
-from bot.gm_tools import GMTools
 from bot.intent_parser import ParseRefusal, ParseScene
-from bot.table_base import (
+from bot.table.context import (
     ACCEPTING,
     GM_VIEW,
     MAX_ACTION_CHARS,
@@ -45,6 +44,7 @@ from bot.table_base import (
     _seat,
     _slug,
 )
+from bot.table.gm_desk import GMTools
 from ledger import service
 from ledger.errors import LedgerError, RoundStateError
 from ledger.store import sessions as ledger_sessions

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 from bot import views as v
 from bot.describe import describe_event
 from bot.errors import InvalidAction, NoOpenRound, NotFound, TableError
-from bot.ledger_views import LedgerViews, _dispute_view
-from bot.table_base import (
+from bot.table.context import (
     GM_VIEW,
     MAX_NOTE_CHARS,
 )
+from bot.table.reads import LedgerViews, _dispute_view
 from ledger import service
 from ledger.errors import LedgerError
 from ledger.store import sessions as ledger_sessions

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from bot import views as v
 from bot.describe import cause_label, describe_event, fact_keys, visibility_label
 from bot.errors import InvalidAction, NotFound, TableError
-from bot.table_base import (
+from bot.table.context import (
     GM_VIEW,
     MAX_NOTE_CHARS,
     SCENARIO_DIR,
