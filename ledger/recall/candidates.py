@@ -1,0 +1,375 @@
+"""Retrieval's candidates: every ledger row a scene's queries return, as a record that can be ranked and told.
+
+Each candidate knows who it involves and witnessed, its session, importance, permanence and moment (the batch
+it was applied in), and how to render itself in one line once the names are known. Events already told by a
+retrieved projection (the thread, edge or fact they set) and superseded events are not candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ledger.recall.queries import (
+    PERMANENT_EDGE_WORDS,
+    events_stmt,
+    fetch_rows,
+    links_stmt,
+    names_stmt,
+    query_params,
+)
+from ledger.store.visibility import Viewer
+
+RecordKind = Literal["thread", "edge", "fact", "event", "holding"]
+
+PERMANENT_THREAD_KINDS = frozenset({"favour", "debt", "oath", "bounty", "prophecy"})
+SKIPPED_EVENT_KINDS = frozenset({"create_entity", "create_location", "create_item"})
+
+
+@dataclass
+class Candidate:
+    """One ledger row that may be shown for a scene: what ranking needs to score it, and how to tell it."""
+
+    ref: str
+    kind: RecordKind
+    session: int
+    visibility: str
+    involved: set[str]
+    witnessed: set[str] = field(default_factory=set)
+    importance: int = 5
+    permanent: bool = False
+    tier_label: str = ""  # "favour", "death", "quest" ...
+    active: bool = False  # a current matter (open quest, a condition now)
+    asked: bool = False  # a thread the caller asked for
+    render: Any = None  # (names) -> text
+    subject: tuple[str, ...] = ()  # projection identity an event would duplicate
+    moment: tuple[Any, ...] = ()
+
+
+def _edge_ref(source: str, target: str, kind: str) -> str:
+    return f"{source}>{target}:{kind}"
+
+
+def _edge_permanent(kind: str) -> bool:
+    return any(word in PERMANENT_EDGE_WORDS for word in kind.replace("_", "-").split("-"))
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _cause_fields(row: Any) -> dict[str, Any]:
+    """Importance and moment of a projection row, from its joined cause event (defaults when it has none)."""
+    if row.c_session is None:
+        return {}
+    return {
+        "importance": int(row.c_importance),
+        "moment": _moment(row.c_session, row.c_round, row.c_cause, row.c_importance, row.c_permanent),
+    }
+
+
+def add_thread(add: Any, t: Any, *, asked: bool) -> None:
+    """A thread row (with its cause event) as a candidate; ``asked``: the scene is about it."""
+    permanent = t.kind in PERMANENT_THREAD_KINDS and t.status in ("open", "broken")
+    active = t.status == "open"
+    since = t.opened_session
+
+    def render(names: Mapping[str, str], t: Any = t) -> str:
+        text = f"{t.id} ({t.kind}, {t.status}, since session {since}): {t.terms}"
+        if t.status != "open":
+            text += f" [{t.status} in session {t.session_number}]"
+        return text
+
+    add(
+        Candidate(
+            ref=t.id,
+            kind="thread",
+            session=since if t.status == "open" else t.session_number,
+            visibility=t.visibility,
+            involved=set(t.parties),
+            permanent=permanent,
+            tier_label=t.kind if t.status == "open" else f"{t.status} {t.kind}",
+            active=active,
+            asked=asked,
+            render=render,
+            subject=(t.id,),
+            **_cause_fields(t),
+        )
+    )
+
+
+def add_edge(add: Any, e: Any) -> None:
+    """An edge row (with its cause event) as a candidate."""
+
+    def render(names: Mapping[str, str], e: Any = e) -> str:
+        src, tgt = names.get(e.source_id, e.source_id), names.get(e.target_id, e.target_id)
+        reason = f": {e.reason}" if e.reason else ""
+        since = f"since session {e.since_session}"
+        return f"{src} -> {tgt}: {e.kind} (attitude {_signed(e.attitude)}, {since}){reason}"
+
+    add(
+        Candidate(
+            ref=_edge_ref(e.source_id, e.target_id, e.kind),
+            kind="edge",
+            session=e.session_number,
+            visibility=e.visibility,
+            involved={e.source_id, e.target_id},
+            permanent=_edge_permanent(e.kind),
+            tier_label=e.kind,
+            render=render,
+            subject=("edge", e.source_id, e.target_id, e.kind),
+            **_cause_fields(e),
+        )
+    )
+
+
+def add_fact(
+    add: Any, f: Any, present: set[str], dead: Mapping[str, Any], *, at_location: str | None = None
+) -> None:
+    """A fact row as a candidate, unless the scene already implies it or it is scenery; ``at_location``: a
+    death found by where the body lies."""
+    subject = f.subject
+    field_name = f.field
+    if subject in dead and field_name != "alive":
+        return  # a dead entity named present: only the death matters
+    implied = field_name in ("alive", "location", "hp") and not (field_name == "alive" and f.value is False)
+    if subject in present and implied:
+        return  # implied by the scene itself (they are here, alive); the checker has hp
+    if field_name == "exits":
+        return  # scenery the narrator gets from the location itself
+    death = field_name == "alive" and f.value is False
+    condition = field_name.startswith("condition-") and f.value is True
+    label = "death" if death else "condition" if condition else "fact"
+
+    def render(names: Mapping[str, str], f: Any = f) -> str:
+        who = names.get(subject, subject) if subject else None
+        if death:
+            where = f" at {names.get(at_location, at_location)}" if at_location else ""
+            return f"{who} is dead (since session {f.session_number}){where}"
+        if field_name == "alive":
+            return f"{who} is alive"
+        if condition:
+            return f"{who} is {field_name.removeprefix('condition-')} (since session {f.session_number})"
+        if field_name == "location":
+            return f"{who} is at {names.get(str(f.value), str(f.value))}"
+        if field_name == "hp":
+            return f"{who} has {f.value} HP"
+        if who is not None:
+            return (
+                f"{who}: {field_name.replace('-', ' ')} = {_fact_value(f.value)} (session {f.session_number})"
+            )
+        return f"{f.key} = {_fact_value(f.value)} (session {f.session_number})"
+
+    add(
+        Candidate(
+            ref=f.key,
+            kind="fact",
+            session=f.session_number,
+            visibility=f.visibility,
+            involved={x for x in (subject, at_location) if x},
+            permanent=death or bool(f.c_permanent),
+            tier_label=label,
+            active=condition and subject in present,
+            render=render,
+            subject=("fact", f.key),
+            **_cause_fields(f),
+        )
+    )
+
+
+def _fact_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def add_holding(add: Any, h: Any) -> None:
+    """A holding row (with its cause event) as a candidate."""
+    add(
+        Candidate(
+            ref=f"{h.item_id}@{h.holder_id}",
+            kind="holding",
+            session=h.session_number,
+            visibility=h.visibility,
+            involved={h.holder_id, h.item_id},
+            tier_label="holding",
+            render=_holding_renderer(h.item_id, h.holder_id, h.quantity),
+            **_cause_fields(h),
+        )
+    )
+
+
+def _holding_renderer(item: str, holder: str, quantity: int) -> Any:
+    def render(names: Mapping[str, str]) -> str:
+        count = f"{quantity} x " if quantity != 1 else ""
+        return f"{names.get(holder, holder)} holds {count}{names.get(item, item)}"
+
+    return render
+
+
+async def add_events(
+    session: Any, add: Any, cid: int, anchors: Sequence[str], viewer: Viewer, cands: Mapping[str, Candidate]
+) -> None:
+    """Events involving or witnessed by the anchors: the newest few of each, plus permanent ones in a window.
+
+    Two statements: the events (each anchor's newest ids read backwards from its index, with a LIMIT), then
+    who they involve, who witnessed them and whether a retcon or correction superseded them.
+    """
+
+    gm = viewer.visible() is None
+    params = query_params(cid, viewer, **{f"a{i}": a for i, a in enumerate(anchors)})
+    rows = await fetch_rows(session, events_stmt(gm, len(anchors)), params)
+    events = {r.id: r for r in rows if r.kind not in SKIPPED_EVENT_KINDS}
+    if not events:
+        return
+    ids = sorted(events)
+    refs = [events[i].ref for i in ids]
+    involved: dict[int, set[str]] = {i: set() for i in ids}
+    witnessed: dict[int, set[str]] = {i: set() for i in ids}
+    superseded: set[str] = set()
+    for eid, ent, link in await fetch_rows(session, links_stmt(), {"cid": cid, "ids": ids, "refs": refs}):
+        if link == "s":
+            superseded.add(ent)
+        elif link == "i":
+            involved[eid].add(ent)
+        else:
+            witnessed[eid].add(ent)
+    projected = {c.subject for c in cands.values() if c.subject}
+    for eid in ids:
+        row = events[eid]
+        if row.ref in superseded:
+            continue
+        subject = _event_subject(row.payload)
+        if subject is not None and subject in projected:
+            continue  # the thread/edge/fact it set is retrieved and says the same, better
+        payload = dict(row.payload or {})
+        death = payload.get("kind") == "set_alive" and payload.get("alive") is False
+        # Hit points are a passing state even inside a permanent moment: the death says what lasted.
+        transient = payload.get("kind") == "set_hp"
+        add(
+            Candidate(
+                ref=row.ref,
+                kind="event",
+                session=int(row.session_number),
+                visibility=row.visibility,
+                involved=involved[eid],
+                witnessed=witnessed[eid],
+                importance=max(0, int(row.importance) - (3 if transient else 0)),
+                permanent=(bool(row.permanent) and not transient) or death,
+                tier_label="death" if death else str(row.kind).replace("_", " "),
+                render=_event_renderer(row.ref, int(row.session_number), payload),
+                moment=_moment(
+                    row.session_number, row.round_number, row.cause, row.importance, row.permanent
+                ),
+            )
+        )
+
+
+def _moment(
+    session_number: int, round_number: int | None, cause: str, importance: int, permanent: bool
+) -> tuple[Any, ...]:
+    """The batch an event was applied in (one action, one history entry): the same session, round, cause,
+    importance and permanence. Its records repeat each other, so only a few of them are kept."""
+    return (int(session_number), round_number, cause, int(importance), bool(permanent))
+
+
+def _event_subject(payload: Mapping[str, Any] | None) -> tuple[str, ...] | None:
+    if not payload:
+        return None
+    kind = payload.get("kind")
+    if kind == "open_thread":
+        return (str(payload.get("id")),)
+    if kind == "thread_transition":
+        return (str(payload.get("thread")),)
+    if kind == "set_edge":
+        return ("edge", str(payload.get("source")), str(payload.get("target")), str(payload.get("edge_kind")))
+    if kind == "set_fact":
+        return ("fact", str(payload.get("key")))
+    entity = payload.get("entity")
+    if kind == "set_alive":
+        return ("fact", f"{entity}-alive")
+    if kind == "set_hp":
+        return ("fact", f"{entity}-hp")
+    if kind in ("add_condition", "remove_condition"):
+        return ("fact", f"{entity}-condition-{payload.get('condition')}")
+    return None
+
+
+def _event_renderer(ref: str, session_number: int, payload: Mapping[str, Any]) -> Any:
+    def render(names: Mapping[str, str]) -> str:
+        return f"{ref} (session {session_number}): {_describe(payload, names)}"
+
+    return render
+
+
+def _describe(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One line for one change, in words."""
+
+    def n(ref: Any) -> str:
+        return names.get(str(ref), str(ref))
+
+    kind = p.get("kind")
+    if kind == "set_alive":
+        return (
+            f"{n(p.get('entity'))} died"
+            if p.get("alive") is False
+            else f"{n(p.get('entity'))} came back to life"
+        )
+    if kind == "move_entity":
+        return f"{n(p.get('entity'))} went to {n(p.get('location'))}"
+    if kind == "set_hp":
+        return f"{n(p.get('entity'))} was at {p.get('hp')} HP"
+    if kind == "add_condition":
+        return f"{n(p.get('entity'))} became {p.get('condition')}"
+    if kind == "remove_condition":
+        return f"{n(p.get('entity'))} was no longer {p.get('condition')}"
+    if kind == "transfer_item":
+        qty = int(p.get("quantity") or 1)
+        what = f"{qty} x {n(p.get('item'))}" if qty != 1 else n(p.get("item"))
+        src, dst = p.get("from_holder"), p.get("to_holder")
+        if src and dst:
+            return f"{n(src)} gave {what} to {n(dst)}"
+        if dst:
+            return f"{n(dst)} gained {what}"
+        return f"{n(src)} gave up {what} (sold, used up or destroyed)"
+    if kind == "set_edge":
+        reason = f": {p.get('reason')}" if p.get("reason") else ""
+        return (
+            f"{n(p.get('source'))} -> {n(p.get('target'))} became {p.get('edge_kind')} "
+            f"(attitude {_signed(int(p.get('attitude') or 0))}){reason}"
+        )
+    if kind == "open_thread":
+        return f"{p.get('thread_kind')} {p.get('id')} opened: {p.get('terms')}"
+    if kind == "thread_transition":
+        reason = f": {p.get('reason')}" if p.get("reason") else ""
+        return f"{p.get('thread')} became {p.get('status')}{reason}"
+    if kind == "set_fact":
+        return f"{p.get('key')} = {_fact_value(p.get('value'))}"
+    if kind in ("retcon", "correction"):
+        inner = "; ".join(_describe(c, names) for c in p.get("changes") or ())
+        return f"{kind} of {p.get('target')} ({p.get('reason')}): {inner}"
+    return str(kind)
+
+
+async def display_names(
+    session: Any, cid: int, cands: Iterable[Candidate], extra: Sequence[str], viewer: Viewer
+) -> dict[str, str]:
+    """Display names of every id the candidates mention, in one statement.
+
+    A record the viewer may not see gives :data:`~ledger.recall.queries.UNKNOWN_NAME` instead (decided in
+    SQL, so the name never leaves the database): a telling name must not leak through a visible edge or
+    event.
+    """
+    refs: set[str] = set(extra)
+    for c in cands:
+        refs |= c.involved | c.witnessed
+        if c.kind == "holding":
+            refs |= set(c.ref.split("@", 1))
+    refs.discard("")
+    if not refs:
+        return {}
+    rows = await fetch_rows(
+        session, names_stmt(viewer.visible() is None), query_params(cid, viewer, wanted=sorted(refs))
+    )
+    return {ref: name for ref, name in rows}
