@@ -4,6 +4,10 @@ A narration is split into atomic :class:`Claim` s (``alive(npc-harlan-voss)``, `
 ...). Each carries the sentence it came from, its character span, and modality flags: a claim inside quoted
 dialogue, a hypothetical, a memory, a rumour or a negation is reported but never held against the ledger,
 because an NPC may lie and a character may remember the dead.
+
+The first kinds are read off words (``alive``, ``holds`` ...); the last six are meaning-level claims read off
+what the words imply (a health state, a sense used, a kinship term, a count, warmth or hostility shown by
+behaviour), each judged by :mod:`ledger.check.judge_meaning`.
 """
 
 from __future__ import annotations
@@ -26,6 +30,13 @@ ClaimKind = Literal[
     "missed",
     "damaged",
     "pc_choice",
+    # meaning-level claims (judged by ledger.check.judge_meaning):
+    "health",  # health(entity, unhurt|near_death): "unscathed", "at death's door" against HP and ailments
+    "senses",  # senses(entity, sight|hearing|speech): reads, answers a whisper, speaks; against conditions
+    "condition_gone",  # condition_gone(entity, condition): "clean of the sickness" for a diseased creature
+    "kinship",  # kinship(person, relative_of, term): "Lazlo, the ringmistress's nephew" (detail: the term)
+    "count",  # count(item, holder|*): ordinals and number words ("his second vial"); detail min=/exact=
+    "attitude",  # attitude(actor, other, warm|hostile): behaviour toward another (detail: valence, words)
 ]
 CLAIM_KINDS: tuple[str, ...] = ClaimKind.__args__  # type: ignore[attr-defined]
 

@@ -37,6 +37,48 @@ _KIN = frozenset(
         "sibling",
     ]
 )
+# The closed kinship vocabulary: term -> (role, gender), "X is Y's <term>" from X's side. The judge compares
+# roles (a nephew is no son) and, when both are gendered, genders (a brother is no sister).
+KIN_TERMS: dict[str, tuple[str, str]] = {
+    "father": ("parent", "m"),
+    "mother": ("parent", "f"),
+    "parent": ("parent", ""),
+    "son": ("child", "m"),
+    "daughter": ("child", "f"),
+    "child": ("child", ""),
+    "brother": ("sibling", "m"),
+    "sister": ("sibling", "f"),
+    "sibling": ("sibling", ""),
+    "twin": ("sibling", ""),
+    "uncle": ("parent_sibling", "m"),
+    "aunt": ("parent_sibling", "f"),
+    "nephew": ("sibling_child", "m"),
+    "niece": ("sibling_child", "f"),
+    "cousin": ("cousin", ""),
+    "grandfather": ("grandparent", "m"),
+    "grandmother": ("grandparent", "f"),
+    "grandparent": ("grandparent", ""),
+    "grandson": ("grandchild", "m"),
+    "granddaughter": ("grandchild", "f"),
+    "grandchild": ("grandchild", ""),
+    "husband": ("spouse", "m"),
+    "wife": ("spouse", "f"),
+    "spouse": ("spouse", ""),
+    "widow": ("spouse", "f"),
+    "widower": ("spouse", "m"),
+    "stepfather": ("step_parent", "m"),
+    "stepmother": ("step_parent", "f"),
+    "stepson": ("step_child", "m"),
+    "stepdaughter": ("step_child", "f"),
+}
+
+
+def kin_role(term: str) -> tuple[str, str] | None:
+    """(role, gender) of a kinship term, singular or plural ("sisters"); None for "kin" or a non-kin word."""
+    low = term.lower()
+    return KIN_TERMS.get(low) or (KIN_TERMS.get(low[:-1]) if low.endswith("s") else None)
+
+
 _POSITIVE = re.compile(
     r"\b(?:old friend|dear friend|friend|friends|ally|allies|warmly|fondly|embraces?|embracing|hugs?|beloved|"
     r"trusted|brother-in-arms|affection|affectionately|comrade|fondness|fond of|tenderness|gratitude|"
