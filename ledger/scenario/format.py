@@ -28,6 +28,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     StrictBool,
     StrictInt,
     StrictStr,
@@ -35,6 +36,10 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import InitErrorDetails
+
+from ledger.store import vocabulary
 
 __all__ = [
     "CHANGE_KINDS",
@@ -138,6 +143,8 @@ RecordId = Annotated[str, Field(pattern=rf"^[a-z]+-{SLUG}$", min_length=3, max_l
 Name = Annotated[str, Field(min_length=1, max_length=120)]
 Text = Annotated[str, Field(max_length=4000)]
 Session = Annotated[StrictInt, Field(ge=1, le=100_000)]
+ThreadId = Annotated[str, Field(pattern=THREAD_ID_RE.pattern)]
+Reason = Annotated[str, Field(min_length=1, max_length=1000)]
 Scalar = StrictBool | StrictInt | StrictStr
 PropertyValue = StrictBool | StrictInt | float | StrictStr
 
@@ -207,142 +214,146 @@ class _Model(BaseModel):
 
 
 # --------------------------------------------------------------------------------------------------
-# The change vocabulary (mirrors ledger.store.vocabulary field for field)
+# The change vocabulary: the store's own classes, with the values a hand-written file must use
 # --------------------------------------------------------------------------------------------------
 
 
-class _ChangeBase(_Model):
-    # None means "as the history entry says": a change inherits its entry's visibility and witnesses.
-    visibility: Visibility | None = None
-    witnesses: tuple[RecordId, ...] | None = None
+class _FileChange(vocabulary.ChangeBase):
+    """What a change in a file carries besides its own fields.
+
+    A file is stricter than the live API: ids carry their kind prefix, numbers are whole numbers as written,
+    reasons are required. An omitted ``visibility`` or ``witnesses`` is inherited from the history entry (see
+    :func:`timeline`, which reads ``model_fields_set``). A file names no ``cause``: the loader gives every
+    change ``scenario:<file>``, so ``cause`` is an unknown key here.
+    """
+
+    visibility: Visibility = "public"
+    witnesses: tuple[RecordId, ...] = ()
+    cause: SkipJsonSchema[str | None] = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _no_cause(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        if not (isinstance(data, dict) and "cause" in data):
+            return handler(data)
+        unknown = InitErrorDetails(type="extra_forbidden", loc=("cause",), input=data["cause"])
+        errors: list[Any] = [unknown]
+        try:
+            handler({k: v for k, v in data.items() if k != "cause"})
+        except ValidationError as err:
+            errors = [*err.errors(), unknown]
+        # As pydantic does: unknown keys after the fields' errors, in the order the file wrote them.
+        keys = list(data)
+        errors.sort(key=lambda e: keys.index(e["loc"][0]) if e["type"] == "extra_forbidden" else -1)
+        raise ValidationError.from_exception_data(cls.__name__, errors)
 
 
-class CreateEntity(_ChangeBase):
+class CreateEntity(_FileChange, vocabulary.CreateEntity):
     """A new PC, NPC or monster appears in the world."""
 
-    kind: Literal["create_entity"] = "create_entity"
     id: RecordId
-    entity_kind: Literal["pc", "npc", "monster"]
-    name: Name
-    aliases: tuple[Name, ...] = ()
     description: Text = ""
     owner: StrictStr | None = None
-    sheet: dict[str, Any] | None = None
     location: RecordId | None = None
     hp: Annotated[StrictInt, Field(ge=0)] | None = None
 
 
-class CreateLocation(_ChangeBase):
+class CreateLocation(_FileChange, vocabulary.CreateLocation):
     """A new place."""
 
-    kind: Literal["create_location"] = "create_location"
     id: RecordId
-    name: Name
-    aliases: tuple[Name, ...] = ()
     description: Text = ""
 
 
-class CreateItem(_ChangeBase):
+class CreateItem(_FileChange, vocabulary.CreateItem):
     """A new item, held by an entity, lying at a location, or unheld (``holder`` omitted)."""
 
-    kind: Literal["create_item"] = "create_item"
     id: RecordId
-    name: Name
-    aliases: tuple[Name, ...] = ()
     description: Text = ""
     properties: dict[str, PropertyValue] = Field(default_factory=dict)
     holder: RecordId | None = None
     quantity: Annotated[StrictInt, Field(ge=0)] = 1
 
 
-class SetFact(_ChangeBase):
+class SetFact(_FileChange, vocabulary.SetFact):
     """A world fact ``domain-object-field = value`` (e.g. ``door-cellar-lock = true``)."""
 
-    kind: Literal["set_fact"] = "set_fact"
     key: Annotated[str, Field(pattern=FACT_KEY_RE.pattern, max_length=120)]
-    value: Scalar
 
 
-class SetAlive(_ChangeBase):
+class SetAlive(_FileChange, vocabulary.SetAlive):
     """Someone dies (``alive = false``) or is brought back."""
 
-    kind: Literal["set_alive"] = "set_alive"
     entity: RecordId
-    alive: StrictBool
 
 
-class MoveEntity(_ChangeBase):
+class MoveEntity(_FileChange, vocabulary.MoveEntity):
     """Someone goes to another location."""
 
-    kind: Literal["move_entity"] = "move_entity"
     entity: RecordId
     location: RecordId
 
 
-class SetHp(_ChangeBase):
+class SetHp(_FileChange, vocabulary.SetHp):
     """Someone's current hit points."""
 
-    kind: Literal["set_hp"] = "set_hp"
     entity: RecordId
     hp: Annotated[StrictInt, Field(ge=0)]
 
 
-class AddCondition(_ChangeBase):
+class AddCondition(_FileChange, vocabulary.AddCondition):
     """Someone gains a 5e condition (poisoned, prone, ...)."""
 
-    kind: Literal["add_condition"] = "add_condition"
     entity: RecordId
     condition: Slug
 
 
-class RemoveCondition(_ChangeBase):
+class RemoveCondition(_FileChange, vocabulary.RemoveCondition):
     """Someone loses a condition."""
 
-    kind: Literal["remove_condition"] = "remove_condition"
     entity: RecordId
     condition: Slug
 
 
-class TransferItem(_ChangeBase):
+class TransferItem(_FileChange, vocabulary.TransferItem):
     """Items change hands. No ``from_holder`` = created; no ``to_holder`` = destroyed, used or sold."""
 
-    kind: Literal["transfer_item"] = "transfer_item"
     item: RecordId
     from_holder: RecordId | None = None
     to_holder: RecordId | None = None
     quantity: Annotated[StrictInt, Field(ge=1)] = 1
 
+    @model_validator(mode="after")
+    def _somewhere(self) -> TransferItem:
+        """Replaces the store's check of the same name: in a file a move of nothing replays as nothing."""
+        return self
 
-class SetEdge(_ChangeBase):
+
+class SetEdge(_FileChange, vocabulary.SetEdge):
     """A directed relationship ``source -> target`` of ``edge_kind``, with attitude and a reason."""
 
-    kind: Literal["set_edge"] = "set_edge"
     source: RecordId
     target: RecordId
     edge_kind: Slug
     attitude: Annotated[StrictInt, Field(ge=-100, le=100)] = 0
-    reason: Annotated[str, Field(min_length=1, max_length=1000)]
+    reason: Reason
 
 
-class OpenThread(_ChangeBase):
+class OpenThread(_FileChange, vocabulary.OpenThread):
     """A new favour, debt, oath, bounty, prophecy or quest, open from now on."""
 
-    kind: Literal["open_thread"] = "open_thread"
-    id: Annotated[str, Field(pattern=THREAD_ID_RE.pattern)]
-    thread_kind: Literal["favour", "debt", "oath", "bounty", "prophecy", "quest"]
+    id: ThreadId
     terms: Annotated[str, Field(min_length=1, max_length=2000)]
     parties: tuple[RecordId, ...] = ()
     tags: tuple[Slug, ...] = ()
     expires_session: Session | None = None
 
 
-class ThreadTransition(_ChangeBase):
+class ThreadTransition(_FileChange, vocabulary.ThreadTransition):
     """A thread moves from open to settled, expired or broken (back to open only inside a retcon)."""
 
-    kind: Literal["thread_transition"] = "thread_transition"
-    thread: Annotated[str, Field(pattern=THREAD_ID_RE.pattern)]
-    status: Literal["open", "settled", "expired", "broken"]
-    reason: Annotated[str, Field(min_length=1, max_length=1000)]
+    thread: ThreadId
+    reason: Reason
 
 
 PlainChange = Annotated[
@@ -363,21 +374,19 @@ PlainChange = Annotated[
 ]
 
 
-class Retcon(_ChangeBase):
+class Retcon(_FileChange, vocabulary.Retcon):
     """An explicit setting change: ``target`` (an earlier history ``id``) is overruled by ``changes``."""
 
-    kind: Literal["retcon"] = "retcon"
     target: RecordId
-    reason: Annotated[str, Field(min_length=1, max_length=1000)]
+    reason: Reason
     changes: tuple[PlainChange, ...] = Field(min_length=1)
 
 
-class Correction(_ChangeBase):
+class Correction(_FileChange, vocabulary.Correction):
     """A disputed record put right: ``target`` (any record or history id) is fixed by ``changes``."""
 
-    kind: Literal["correction"] = "correction"
     target: Annotated[str, Field(min_length=1, max_length=80)]
-    reason: Annotated[str, Field(min_length=1, max_length=1000)]
+    reason: Reason
     changes: tuple[PlainChange, ...] = Field(min_length=1)
 
 
@@ -399,23 +408,7 @@ Change = Annotated[
     | Correction,
     Field(discriminator="kind"),
 ]
-CHANGE_KINDS: tuple[str, ...] = (
-    "create_entity",
-    "create_location",
-    "create_item",
-    "set_fact",
-    "set_alive",
-    "move_entity",
-    "set_hp",
-    "add_condition",
-    "remove_condition",
-    "transfer_item",
-    "set_edge",
-    "open_thread",
-    "thread_transition",
-    "retcon",
-    "correction",
-)
+CHANGE_KINDS: tuple[str, ...] = vocabulary.MUTATION_KINDS
 
 # --------------------------------------------------------------------------------------------------
 # The scenario file's sections
@@ -733,11 +726,12 @@ class ScenarioEvent(BaseModel):
     change_paths: tuple[str, ...]
 
 
-def _inherit(change: Any, visibility: str | None, witnesses: tuple[str, ...] | None) -> Any:
+def _inherit(change: Any, visibility: str, witnesses: tuple[str, ...]) -> Any:
+    """Fill in the ``visibility`` and ``witnesses`` that ``change`` (and any nested change) leaves out."""
     update: dict[str, Any] = {}
-    if change.visibility is None:
+    if "visibility" not in change.model_fields_set:
         update["visibility"] = visibility
-    if change.witnesses is None:
+    if "witnesses" not in change.model_fields_set:
         update["witnesses"] = witnesses
     if isinstance(change, Retcon | Correction):
         inner_vis = update.get("visibility", change.visibility)
@@ -1666,7 +1660,7 @@ def _visibilities(s: Scenario) -> Iterable[tuple[str, str]]:
     for i, entry in enumerate(s.history):
         yield f"history[{i}].visibility", entry.visibility
         for j, change in enumerate(entry.changes):
-            if change.visibility is not None:
+            if "visibility" in change.model_fields_set:
                 yield f"history[{i}].changes[{j}].visibility", change.visibility
 
 

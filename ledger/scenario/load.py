@@ -75,10 +75,6 @@ def _to_mutation(change: Any, history_refs: dict[str, str]) -> Mutation:
 
 
 def _fix(data: dict[str, Any], history_refs: dict[str, str]) -> None:
-    if data.get("visibility") is None:
-        data["visibility"] = "public"
-    if data.get("witnesses") is None:
-        data["witnesses"] = []
     kind = data.get("kind")
     if kind == "create_entity":
         data["owner"] = owner_for_ledger(data.get("owner"))

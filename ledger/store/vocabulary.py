@@ -37,8 +37,12 @@ ThreadStatus = Literal["open", "settled", "expired", "broken"]
 FactValue = StrictBool | StrictInt | StrictStr
 
 
-class _Change(BaseModel):
-    """Fields every change carries."""
+class ChangeBase(BaseModel):
+    """Fields every change carries.
+
+    The scenario format derives its file changes from these classes (``ledger.scenario.format``): same kinds,
+    fields and defaults, with the stricter values a hand-written file must use.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -47,7 +51,7 @@ class _Change(BaseModel):
     cause: Annotated[str, Field(max_length=120)] | None = None
 
 
-class CreateEntity(_Change):
+class CreateEntity(ChangeBase):
     """A new PC, NPC or monster, alive, optionally placed somewhere with some HP."""
 
     kind: Literal["create_entity"] = "create_entity"
@@ -62,7 +66,7 @@ class CreateEntity(_Change):
     hp: Annotated[int, Field(ge=0)] | None = None
 
 
-class CreateLocation(_Change):
+class CreateLocation(ChangeBase):
     """A new place."""
 
     kind: Literal["create_location"] = "create_location"
@@ -72,7 +76,7 @@ class CreateLocation(_Change):
     description: str = ""
 
 
-class CreateItem(_Change):
+class CreateItem(ChangeBase):
     """A new kind of item; ``quantity`` of it appears with ``holder`` (an entity or location) when given."""
 
     kind: Literal["create_item"] = "create_item"
@@ -85,7 +89,7 @@ class CreateItem(_Change):
     quantity: Annotated[int, Field(ge=0)] = 1
 
 
-class SetFact(_Change):
+class SetFact(ChangeBase):
     """Any fact by key ``domain-object-field`` (``npc-harlan-voss-alive``, ``loc-harbor-gate-open``)."""
 
     kind: Literal["set_fact"] = "set_fact"
@@ -93,7 +97,7 @@ class SetFact(_Change):
     value: FactValue
 
 
-class SetAlive(_Change):
+class SetAlive(ChangeBase):
     """An entity dies (``alive=False``) or is brought back."""
 
     kind: Literal["set_alive"] = "set_alive"
@@ -101,7 +105,7 @@ class SetAlive(_Change):
     alive: StrictBool
 
 
-class MoveEntity(_Change):
+class MoveEntity(ChangeBase):
     """An entity goes to a location."""
 
     kind: Literal["move_entity"] = "move_entity"
@@ -109,7 +113,7 @@ class MoveEntity(_Change):
     location: Slug
 
 
-class SetHp(_Change):
+class SetHp(ChangeBase):
     """An entity's current hit points."""
 
     kind: Literal["set_hp"] = "set_hp"
@@ -117,7 +121,7 @@ class SetHp(_Change):
     hp: Annotated[int, Field(ge=0)]
 
 
-class AddCondition(_Change):
+class AddCondition(ChangeBase):
     """An entity gains a condition (poisoned, prone, frightened ...)."""
 
     kind: Literal["add_condition"] = "add_condition"
@@ -125,7 +129,7 @@ class AddCondition(_Change):
     condition: Slug
 
 
-class RemoveCondition(_Change):
+class RemoveCondition(ChangeBase):
     """An entity loses a condition it has."""
 
     kind: Literal["remove_condition"] = "remove_condition"
@@ -133,7 +137,7 @@ class RemoveCondition(_Change):
     condition: Slug
 
 
-class TransferItem(_Change):
+class TransferItem(ChangeBase):
     """``quantity`` of an item moves; ``from_holder`` null = created, ``to_holder`` null = gone/used/sold."""
 
     kind: Literal["transfer_item"] = "transfer_item"
@@ -151,7 +155,7 @@ class TransferItem(_Change):
         return self
 
 
-class SetEdge(_Change):
+class SetEdge(ChangeBase):
     """A directed relationship ``source`` -> ``target`` of ``edge_kind`` now has this attitude."""
 
     kind: Literal["set_edge"] = "set_edge"
@@ -162,7 +166,7 @@ class SetEdge(_Change):
     reason: str = ""
 
 
-class OpenThread(_Change):
+class OpenThread(ChangeBase):
     """A new favour, debt, oath, bounty, prophecy or quest, open."""
 
     kind: Literal["open_thread"] = "open_thread"
@@ -174,7 +178,7 @@ class OpenThread(_Change):
     expires_session: int | None = None
 
 
-class ThreadTransition(_Change):
+class ThreadTransition(ChangeBase):
     """An open thread is settled, expires or is broken; ``open`` or leaving a final state only in a retcon."""
 
     kind: Literal["thread_transition"] = "thread_transition"
@@ -201,7 +205,7 @@ BasicChange = Annotated[
 ]
 
 
-class Retcon(_Change):
+class Retcon(ChangeBase):
     """The story changes its mind: a new event superseding ``target`` (an event ref) and applying ``changes``.
 
     Inside a retcon the thread state machine is lifted (a broken oath may reopen). Nothing is edited in place.
@@ -213,7 +217,7 @@ class Retcon(_Change):
     changes: tuple[BasicChange, ...] = ()
 
 
-class Correction(_Change):
+class Correction(ChangeBase):
     """A mistake is fixed (an accepted dispute): a new event pointing at ``target``, applying ``changes``.
 
     ``target`` is any record ref (an event ref, an entity/item/thread id). Normal rules apply to the changes.
