@@ -80,6 +80,7 @@ class SeedResult:
     times_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
     index_s: float | None = None
+    kept: int = 0  # history entries that wrote at least one event
     cli_s: list[float] = field(default_factory=list)
     cli_cpu_s: list[float] = field(default_factory=list)
 
@@ -214,6 +215,7 @@ async def _run_seed(seed: int, sessions: int, folder: Path, *, summaries: bool, 
     try:
         async with ledger_session(engine) as s:
             history = await _history_refs(s, cid)
+            result.kept = sum(1 for e in campaign.scenario["history"] if history.get(e["id"]))
             index = None
             if summaries:
                 t0 = time.perf_counter()
@@ -324,6 +326,8 @@ def _report(title: str, results: Sequence[SeedResult]) -> None:
     cpu = [t for r in results for t in r.cpu_ms]
     loads = ", ".join(f"{r.load_s:.1f} s (CPU {r.load_cpu_s:.1f} s)" for r in results)
     print(f"  narrative keys: {', '.join(sorted({r.narrative for r in results}))}")
+    kept = ", ".join(f"{r.kept} of {r.entries}" for r in results)
+    print(f"  history entries the loader kept as events: {kept}")
     print(f"  load (validate + write, {', '.join(str(r.entries) for r in results)} history entries): {loads}")
     if any(r.index_s is not None for r in results):
         print(
