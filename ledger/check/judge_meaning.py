@@ -90,6 +90,9 @@ def _health(c: Claim, snap: WorldSnapshot) -> Verdict:
         ill = sorted(set(AILMENTS) & e.conditions)
         if ill:
             return Verdict(c, "contradicted", f"{eid}-condition-{ill[0]}", f"{e.name} is {ill[0]}")
+    hurt = [a for a in snap.round.actions_on(eid) if a.damage > 0 or a.outcome in ("hit", "critical")]
+    if state == "unhurt" and hurt:
+        return Verdict(c, "contradicted", f"round:{hurt[0].id}", f"{e.name} was hurt this round")
     if e.hp is None or not e.max_hp or _changed_this_round(snap, eid, ("set_hp",)):
         return Verdict(c, "unknown")
     frac = e.hp / e.max_hp

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ledger.check.extract.combat import _combat
 from ledger.check.extract.holdings import _holdings
 from ledger.check.extract.knows import _knows
+from ledger.check.extract.meaning import _meaning
 from ledger.check.extract.names import Extraction, _pronouns, find_mentions, name_index
 from ledger.check.extract.new_names import _new_names
 from ledger.check.extract.presence import _remains, _speech, _subjects
@@ -46,5 +47,6 @@ def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         _threads(s)
         _remains(s)
         _knows(s)
+        _meaning(s)
         _new_names(s, covered)
     return ex

@@ -1,0 +1,501 @@
+"""Meaning-level condition claims: health words, senses used, and a condition told gone.
+
+Three claim families, each read from what the words imply rather than from a list of sentences:
+
+- ``health(entity, unhurt|near_death)``: a closed scale of two health states at the ends of the HP range.
+  *Unhurt* is any "un-" adjective built on an injury verb (unharmed, unhurt, unscathed, unmarked, unbruised:
+  the stem's verb lemma from lemminflect is one of :data:`INJURY_VERBS`), "not a / without a / no" + an injury
+  noun (a scratch, a mark, a bruise, by lemma: "not a scratch on her"), a vigour adjective (:data:`HALE`) or
+  one of a few fixed idioms (:data:`UNHURT_IDIOMS`); *near death* is "barely" + a life verb (standing, alive,
+  breathing), an injury participle after a severity adverb (gravely wounded) or a fixed idiom ("at death's
+  door"). The phrase must describe a creature: it opens a comma-set phrase (an appositive, "Hale, not a
+  scratch on her, ...") or follows a linking verb ("the man is fit as a fiddle"), and binds to that clause's
+  subject.
+- ``senses(entity, sight|hearing|speech)``: a verb of the subject's predicate whose lemma (lemminflect) is in
+  the sight class (reads, watches, squints ...), the hearing class (hears, listens, or a reply right after
+  someone else spoke: "answers her just as softly", "whispers something back"), or the speech class (the
+  lexicon's speech verbs, "reads ... aloud", "in a low voice"). Only creatures that have a condition able to
+  take the faculty away are read, so the pass costs nothing on a healthy cast.
+- ``condition_gone(entity, condition)``: "cured", "clean of the sickness", "the fever broke" for a diseased
+  or poisoned creature.
+
+Negated or modal verbs ("hears nothing", "cannot answer", "rather than looking") make no claim. Imports
+:mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`; :func:`_conditions` is one pass over a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import cast
+
+from ledger.check.claims import Claim, Modality
+from ledger.check.extract.lexicon import _BODY_NOUNS, _OBJECT_LEAD, _SUBJECT_LEAD, SPEECH, VERBS
+from ledger.check.extract.names import Mention
+from ledger.check.extract.sentence import _Sentence
+
+
+@lru_cache(maxsize=1)
+def _lemmatizer() -> Callable[[str], Mapping[str, tuple[str, ...]]]:
+    """lemminflect's lemma lookup, imported on first use (its tables ship in the wheel)."""
+    from lemminflect import getAllLemmas
+
+    return cast("Callable[[str], Mapping[str, tuple[str, ...]]]", getAllLemmas)
+
+
+@lru_cache(maxsize=50000)
+def verb_lemma(word: str) -> str | None:
+    """The verb lemma of ``word`` (lower-case) by the verb lexicon, else lemminflect; None if not a verb."""
+    low = word.lower()
+    if low in VERBS:
+        return VERBS[low]
+    if not low.isalpha():
+        return None
+    forms = _lemmatizer()(low).get("VERB")
+    return forms[0] if forms else None
+
+
+@lru_cache(maxsize=50000)
+def any_lemma(word: str) -> str:
+    """The first lemma of ``word`` under any part of speech (noun, verb, adjective), else the word."""
+    low = word.lower()
+    if not low.isalpha():
+        return low
+    table = _lemmatizer()(low)
+    for pos in ("NOUN", "VERB", "ADJ", "ADV"):
+        if table.get(pos):
+            return table[pos][0]
+    return low
+
+
+# --- faculties: verb lemma classes ------------------------------------------------------------------------
+
+SIGHT = frozenset(
+    {"read", "watch", "see", "spot", "notice", "glimpse", "squint", "peer", "gaze", "scan", "eye", "glance"}
+    | {"ogle", "survey", "behold", "skim", "peruse", "espy", "sight"}
+)
+HEARING = frozenset({"hear", "overhear", "listen", "eavesdrop"})
+# a reply (or a nod to obey) right after someone else spoke to the creature means it heard the words
+REPLY = frozenset({"answer", "reply", "respond", "obey", "comply", "nod"})
+# the lexicon's speech verbs, less the ones that can be soundless or are not speech at all
+_NOT_SPOKEN = frozenset(
+    {"note", "observe", "greet", "continue", "begin", "laugh", "chuckle", "cackle", "gasp", "wheeze", "grunt"}
+    | {"hum", "remind", "reassure", "promise", "suggest", "confirm", "add", "explain", "report", "warn"}
+)
+SPOKEN = (SPEECH - _NOT_SPOKEN) | {"proclaim", "recite", "chant", "holler", "preach", "bellow", "boom"}
+_SPOKEN_STRICT = SPOKEN | {"add", "explain", "warn", "suggest", "promise", "confirm", "report"}
+_LOUD_AFTER = frozenset({"aloud", "out"})  # "reads the prices out", "reads ... aloud"
+_NEG_BEFORE = frozenset({"not", "never", "cannot", "can't", "couldn't", "unable", "nor", "barely", "hardly"})
+_NEG_AFTER = frozenset({"nothing", "nobody", "none", "not"})
+_STOP_PREDICATE = frozenset({";", "—", "–", ":", "but", "while", "though", "although", "whereas"})
+_SUBJECT_PRONOUNS = {"he": "he", "she": "she", "they": "they", "it": "it"}
+_GENDER_NOUNS = {
+    "man": "he",
+    "boy": "he",
+    "lad": "he",
+    "fellow": "he",
+    "woman": "she",
+    "girl": "she",
+    "lass": "she",
+    "lady": "she",
+}
+# the conditions that could take a faculty away (see ledger.check.judge_meaning.FACULTY_LOST)
+_SENSE_CONDITIONS = frozenset(
+    {"blinded", "blind", "deafened", "deaf", "silenced", "gagged", "mute", "muted", "unconscious", "asleep"}
+    | {"petrified", "paralyzed", "paralysed", "stunned"}
+)
+
+# --- health: a two-ended scale ------------------------------------------------------------------------------
+
+INJURY_VERBS = frozenset(
+    {"harm", "hurt", "scathe", "injure", "wound", "mark", "bruise", "scratch", "scar", "blemish", "touch"}
+)
+INJURY_NOUNS = frozenset(
+    {"scratch", "mark", "bruise", "wound", "cut", "graze", "nick", "scrape", "scar", "blemish", "injury"}
+)
+HALE = frozenset({"hale", "hearty", "healthy", "spry", "sprightly", "robust", "vigorous", "fresh", "whole"})
+UNHURT_IDIOMS = (
+    "none the worse",
+    "never looked better",
+    "right as rain",
+    "fit as a fiddle",
+    "in fine fettle",
+    "in the pink",
+    "fresh as a",
+    "sound of limb",
+    "in rude health",
+)
+NEAR_DEATH_IDIOMS = (
+    "death's door",
+    "near death",
+    "close to death",
+    "last legs",
+    "half dead",
+    "half-dead",
+    "hanging by a thread",
+    "bleeding out",
+    "clinging to life",
+    "at death's",
+)
+_LIFE_VERBS = frozenset({"stand", "alive", "breathe", "conscious", "cling", "move", "hang"})
+_SEVERE = frozenset({"gravely", "mortally", "grievously", "badly", "sorely", "terribly", "fatally"})
+_LINKING = frozenset({"be", "look", "seem", "appear", "remain", "stay", "feel"})
+_SEGMENT_SKIP = frozenset({"and", "quite", "still", "looking", "apparently", "seemingly", "clearly", "now"})
+
+# --- a condition told gone ---------------------------------------------------------------------------------
+
+AILMENT_NOUNS = {
+    "sickness": "diseased",
+    "disease": "diseased",
+    "fever": "diseased",
+    "plague": "diseased",
+    "pox": "diseased",
+    "contagion": "diseased",
+    "rot": "diseased",
+    "illness": "diseased",
+    "infection": "diseased",
+    "poison": "poisoned",
+    "venom": "poisoned",
+    "toxin": "poisoned",
+}
+_CURED = re.compile(
+    r"\b(?:(?:clean|free|rid|clear|cured) of (?:the |her |his |their |its )?(?P<noun>\w+)|"
+    r"(?:the )?(?P<noun2>\w+) (?:has |had )?(?:broke|broken|lifted|passed|gone|left (?:her|him|them))\b)"
+)
+
+
+def _senses_blocked(e_conditions: frozenset[str]) -> bool:
+    return bool(e_conditions & _SENSE_CONDITIONS)
+
+
+def _is_name(s: _Sentence, m: Mention) -> bool:
+    """False for a lower-case word that happens to be an alias ("whisper" for a spy called Whisper)."""
+    first = s.tokens[m.i]
+    return not first.text.islower() or first.low in (
+        "the",
+        "a",
+        "an",
+        "he",
+        "she",
+        "they",
+        "it",
+        "his",
+        "her",
+    )
+
+
+def _subject_position(s: _Sentence, m: Mention) -> bool:
+    """True when ``m`` opens its sentence or clause (after a comma, a conjunction or a quote)."""
+    if m.quoted or not _is_name(s, m):
+        return False
+    if m.poss and not (m.j < s.b and s.tokens[m.j].low in _BODY_NOUNS):
+        return False
+    if m.i == s.a:
+        return True
+    prev = s.tokens[m.i - 1]
+    return prev.low in _SUBJECT_LEAD or (prev.quoted and not s.tokens[m.i].quoted)
+
+
+def _negated_at(s: _Sentence, k: int) -> bool:
+    toks = s.tokens
+    before = [toks[q].low for q in range(max(s.a, k - 3), k)]
+    if any(w in _NEG_BEFORE or w.endswith("n't") for w in before) or "rather than" in " ".join(before):
+        return True
+    return k + 1 < s.b and toks[k + 1].low in _NEG_AFTER
+
+
+def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
+    """(token, verb lemma) of the verbs subject ``m`` governs: its verb (:meth:`_Sentence.verb_after`) and
+    those joined to it by "and", "then" or a comma ("holds the poster out and reads it aloud", "leans in,
+    reading each letter"), up to another subject or a clause break."""
+    first = s.verb_after(m)
+    while first is None:
+        # "Zaid the water-boy hurries over": a title or role naming the same creature right after the name
+        nxt = next((x for x in s.mentions if x.i == m.j and x.ids == m.ids), None)
+        if nxt is None:
+            return []
+        m = nxt
+        first = s.verb_after(m)
+    toks = s.tokens
+    out: list[tuple[int, str]] = [(first[0], verb_lemma(first[1]) or first[2])]
+    for k in range(first[0] + 1, s.b):
+        t = toks[k]
+        if t.quoted or t.low in _STOP_PREDICATE or t.low in _SUBJECT_PRONOUNS:
+            break
+        if any(
+            x.i == k and not x.poss and _is_name(s, x)
+            for x in s.mentions
+            if s.kind(x) in ("pc", "npc", "monster")
+        ):
+            if k + 1 < s.b and verb_lemma(toks[k + 1].low) is not None:
+                break  # "... and Orrin answers": another subject takes over
+            continue
+        prev = toks[k - 1].low
+        if prev.endswith("ly") and k - 2 > first[0]:
+            prev = toks[k - 2].low
+        if prev not in ("and", ",", "then") or not t.text.islower():
+            continue
+        lemma = verb_lemma(t.low)
+        if lemma is None:
+            continue
+        bare_subject = first[1] == out[0][1]  # "They nod and whisper": a plural subject's bare forms
+        if t.low == lemma and not bare_subject and not (k + 1 < s.b and toks[k + 1].low in _OBJECT_LEAD):
+            continue  # a bare form after "and" is likelier a noun ("bread and butter")
+        out.append((k, lemma))
+    return out
+
+
+def _speech_acts(s: _Sentence, lo: int, hi: int, listener: str) -> bool:
+    """True when someone other than ``listener`` speaks between tokens ``lo`` and ``hi``."""
+    toks = s.ex.tokens
+    for k in range(lo, hi):
+        t = toks[k]
+        if t.quoted:
+            continue
+        lemma = verb_lemma(t.low)
+        if lemma in _SPOKEN_STRICT or (
+            lemma == "breathe"
+            and any(toks[q].low in ("word", "something", "into") for q in range(k + 1, k + 4))
+        ):
+            own = any(
+                m.id == listener and (k == m.j or (k == m.j + 1 and toks[m.j].low.endswith("ly")))
+                for m in s.ex.mentions
+            )
+            if not own:
+                return True
+    return False
+
+
+def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
+    """The creature a clause-opening pronoun or "the man" stands for: the previous sentence's subject when
+    it fits, else the one creature named in this or the previous sentence that fits."""
+    want = _SUBJECT_PRONOUNS.get(word) or _GENDER_NOUNS.get(word)
+    if want is None:
+        return None
+
+    def fits(eid: str) -> bool:
+        e = s.snap.entities.get(eid)
+        if e is None or e.kind not in ("pc", "npc", "monster"):
+            return False
+        if e.pronoun is None:
+            return want != "it" and e.kind != "monster"
+        return e.pronoun == want
+
+    ante = s.ex.antecedent.get(s.a)
+    if ante is not None and fits(ante):
+        return ante
+    prev = _previous_sentence(s)
+    named = {m.id for m in s.ex.mentions if m.id and not m.quoted and prev <= m.i < s.b and fits(m.id)}
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def _previous_sentence(s: _Sentence, back: int = 1) -> int:
+    """The first token of the sentence ``back`` sentences before this one (or of this one)."""
+    starts = [a for a, _ in _sentence_token_starts(s)]
+    idx = starts.index(s.a) if s.a in starts else 0
+    return starts[max(0, idx - back)]
+
+
+def _sentence_token_starts(s: _Sentence) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    toks = s.ex.tokens
+    k = 0
+    for a, b in s.ex.sentences:
+        while k < len(toks) and toks[k].start < a:
+            k += 1
+        lo = k
+        while k < len(toks) and toks[k].start < b:
+            k += 1
+        out.append((lo, k))
+    return out
+
+
+def _subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
+    """(entity, mention, modality, named) for each clause subject: a named creature at a subject position,
+    or a clause-opening pronoun or "the man" resolved to the creature it stands for (named False)."""
+    out: list[tuple[str, Mention, Modality, bool]] = []
+    for m in s.mentions:
+        if m.id and s.kind(m) in ("pc", "npc", "monster") and _subject_position(s, m):
+            out.append((m.id, m, s.modality(m), True))
+    toks = s.tokens
+    for k in range(s.a, s.b):
+        t = toks[k]
+        if t.quoted or any(m.i <= k < m.j for m in s.mentions):
+            continue
+        word = t.low
+        j = k + 1
+        if word == "the" and k + 1 < s.b and toks[k + 1].low in _GENDER_NOUNS:
+            word = toks[k + 1].low
+            j = k + 2
+        elif word not in _SUBJECT_PRONOUNS:
+            continue
+        if k > s.a and toks[k - 1].low not in _SUBJECT_LEAD and not toks[k - 1].quoted:
+            continue
+        eid = _resolve_pronoun(s, word)
+        if eid is not None:
+            m = Mention((eid,), k, j, False, False, "public")
+            out.append((eid, m, s.modality(m), False))
+    out.sort(key=lambda x: x[1].i)
+    return out
+
+
+def _conditions(s: _Sentence) -> None:
+    """health, senses and condition_gone claims for the creatures of one sentence."""
+    subjects = _subjects(s)
+    snap = s.snap
+    seen: set[tuple[str, str, str]] = set()
+
+    def claim(kind: str, args: tuple[str, str], mod: Modality, detail: str) -> None:
+        if (kind, *args) in seen:
+            return
+        seen.add((kind, *args))
+        s.ex.claims.append(Claim(kind, args, s.raw.strip(), s.span, mod, detail))  # type: ignore[arg-type]
+
+    for eid, m, mod, _ in subjects:
+        e = snap.entities.get(eid)
+        if e is not None and _senses_blocked(e.conditions):
+            for faculty, verb in _faculties(s, eid, m):
+                claim("senses", (eid, faculty), mod, verb)
+    _health(s, subjects, claim)
+    _cured(s, subjects, claim)
+
+
+def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
+    """The faculties the predicate of subject ``m`` uses: (faculty, verb)."""
+    toks = s.tokens
+    out: list[tuple[str, str]] = []
+    heard_speech: bool | None = None
+    for k, lemma in _predicate(s, m):
+        if _negated_at(s, k):
+            continue
+        nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
+        if lemma in SIGHT and not (lemma == "read" and "lips" in nxt):
+            out.append(("sight", toks[k].low))
+        to_whom = "to" in nxt[:7] and not {"himself", "herself", "themselves", "itself"} & set(nxt)
+        if lemma == "read" and (_LOUD_AFTER & set(nxt) or to_whom):
+            out.append(("speech", toks[k].low))
+        if lemma == "follow" and "eyes" in nxt:
+            out.append(("sight", "follows with the eyes"))
+        if lemma in HEARING:
+            out.append(("hearing", toks[k].low))
+        if (
+            lemma in SPOKEN
+            or (lemma == "pipe" and "up" in nxt[:1])
+            or (lemma in ("tell", "say") or ("voice" in nxt[:6] and lemma in _SPOKEN_STRICT))
+        ):
+            out.append(("speech", toks[k].low))
+        if lemma in REPLY or (lemma in SPOKEN and ("back" in nxt[:3] or "reply" in nxt[:3])):
+            if heard_speech is None:
+                heard_speech = _speech_acts(s, _previous_sentence(s, 2), k, eid)
+            if heard_speech:
+                out.append(("hearing", toks[k].low))
+    return out
+
+
+def _health(
+    s: _Sentence,
+    subjects: list[tuple[str, Mention, Modality, bool]],
+    claim: Callable[[str, tuple[str, str], Modality, str], None],
+) -> None:
+    """health(entity, unhurt|near_death) for a health phrase describing a clause subject."""
+    toks = s.tokens
+    k = s.a
+    while k < s.b:
+        t = toks[k]
+        if t.quoted:
+            k += 1
+            continue
+        opens = k == s.a or toks[k - 1].text == "," or verb_lemma(toks[k - 1].low) in _LINKING
+        if not opens:
+            k += 1
+            continue
+        # the comma-set phrase (or predicate) from k to the next comma or clause break
+        end = k
+        while end < s.b and toks[end].text not in (",", ";", ".", "—", ":") and not toks[end].quoted:
+            end += 1
+        words = [x.low for x in toks[k:end]]
+        while words and words[0] in _SEGMENT_SKIP:
+            words = words[1:]
+        state = _health_state(words)
+        if state is not None and not _negated_at(s, k):
+            owner = _owner(s, subjects, k)
+            if owner is not None:
+                eid, mod = owner
+                # "not a scratch on her" is the claim itself: only other framings keep it from being asserted
+                mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+                claim("health", (eid, state[0]), mod, state[1])
+        k = max(end, k + 1)
+
+
+def _health_state(words: list[str]) -> tuple[str, str] | None:
+    """("unhurt" | "near_death", the phrase) when ``words`` open with a health phrase."""
+    if not words:
+        return None
+    text = " ".join(words)
+    for idiom in NEAR_DEATH_IDIOMS:
+        if idiom in text:
+            return "near_death", idiom
+    w0 = words[0]
+    if w0 in ("barely", "hardly", "scarcely") and len(words) > 1:
+        if (verb_lemma(words[1]) or words[1]) in _LIFE_VERBS:
+            return "near_death", " ".join(words[:2])
+        if len(words) > 2 and words[1] == "able":
+            return None
+    if w0 in _SEVERE and len(words) > 1 and verb_lemma(words[1]) in INJURY_VERBS - {"touch", "mark"}:
+        return "near_death", " ".join(words[:2])
+    for idiom in UNHURT_IDIOMS:
+        if idiom in text:
+            return "unhurt", idiom
+    for n, w in enumerate(words[:6]):
+        if w.startswith("un") and verb_lemma(w[2:]) in INJURY_VERBS | {None} and w.endswith("ed"):
+            stem = w[2:-2]
+            if verb_lemma(w[2:]) in INJURY_VERBS or stem in ("scath", "scathe"):
+                return "unhurt", w
+        if w in ("not", "without", "nary", "no") and n + 1 < len(words):
+            rest = [x for x in words[n + 1 : n + 4] if x not in ("a", "one", "single", "so", "much", "as")]
+            if rest and any_lemma(rest[0]) in INJURY_NOUNS:
+                return "unhurt", " ".join(words[n : n + 4])
+        if w in HALE and n < 3 and (n == 0 or words[n - 1] in ("and", "quite", "looking")):
+            return "unhurt", w
+    return None
+
+
+def _owner(
+    s: _Sentence, subjects: list[tuple[str, Mention, Modality, bool]], k: int
+) -> tuple[str, Modality] | None:
+    """The clause subject a phrase at token ``k`` describes: the last subject before it in the sentence."""
+    before = [(eid, mod) for eid, m, mod, _ in subjects if m.j <= k]
+    return before[-1] if before else None
+
+
+def _cured(
+    s: _Sentence,
+    subjects: list[tuple[str, Mention, Modality, bool]],
+    claim: Callable[[str, tuple[str, str], Modality, str], None],
+) -> None:
+    """condition_gone(entity, diseased|poisoned): "clean of the sickness", "the fever broke"."""
+    if not any(w in AILMENT_NOUNS for w in s.narr.split()):
+        return
+    for found in _CURED.finditer(s.narr):
+        noun = found.group("noun") or found.group("noun2")
+        cond = AILMENT_NOUNS.get(any_lemma(noun or ""))
+        if cond is None:
+            continue
+        # the creature it is about: a subject named here; else (a pronoun, "the fever broke") the one creature
+        # named in this or the previous sentence that has the ailment
+        named = [(eid, mod) for eid, _, mod, is_named in subjects if is_named]
+        if named:
+            eid, mod = named[-1]
+        else:
+            lo = _previous_sentence(s)
+            ill = {
+                m.id
+                for m in s.ex.mentions
+                if m.id and lo <= m.i < s.b and cond in getattr(s.snap.entities.get(m.id), "conditions", ())
+            }
+            if len(ill) != 1:
+                continue
+            eid = next(iter(ill))
+            mod = subjects[0][2] if subjects else Modality()
+        claim("condition_gone", (eid, cond), mod, found.group(0))
