@@ -1,4 +1,5 @@
-"""The meaning-level passes over one sentence, in order: conditions and health (:mod:`.conditions`).
+"""The meaning-level passes over one sentence, in order: conditions and health (:mod:`.conditions`),
+kinship terms (:mod:`.relations`).
 
 :func:`_meaning` is the one call :mod:`.pipeline` makes per sentence for them; each pass only appends claims
 of the meaning-level kinds (judged by :mod:`ledger.check.judge_meaning`). Imports :mod:`.conditions`.
@@ -7,9 +8,11 @@ of the meaning-level kinds (judged by :mod:`ledger.check.judge_meaning`). Import
 from __future__ import annotations
 
 from ledger.check.extract.conditions import _conditions
+from ledger.check.extract.relations import _kinship
 from ledger.check.extract.sentence import _Sentence
 
 
 def _meaning(s: _Sentence) -> None:
     """Run the meaning-level passes over sentence ``s``."""
     _conditions(s)
+    _kinship(s)

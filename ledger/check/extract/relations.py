@@ -208,3 +208,69 @@ def _relation_by_pronoun(s: _Sentence) -> None:
             continue
         s.claim("relation", (c.id, antecedent, kind), c, s.modality(c), t.low)  # type: ignore[arg-type]
         return
+
+
+_COPULA = frozenset({"is", "was", "are", "were"})
+_KIN_ADJ_MAX = 2  # "Farida's younger brother", "the Regent's only living son"
+
+
+def _kin_tied(s: _Sentence, a: str, b: str) -> bool:
+    """True when the snapshot records a kin tie between ``a`` and ``b`` (kind or reason says kin)."""
+    for e in s.snap.edges_by_pair.get(frozenset((a, b)), ()):
+        if "kin" in e.kind or "family" in e.kind or any(kin_role(w) for w in e.reason.lower().split()):
+            return True
+    return False
+
+
+def _kinship(s: _Sentence) -> None:
+    """kinship(person, relative_of, term) from a kinship term tied to two creatures: "Magda's daughter Lark",
+    "Lazlo, the ringmistress's nephew", "Idris Qadir is Farida's uncle", "Lady Seraphel, mother to the heir",
+    or "The bosun's nephew is only eleven" right after a sentence about a creature the record ties to the
+    bosun as kin. The term is judged against the recorded tie (:mod:`ledger.check.judge_meaning`)."""
+    toks = s.tokens
+    creatures = [c for c in s.creatures() if c.id]
+    if not creatures:
+        return
+    made: set[tuple[str, str]] = set()
+    for k in range(s.a, s.b):
+        t = toks[k]
+        if t.quoted or kin_role(t.low) is None:
+            continue
+        possessor: Mention | None = None
+        start = k
+        # "<A>'s [adj] term": a possessive mention right before the term, at most two adjectives between
+        for m in creatures:
+            if m.poss and k - _KIN_ADJ_MAX <= m.j <= k and all(x.text.islower() for x in toks[m.j : k]):
+                possessor, start = m, m.i
+        after = [m for m in creatures if not m.poss and m.i in (k + 1, k + 2)]
+        if possessor is None and k + 2 < s.b and toks[k + 1].low in ("to", "of"):
+            # "mother to the heir"
+            possessor = next((m for m in creatures if m.i in (k + 2, k + 3) and not m.poss), None)
+            after = []
+        if possessor is None or possessor.id is None:
+            continue
+        if start > s.a and toks[start - 1].low == "the":
+            start -= 1
+        lead = toks[start - 1].low if start > s.a else ""
+        if lead in ("not", "no", "never") or (start > s.a + 1 and toks[start - 2].low in ("not", "no")):
+            continue  # a denial is the notkin claim's job
+        relative: str | None = None
+        if after and toks[k + 1].low != "and":
+            relative = after[0].id  # "Magda's daughter Lark"
+        elif lead in (",",) or lead in _COPULA:
+            # "Lazlo, the ringmistress's nephew" / "Idris Qadir is Farida's uncle"
+            q = start - 1
+            before = next((m for m in creatures if m.j == q and not m.poss), None)
+            relative = before.id if before else None
+        if relative is None and (start == s.a or lead in (";", ":", "—", ",")):
+            # "The bosun's nephew is only eleven": the creature just spoken of, if the record ties them as kin
+            prior = [m.id for m in creatures if m.j <= start and not m.poss and m.id != possessor.id]
+            candidate = prior[-1] if prior else s.ex.antecedent.get(s.a)
+            if candidate and _kin_tied(s, candidate, possessor.id):
+                relative = candidate
+        if relative is None or relative == possessor.id or (relative, possessor.id) in made:
+            continue
+        made.add((relative, possessor.id))
+        mod = s.modality(possessor)
+        mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+        s.claim("kinship", (relative, possessor.id, t.low), possessor, mod, t.low)
