@@ -59,6 +59,90 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Status told in indirect words, by lemma (lemminflect) so any tense counts: (status, verb lemma, a phrase
+# that must follow within four tokens, or ""). "made good", "paid off", "cleared his account", "turned her
+# back on", "counts whatever lay between them as closed".
+_STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("settled", "make", ("good",)),
+    ("settled", "pay", ("off", "back", "up", "out", "in full")),
+    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "name", "score")),
+    ("settled", "settle", ("account", "accounts", "debt", "score", "up")),
+    ("settled", "square", ("account", "accounts", "away", "up", "now")),
+    ("settled", "keep", ("faith", "word", "promise", "oath", "vow")),
+    ("broken", "break", ("faith", "word", "oath", "vow", "promise")),
+    ("broken", "turn", ("back on",)),
+    ("broken", "go", ("back on",)),
+    ("broken", "renege", ("",)),
+    ("broken", "forswear", ("",)),
+)
+_SETTLED_AS = re.compile(r"\b(?:as|now|all) (?:closed|settled|square|even|quits)\b")
+# idioms, matched on tokens (a possessive "'s" is part of its token: "each other's" reads "each other")
+_OPEN_IDIOMS = ("at each other throats", "at one another throats", "still feuding", "sits heavy")
+_OBJECT_PRONOUNS = {"him": "he", "her": "she", "them": "they", "he": "he", "she": "she", "they": "they"}
+
+
+def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
+    """(status, token) of a thread status told in indirect words ("made good", "broke faith with",
+    "at each other's throats", "counts it as closed")."""
+    from ledger.check.extract.conditions import verb_lemma
+
+    for idiom in _OPEN_IDIOMS:
+        at = s.narr.find(idiom)
+        if at >= 0:
+            return "open", s.a + s.narr[:at].count(" ")
+    toks = [(q, t) for q, t in enumerate(s.tokens[s.a : s.b], start=s.a) if not t.quoted]
+    for n, (q, t) in enumerate(toks):
+        lemma = verb_lemma(t.low) if t.text.islower() else None
+        if lemma is None:
+            continue
+        nxt = " " + " ".join(x.low for _, x in toks[n + 1 : n + 5]) + " "
+        for status, want, after in _STATUS_LEMMAS:
+            if lemma == want and any(f" {a} " in nxt or not a for a in after):
+                if n > 0 and toks[n - 1][1].low in ("not", "never", "yet"):
+                    return ("open", q) if status == "settled" else None
+                return status, q
+    found = _SETTLED_AS.search(s.narr)
+    if found is not None:
+        return "settled", s.a + s.narr[: found.start()].count(" ")
+    return None
+
+
+def _parties(s: _Sentence, lo: int, hi: int) -> tuple[set[str], set[str]]:
+    """(sure, maybe): the creatures tokens ``lo``..``hi`` are about. Sure: those named, and pronouns (he,
+    her, them ...) that fit one creature of this or the previous sentence (the previous subject first for a
+    subject); maybe: every creature an ambiguous pronoun could stand for."""
+    from ledger.check.extract.conditions import _previous_sentence, _resolve_pronoun
+
+    creature = ("pc", "npc", "monster")
+    people = {m.id for m in s.mentions if m.id and not m.quoted and lo <= m.i < hi and s.kind(m) in creature}
+    maybe: set[str] = set()
+    first = _previous_sentence(s)
+    recent = [m.id for m in s.ex.mentions if m.id and not m.quoted and first <= m.i < s.b]
+    for k in range(lo, hi):
+        t = s.tokens[k]
+        want = _OBJECT_PRONOUNS.get(t.low)
+        if t.quoted or want is None or any(m.i == k for m in s.mentions):
+            continue
+        subject = k == s.a or s.tokens[k - 1].low in ("and", ",", ";", "now", "that", "whatever")
+        eid = _resolve_pronoun(s, t.low) if subject and t.low in ("he", "she", "they") else None
+        if eid is None:
+            fits = {
+                r
+                for r in recent
+                if r not in people
+                and (e := s.snap.entities.get(r)) is not None
+                and e.kind in ("pc", "npc")
+                and e.pronoun == want
+            }
+            if len(fits) == 1:
+                eid = next(iter(fits))
+            else:
+                maybe |= fits
+        if eid is not None:
+            people.add(eid)
+    return people, maybe - people
+
+
 def _threads(s: _Sentence) -> None:
     """thread_status(t, status) from "the favour you still owe Wei", "your debt is paid"."""
     words = s.narr.split()
@@ -66,6 +150,8 @@ def _threads(s: _Sentence) -> None:
     aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
     snap = s.snap
     named = {m.id for m in s.mentions if m.id and not m.quoted}
+    if not kinds and not aliased and _indirect(s):
+        return
     if not kinds and not aliased:
         # "Kestrel still owes Mother Hesk": owing between two named parties is their debt or favour
         owing = next((w for w in words if w in ("owe", "owes", "owed", "repaid", "repays", "repay")), None)
@@ -110,7 +196,39 @@ def _threads(s: _Sentence) -> None:
             status = st
             break
     if status is None:
+        by_lemma = _status_by_lemma(s)
+        status = by_lemma[0] if by_lemma else None
+    if status is None:
         return
     s.ex.claims.append(
         Claim("thread_status", (candidates[0], status), s.raw.strip(), s.span, Modality(), s.narr)
     )
+
+
+def _indirect(s: _Sentence) -> bool:
+    """A status told in indirect words between the parties of one thread, named or by pronoun, within the
+    clause that tells it ("he has cleared his account with her", "She still owes him for Idris", "Quill and
+    the bosun are still at each other's throats"). Returns True when it made the claim."""
+    words = s.narr.split()
+    if any(w in _HYPO or w in ("remember", "remembers", "if") for w in words):
+        return False
+    found = _status_by_lemma(s)
+    for st, pat in () if found else _STATUS_PATTERNS:
+        hit = pat.search(s.narr)
+        if hit is not None and (st != "open" or any(w.startswith("owe") for w in words)):
+            found = st, s.a + s.narr[: hit.start()].count(" ")
+            break
+    if found is None:
+        return False
+    status, k = found
+    lo, hi = s.clause_of(min(max(k, s.a), s.b - 1))
+    people, maybe = _parties(s, lo, hi)
+    tied = [
+        t.id
+        for t in s.snap.threads.values()
+        if len(set(t.parties)) >= 2 and set(t.parties) <= people | maybe and len(set(t.parties) & people) >= 1
+    ]
+    if len(tied) != 1:
+        return False
+    s.ex.claims.append(Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), s.narr))
+    return True
