@@ -8,6 +8,7 @@ so a round resumed after a crash is translated exactly as it was the first time.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from bot.narrator.base import (
     SceneLocation,
     SceneSummary,
 )
+from bot.narrator.voices import persona_from_sheet, speakable
 from ledger import service
 from ledger.check.snapshot import ActionResult as FactAction
 from ledger.check.snapshot import RoundFacts
@@ -149,7 +151,7 @@ def stat_block(entity: EntityView) -> StatBlock:
     sheet = dict(entity.sheet or {})
     kind = entity.kind if entity.kind in ("pc", "npc", "monster") else "npc"
     if kind == "pc" and "abilities" in sheet:
-        from ledger.scenario.format import rules_sheet
+        from ledger.scenario.timeline import rules_sheet
 
         rules = rules_sheet(sheet)
         spells = sheet.get("spells")  # a sheet may list its spells by name: ["Fire Bolt", "light"]
@@ -570,8 +572,14 @@ def narration_request(
     npc_knowledge: Mapping[str, tuple[str, ...]],
     players: Mapping[str, int],
     variety_seed: int,
+    npc_refs: Mapping[str, Sequence[str]] | None = None,
 ) -> NarrationRequest:
-    """The narrator's whole brief for one round: nothing outside it may be told."""
+    """The narrator's whole brief for one round: nothing outside it may be told.
+
+    ``npc_knowledge`` holds each NPC's witnessed events in words (for a model's prompt); ``npc_refs`` (from
+    :func:`npc_known_refs`) the ledger refs behind them. Without ``npc_refs`` the refs are read back from the
+    words and from the records the NPC is bound to, so an NPC's lines still rest only on what it knows.
+    """
     where = scene.locations[0] if scene.locations else ""
     place = scene.places.get(where)
     by_id = {c.id: c for c in after.state.combatants}
@@ -580,18 +588,22 @@ def narration_request(
         now = by_id.get(cid)
         if entity.location not in scene.locations and now is None:
             continue
-        creatures.append(
-            SceneCreature(
-                id=cid,
-                name=entity.name,
-                kind=entity.kind if entity.kind in ("pc", "npc", "monster") else "npc",  # type: ignore[arg-type]
-                is_pc=entity.kind == "pc",
-                player_id=players.get(cid),
-                alive=not (now.dead if now else entity.alive is False),
-                down=bool(now and not now.dead and now.hp == 0),
-                persona=_persona(entity),
-            )
+        is_pc = entity.kind == "pc"
+        voice = None if is_pc else persona_from_sheet(entity.sheet)
+        creature = SceneCreature(
+            id=cid,
+            name=entity.name,
+            kind=entity.kind if entity.kind in ("pc", "npc", "monster") else "npc",  # type: ignore[arg-type]
+            is_pc=is_pc,
+            player_id=players.get(cid),
+            alive=not (now.dead if now else entity.alive is False),
+            down=bool(now and not now.dead and now.hp == 0),
+            persona="",
+            voice=voice,
+            knows=() if is_pc else _known_refs(entity, scene, npc_knowledge, npc_refs, records),
+            attitudes=() if is_pc else _attitudes(cid, records),
         )
+        creatures.append(creature.model_copy(update={"persona": speakable(creature)}))
     return NarrationRequest(
         campaign=campaign,
         session=session_number,
@@ -612,11 +624,83 @@ def narration_request(
     )
 
 
-def _persona(entity: EntityView) -> str:
-    """An NPC's written persona and speech notes: the data that keeps its voice the same every session."""
-    sheet = entity.sheet or {}
-    parts = [str(sheet.get(k, "")).strip() for k in ("persona", "speech")]
-    return "; ".join(p for p in parts if p)[:400]
+_THREAD_ID = re.compile(r"\b(?:favor|favour|debt|oath|bounty|prophecy|quest)-\d+-\d+\b")
+_EDGE_REF = re.compile(r"^(?P<source>[^>]+)>(?P<target>[^:]+):")
+_ATTITUDE = re.compile(r"\(attitude ([+-]?\d+)")
+_BOUND = re.compile(r"\b(?:involving|witnessed by)\s+(?P<who>.*?)\s*\(present\)")
+
+
+def _known_refs(
+    entity: EntityView,
+    scene: Scene,
+    knowledge: Mapping[str, Sequence[str]],
+    refs: Mapping[str, Sequence[str]] | None,
+    records: Sequence[RetrievedRecord],
+) -> tuple[str, ...]:
+    """The ledger refs an NPC witnessed or was told of: given by the table, or read back from its knowledge.
+
+    From the words: thread ids, and every creature, item and place of the scene named in a witnessed event.
+    From the records: a retrieved record bound to the NPC ("involving Old Wei, Greyrock (present)") is one it
+    is party to or witnessed. Nothing else: an NPC who was not there does not know.
+    """
+    known: set[str] = set((refs or {}).get(entity.id, ()))
+    lines = knowledge.get(entity.id, ())
+    names = scene.names()
+    for line in lines:
+        known.update(_THREAD_ID.findall(line))
+        known.update(ref for ref, name in names.items() if name and name in line)
+    for record in records:
+        bound = _BOUND.search(record.why)
+        if bound and entity.name in [who.strip() for who in bound.group("who").split(",")]:
+            known.add(record.ref)
+    return tuple(sorted(known))
+
+
+def _attitudes(npc: str, records: Sequence[RetrievedRecord]) -> tuple[tuple[str, int], ...]:
+    """An NPC's attitude towards others, from the relationships (``source>target:kind``) the party may see."""
+    out: dict[str, int] = {}
+    for record in records:
+        edge = _EDGE_REF.match(record.ref)
+        attitude = _ATTITUDE.search(record.text)
+        if edge and attitude and edge.group("source") == npc:
+            out.setdefault(edge.group("target"), max(-100, min(100, int(attitude.group(1)))))
+    return tuple(sorted(out.items()))
+
+
+async def npc_known_refs(
+    session: Any, *, campaign_id: int, npc_ids: Sequence[str], limit: int = 60
+) -> dict[str, tuple[str, ...]]:
+    """For each NPC, the refs of what it witnessed or was told (the ledger's heard-by) and its own threads.
+
+    Read as the party may see them, so a line chosen from them never rests on a GM secret. Pass the result
+    as ``npc_refs`` to :func:`narration_request`.
+    """
+    party = Viewer.party()
+    out: dict[str, tuple[str, ...]] = {}
+    for npc in npc_ids:
+        refs: set[str] = set()
+        for event in await service.npc_knowledge(
+            session, campaign_id=campaign_id, npc_id=npc, viewer=party, limit=limit
+        ):
+            refs.add(event.ref)
+            for key in (
+                "entity",
+                "item",
+                "location",
+                "from_holder",
+                "to_holder",
+                "source",
+                "target",
+                "thread",
+                "id",
+            ):
+                value = event.payload.get(key)
+                if isinstance(value, str) and value:
+                    refs.add(value)
+        for thread in await service.threads(session, campaign_id=campaign_id, viewer=party, parties=[npc]):
+            refs.add(thread.id)
+        out[npc] = tuple(sorted(refs))
+    return out
 
 
 def intent_summary(intent: Intent, scene: Scene) -> str:

@@ -223,7 +223,7 @@ def test_a_quiet_round_and_a_huge_round_both_read_within_limits() -> None:
     many = harbour_round(outcomes=harbour_round().outcomes * 30)
     text = narrator.narrate_now(many).public_text
     assert len(text) <= MAX_PUBLIC_CHARS
-    assert "more actions resolved as rolled" in text
+    assert "more actions are resolved as rolled" in text
 
 
 def test_contests_name_the_winner() -> None:

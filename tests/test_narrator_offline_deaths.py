@@ -99,7 +99,7 @@ def test_a_post_cut_to_the_limit_keeps_every_hit_and_death() -> None:
         assert re.search(r"Bilge (dies|is slain|collapses, dead)\.", text), text
         tarry = [s for s in re.split(r"(?<=\.)\s+", text) if s.startswith(("Tarry Jack", "A critical"))]
         assert tarry and "Greyrock" in tarry[0] and "5 bludgeoning damage" in tarry[0], text
-        assert "more actions resolved as rolled" in text
+        assert "more actions are resolved as rolled" in text
 
 
 def test_a_pc_who_dies_on_a_third_failed_death_save_is_told_dead() -> None:

@@ -313,16 +313,16 @@ async def test_the_fallback_for_a_failed_draft_drops_what_the_real_checker_refut
             if v.verdict == "contradicted"
         ]
 
+    # The ledger's round says Greyrock's attack was aimed at a thug: a blow on Harlan Voss is refuted.
     give = ActionOutcome(
         actor_id="pc-greyrock",
         actor_name="Greyrock",
         actor_is_pc=True,
-        kind="give",
-        outcome="success",
+        kind="attack",
+        outcome="hit",
         target_id="npc-harlan-voss",
         target_name="Harlan Voss",
-        item_id="item-silver-key",
-        item_name="silver key",
+        damage=6,
     )
     look = ActionOutcome(
         actor_id="pc-mira", actor_name="Mira Quickfinger", kind="check", outcome="success", skill="perception"
@@ -333,7 +333,7 @@ async def test_the_fallback_for_a_failed_draft_drops_what_the_real_checker_refut
         for seed in range(12)
         if ledger(offline.narrate_now(request.model_copy(update={"variety_seed": seed})))
     ]
-    assert flagged, "premise: some phrasing of the hand-over is refuted by the checker"
+    assert flagged, "premise: the blow on the wrong target is refuted by the checker"
     for seed in flagged:
         outcome = await run(None, request.model_copy(update={"variety_seed": seed}), check=ledger)
         posted = outcome.draft.public_text

@@ -38,8 +38,78 @@ class SceneLocation(_Frozen):
     description: str = ""
 
 
+TriggerKind = Literal["person", "item", "place", "thread", "event"]
+#: What happens to an NPC this round that may wake a trait whose trigger is ``event``.
+EventKind = Literal["addressed", "threatened", "helped"]
+
+
+class Trait(_Frozen):
+    """One way an NPC reacts: when ``on``/``ref`` happens in the scene, the NPC may say (or do) ``line``.
+
+    ``on`` is the trigger: a ``person``, ``item``, ``place`` or ``thread`` (``ref`` is its ledger id), or an
+    ``event`` (``ref`` is addressed, threatened or helped: something done to the NPC this round). The trait
+    wakes only while the NPC's attitude towards whoever set it off lies in ``attitude_min..attitude_max``;
+    inside that range it is preferred over looser traits, outside it is suppressed. ``line`` is the only text
+    the NPC ever speaks (placeholders ``{actor}``, ``{address}``, ``{npc}``); ``mentions`` lists the records
+    the line speaks of, and the line is chosen only when the NPC witnessed or was told every one of them.
+    """
+
+    on: TriggerKind
+    ref: str = Field(min_length=1, max_length=120)
+    line: str = Field(min_length=1, max_length=200)
+    says: bool = True  # False: ``line`` is a narrated reaction ("{npc} taps the ledger"), not speech
+    attitude_min: int = Field(default=-100, ge=-100, le=100)
+    attitude_max: int = Field(default=100, ge=-100, le=100)
+    mentions: tuple[str, ...] = ()
+
+
+class Persona(_Frozen):
+    """How an NPC sounds and what moves it: what a sheet may carry as ``persona`` (see bot.narrator.voices).
+
+    ``voice`` and ``speech`` are speakable descriptions (they may reach a model's prompt); ``address`` maps a
+    person's id or name (or ``everyone``) to how the NPC calls them. ``wants`` and ``fears`` are ledger ids
+    that touch the NPC's interests and ``knows`` the records the author says it knows: GM data, used to pick
+    lines, never spoken. Only ``traits`` lines are ever put in the NPC's mouth.
+    """
+
+    voice: str = Field(default="", max_length=300)
+    speech: str = Field(default="", max_length=300)
+    address: tuple[tuple[str, str], ...] = ()
+    wants: tuple[str, ...] = ()
+    fears: tuple[str, ...] = ()
+    knows: tuple[str, ...] = ()
+    traits: tuple[Trait, ...] = ()
+    derived: bool = False  # built from a free-text persona: only stock lines, nothing of the note is spoken
+
+    def address_for(self, person_id: str | None, person_name: str | None) -> str | None:
+        """How this NPC addresses a person (by id, then name, then ``everyone``), or None."""
+        table = dict(self.address)
+        for key in (person_id, person_name, "everyone"):
+            if key and key in table:
+                return table[key]
+        return None
+
+
+class VoiceLine(_Frozen):
+    """A trait that woke this round and the line it produced, kept with the round so the GM can audit it."""
+
+    npc_id: str
+    npc_name: str
+    trigger: str  # e.g. "event:addressed", "thread:favor-0003-01", "stock:helped"
+    cause: int | None = None  # index of the outcome that woke it
+    by: str | None = None  # who set it off (an id)
+    attitude: int = 0  # the NPC's attitude towards ``by`` when it woke
+    why: str  # one line for the GM: "Greyrock addressed Old Wei (attitude +0)"
+    text: str  # the sentence as narrated
+
+
 class SceneCreature(_Frozen):
-    """A creature present in the scene, as it stands after this round (``player_id``: a PC's player)."""
+    """A creature present in the scene, as it stands after this round (``player_id``: a PC's player).
+
+    ``persona`` is the NPC's speakable voice (no GM notes); ``voice`` its structured persona; ``knows`` the
+    ledger refs (threads, events, people, items, places) it witnessed or was told of; ``attitudes`` its
+    attitude (-100..100) towards others by id, from the relationships the party may see.
+    """
 
     id: str
     name: str
@@ -51,6 +121,13 @@ class SceneCreature(_Frozen):
     persona: str = Field(
         default="", max_length=400
     )  # how an NPC speaks and acts (author data, not player text)
+    voice: Persona | None = None
+    knows: tuple[str, ...] = ()
+    attitudes: tuple[tuple[str, int], ...] = ()
+
+    def attitude_to(self, other: str | None) -> int:
+        """This creature's attitude towards ``other`` (0 when the ledger records none)."""
+        return dict(self.attitudes).get(other or "", 0)
 
 
 class Contest(_Frozen):
@@ -156,6 +233,7 @@ class Draft(_Frozen):
     public_text: str
     private_notes: tuple[tuple[int, str], ...] = ()
     source: DraftSource = "generated"
+    voices: tuple[VoiceLine, ...] = ()  # NPC traits that woke and the lines they gave (offline narrator)
 
     def full_text(self) -> str:
         """Return the public text and every private note, for checks that must see all of it."""

@@ -46,8 +46,21 @@ OFFLINE_RESEEDS = 3
 NOTHING_SAFE_TO_TELL = "The round is resolved as the dice fell."
 #: Sentences dropped one at a time (each costs one check per remaining sentence) before the cheaper cut.
 _GREEDY_DROPS = 3
-#: Where the offline narration's sentences end (its sentences never hold quoted speech).
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+#: Where the offline narration's sentences end: after end punctuation (or a closing quote after it).
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[.!?]”)\s+")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The offline narration's sentences; an NPC's quoted line stays whole with the sentence around it."""
+    out: list[str] = []
+    for part in _SENTENCE_BREAK.split(text):
+        if not part.strip():
+            continue
+        if out and out[-1].count("“") > out[-1].count("”"):
+            out[-1] = f"{out[-1]} {part}"  # still inside a quote: "“Well, love? Out with it.”"
+        else:
+            out.append(part)
+    return out
 
 
 async def _run_check(check: DraftCheck, draft: Draft) -> tuple[ConflictNote, ...]:
@@ -218,7 +231,7 @@ async def _without_flagged_sentences(draft: Draft, check: DraftCheck) -> Draft:
             return 1_000_000
         return len(found)
 
-    sentences = [part for part in _SENTENCE_BREAK.split(draft.public_text) if part.strip()]
+    sentences = split_sentences(draft.public_text)
     kept = [sentence for sentence in sentences if not await flagged([sentence])]
     remaining = await flagged(kept) if kept else 0
     for _ in range(_GREEDY_DROPS):
@@ -237,4 +250,6 @@ async def _without_flagged_sentences(draft: Draft, check: DraftCheck) -> Draft:
         kept = prefix
     dropped = [sentence for sentence in sentences if sentence not in kept]
     _log.error("dropped from the offline narration: %s", dropped)
-    return draft.model_copy(update={"public_text": " ".join(kept) or NOTHING_SAFE_TO_TELL})
+    public = " ".join(kept) or NOTHING_SAFE_TO_TELL
+    voices = tuple(v for v in draft.voices if v.text in public)  # an NPC line that was cut did not wake
+    return draft.model_copy(update={"public_text": public, "voices": voices})
