@@ -17,9 +17,10 @@ from ledger.check.extract.lexicon import (
     VERBS,
     _is_past,
 )
+from ledger.check.extract.linker import ORDINALS, is_plural, is_verb
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
-from ledger.check.extract.text import _number
+from ledger.check.extract.text import Token, _number
 
 _HOLD_VERBS = frozenset(_HOLDING.split())
 _GIVE_VERBS = frozenset({"hand", "give", "pass", "toss", "offer", "slide", "throw", "press"})
@@ -150,10 +151,34 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
 
 def _holdings(s: _Sentence) -> None:
     """holds(holder, item, qty?) from possessives, pronouns and handling verbs; hand-overs as details."""
-    toks = s.tokens
     items = [m for m in s.mentions if s.kind(m) == "item" and not m.quoted]
     if not items:
         return
+    _item_claims(s, items)
+    _handed_it(s, items)
+
+
+def _handed_it(s: _Sentence, items: list[Mention]) -> None:
+    """ "... tugs one of her golden tickets from her sleeve and hands it to Pim": a hand-over whose object is
+    "it", the last item named before it in the sentence, given by the creature that item's clause opens
+    with, to the first creature named after it."""
+    toks = s.tokens
+    creatures = s.creatures()
+    for q in range(s.a + 1, s.b - 1):
+        if toks[q].low != "it" or toks[q].quoted or VERBS.get(toks[q - 1].low) not in _GIVE_VERBS:
+            continue
+        item = next((m for m in reversed(items) if m.j <= q - 1), None)
+        if item is None or item.id is None:
+            continue
+        giver = next((c for c in reversed(creatures) if c.j <= item.i and not c.poss), None)
+        to = next((c for c in creatures if c.i > q and c.id != (giver.id if giver else None)), None)
+        if giver is None or giver.id is None or to is None or to.id is None:
+            continue
+        s.claim("holds", (giver.id, item.id), giver, s.modality(giver), f"give:{to.id}")
+
+
+def _item_claims(s: _Sentence, items: list[Mention]) -> None:
+    toks = s.tokens
     creatures = s.creatures()
     for it in items:
         iid = it.id
@@ -164,15 +189,36 @@ def _holdings(s: _Sentence) -> None:
         k = it.i - 1
         while k >= s.a and (
             toks[k].low in _NUMBERS
+            or toks[k].low in ORDINALS
             or toks[k].low.isdigit()
             or toks[k].low
-            in ("last", "remaining", "only", "final", "trusty", "old", "own", "spare", "prized", "precious")
+            in (
+                "last",
+                "remaining",
+                "only",
+                "final",
+                "trusty",
+                "old",
+                "own",
+                "spare",
+                "prized",
+                "precious",
+                "both",
+            )
         ):
             k -= 1
         if k - 1 >= s.a and toks[k].low == "of" and toks[k - 1].low in _BUNDLES:
             k -= 2  # "Lorcan's bundle of torches"
         poss = next((c for c in creatures if c.j - 1 == k and c.poss), None)
         pronoun = k >= s.a and toks[k].low in _PRONOUN_POSS
+        owner_pronoun: Mention | None = None
+        if pronoun:
+            # "her cashbox": the pronoun's own referent, by gender, the clause's subject first
+            owner_pronoun = _pronoun_owner(s, toks[k].low, k, creatures)
+            if owner_pronoun is None:
+                continue
+        if (poss is not None or pronoun) and _act_noun(s, it, k):
+            continue  # "straightens from her bow": the act, not the moonwood bow
         verb_lemma = ""
         subject = None
         before = [c for c in creatures if c.j <= it.i and not c.poss]
@@ -190,23 +236,13 @@ def _holdings(s: _Sentence) -> None:
             verb_lemma = next(
                 (VERBS.get(w) or "hold" for w in reversed(between) if w in VERBS or w in ("has", "have")), ""
             )
-        elif pronoun and creatures:
-            subject = creatures[0]
-        elif pronoun and s.ex.antecedent.get(s.a):
-            # "His last two water skins ..." continues the previous sentence's subject
-            ante = s.ex.antecedent[s.a]
-            subject = Mention((ante,), it.i, it.i, False, False, "public")
-        trailing = [t.low for t in toks[it.j : min(s.b, it.j + 5)]]
-        if (
-            not pronoun
-            and subject is not None
-            and any(
-                trailing[j] in _TRAILING_PREPS
-                and trailing[j + 1] in _PRONOUN_POSS
-                and trailing[j + 2] in _CARRIED_IN
-                for j in range(max(0, len(trailing) - 2))
-            )
-        ):
+        if pronoun and owner_pronoun is not None:
+            verb_lemma = verb_lemma if before and owner_pronoun is before[-1] else ""
+            subject = owner_pronoun
+        carrier = _carried_by(s, it, creatures) if not pronoun else None
+        if carrier is not None and (subject is None or carrier.id != subject.id) and poss is None:
+            subject, verb_lemma = carrier, ""  # "the gate pass is buttoned inside his doublet"
+        if carrier is not None:
             pronoun = True  # "the dagger at his hip", "turns it over in his hands": carried, not in a wound
         # "the crown rests on the duke's brow", "the dagger at Mira's hip": worn or carried by that owner
         worn = next(
@@ -238,10 +274,16 @@ def _holdings(s: _Sentence) -> None:
         qty, exact = _number(toks, qlo, it.i)
         if qty is None:
             qty, exact = _count_after(s, it.j)
-        if qty is None and exact and not toks[it.j - 1].low.endswith("s"):
+        plural = _told_plural(s, it)
+        if qty is None and exact and not plural:
             qty = 1
         if (qty is not None and poss is not None) or pronoun:
             exact = exact or qty is not None
+        at_least = _ordinal(toks, qlo, it.i)
+        if qty is None and at_least is not None:
+            qty, exact = at_least, False  # "his fifth harpoon": at least five
+        elif qty is None and plural and not _named_plural(s, iid):
+            qty, exact = 2, False  # "Wren's gold nuggets" of a single nugget
         mod = s.modality(holder)
         if "sold" in s.narr or "pawned" in s.narr or "lost" in s.narr.split():
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
@@ -255,3 +297,143 @@ def _holdings(s: _Sentence) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+_PREPOSITIONS = _TRAILING_PREPS | {
+    "to",
+    "toward",
+    "towards",
+    "with",
+    "by",
+    "for",
+    "of",
+    "at",
+    "past",
+    "around",
+}
+_POSS_GENDER = {"his": "he", "her": "she", "their": "they", "its": "it"}
+
+
+def _fits(s: _Sentence, eid: str | None, word: str) -> bool:
+    """ "his" is a man (or a creature of unknown pronoun that is no monster), "her" a woman, "their" one
+    recorded as they, "its" a creature recorded as it or a monster of unknown pronoun."""
+    e = s.snap.entities.get(eid or "")
+    if e is None:
+        return False
+    want = _POSS_GENDER[word]
+    if e.pronoun is not None:
+        return e.pronoun == want
+    return (e.kind == "monster") == (want == "it") and want != "they"
+
+
+_CLAUSE_OPENERS = frozenset(
+    {",", ";", "and", "but", "as", "while", "when", "then", "—", "–", "because", "though", "until", "where"}
+)
+
+
+def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) -> Mention | None:
+    """Who "his"/"her"/"their"/"its" at token ``k`` is: among the creatures named before it in the sentence
+    that fit the pronoun, the nearest one that opens a clause (a subject: "as Ser Gault raises his shield"),
+    else the sentence's first creature if it fits, else the nearest fitting one; with none, the previous
+    sentence's subject when it fits. None when nobody fits."""
+    toks = s.tokens
+    fitting = [c for c in creatures if c.i < k and _fits(s, c.id, word)]
+    if fitting:
+        subjects = [c for c in fitting if c.i == s.a or toks[c.i - 1].low in _CLAUSE_OPENERS]
+        if subjects:
+            return subjects[-1]
+        first = creatures[0] if creatures else None
+        if first is not None and first in fitting:
+            return first
+        return fitting[-1]
+    ante = s.ex.antecedent.get(s.a)
+    if ante is not None and _fits(s, ante, word) and not any(c.i < k for c in creatures if not c.poss):
+        return Mention((ante,), k, k, False, False, "public")
+    return None
+
+
+_ACT_LEAD = frozenset({"from", "after", "mid", "into", "during", "before", "of"})
+
+
+def _act_noun(s: _Sentence, it: Mention, k: int) -> bool:
+    """A one-word item name after a possessive that is also a verb ("her bow"), read as the act when a
+    preposition leads it ("straightens from her bow") or it is told left or held in the air ("Ilyra's bow
+    is left hanging"), not the thing."""
+    toks = s.tokens
+    if it.j - it.i != 1 or k != it.i - 1 or not is_verb(toks[it.i].low):
+        return False
+    lead = toks[k - 1].low if k - 1 >= s.a else ""
+    if lead in _ACT_LEAD:
+        return True
+    after = [t.low for t in toks[it.j : min(s.b, it.j + 2)]]
+    return len(after) == 2 and after[0] in ("is", "was") and after[1].endswith(("ed", "eft", "ung"))
+
+
+def _head(s: _Sentence, it: Mention) -> str:
+    """The head noun of an item mention: the word before "of"/"to", else the last word."""
+    words = [t.low for t in s.tokens[it.i : it.j]]
+    cut = next((n for n, w in enumerate(words) if w in ("of", "to") and n > 0), len(words))
+    return words[cut - 1]
+
+
+def _told_plural(s: _Sentence, it: Mention) -> bool:
+    return it.plural or is_plural(_head(s, it))
+
+
+def _named_plural(s: _Sentence, iid: str) -> bool:
+    """True when the item's recorded name is itself plural ("lockpicks", "moon pearls")."""
+    e = s.snap.entities.get(iid)
+    if e is None:
+        return True
+    words = [w.lower() for w in e.name.replace("'s", "").split()]
+    cut = next((n for n, w in enumerate(words) if w in ("of", "to") and n > 0), len(words))
+    return bool(words) and is_plural(words[cut - 1].strip(".,"))
+
+
+def _ordinal(toks: list[Token], lo: int, hi: int) -> int | None:
+    """ "his second vial": an ordinal before the item says at least that many."""
+    for t in toks[lo:hi]:
+        if t.low in ORDINALS:
+            return ORDINALS[t.low]
+    return None
+
+
+_WORN_ON = frozenset(
+    {
+        "thumb",
+        "finger",
+        "wrist",
+        "neck",
+        "brow",
+        "head",
+        "doublet",
+        "vest",
+        "jerkin",
+        "apron",
+        "robe",
+        "robes",
+        "shirt",
+        "tunic",
+        "collar",
+        "chest",
+        "breast",
+    }
+)
+
+
+def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention | None:
+    """ "the dagger at his hip", "turns the astrolabe in her hennaed hands", "settles the circlet on her
+    brow": a preposition, a possessive pronoun, at most two words, then a place on the body or the clothes;
+    the pronoun's referent carries the item."""
+    toks = s.tokens
+    end = min(s.b, it.j + 8)
+    for q in range(it.j, end - 2):
+        if toks[q].low not in _TRAILING_PREPS or toks[q + 1].low not in _PRONOUN_POSS:
+            continue
+        for r in range(q + 2, min(end, q + 5)):
+            if toks[r].low in _CARRIED_IN or toks[r].low in _BODY_NOUNS or toks[r].low in _WORN_ON:
+                return _pronoun_owner(s, toks[q + 1].low, q + 1, creatures)
+            if not toks[r].text.isalpha():
+                break
+        return None
+    return None

@@ -12,7 +12,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ledger.check.claims import Claim
-from ledger.check.extract.lexicon import _BODY_NOUNS
+from ledger.check.extract.lexicon import _BODY_NOUNS, _NUMBERS
+from ledger.check.extract.linker import (
+    AGES,
+    DETERMINERS,
+    GENDER_NOUNS,
+    HONORIFICS,
+    is_common_word,
+    item_variants,
+    narrow,
+    person_variants,
+    role_variants,
+)
 from ledger.check.extract.text import Token, _key
 from ledger.check.snapshot import WorldSnapshot
 
@@ -27,6 +38,8 @@ class Mention:
     poss: bool
     quoted: bool
     alias_visibility: str
+    derived: bool = False  # named by a variant the linker derived, not a recorded name or alias
+    plural: bool = False  # an item named in the plural ("gold nuggets")
 
     @property
     def id(self) -> str | None:
@@ -43,6 +56,12 @@ class NameIndex:
     threads: Mapping[tuple[str, ...], tuple[str, ...]]
     longest: int
     starts: frozenset[str] = frozenset()  # first words of every phrase: most words are skipped at once
+    # derived variants (:mod:`.linker`): a person's name parts and role heads, an item's shorter and
+    # inflected forms (with whether the form is plural); a recorded name always wins over these
+    people: Mapping[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    items: Mapping[tuple[str, ...], tuple[tuple[str, bool], ...]] = field(default_factory=dict)
+    derived_longest: int = 0
+    derived_starts: frozenset[str] = frozenset()  # first words of derived forms, and their prefixes
 
 
 def name_index(snapshot: WorldSnapshot) -> NameIndex:
@@ -71,6 +90,20 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
             # "the Gilded Anchor" is also "Gilded Anchor"; "the merchant" is never just "merchant".
             if len(words) > 1 and words[0].lower() == "the" and any(w[:1].isupper() for w in words[1:]):
                 add(" ".join(words[1:]), e.id, vis)
+    people: dict[tuple[str, ...], list[str]] = {}
+    items: dict[tuple[str, ...], list[tuple[str, bool]]] = {}
+    derived_longest = 0
+    for e in snapshot.entities.values():
+        if e.visibility != "public":
+            continue  # a part of a hidden name must not link (nor leak) anything
+        for k in person_variants(e) | role_variants(e):
+            if k not in names:
+                people.setdefault(k, []).append(e.id)
+                derived_longest = max(derived_longest, len(k))
+        for k, plural in item_variants(e).items():
+            if k not in names:
+                items.setdefault(k, []).append((e.id, plural))
+                derived_longest = max(derived_longest, len(k))
     tells: dict[tuple[str, ...], list[str]] = {}
     for f in snapshot.facts.values():
         for t in f.tells:
@@ -91,6 +124,13 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
         threads={k: tuple(v) for k, v in threads.items()},
         longest=longest,
         starts=frozenset(k[0] for table in (names, tells, threads) for k in table),
+        people={k: tuple(v) for k, v in people.items()},
+        items={k: tuple(v) for k, v in items.items()},
+        derived_longest=derived_longest,
+        derived_starts=frozenset(k[0] for table in (people, items) for k in table)
+        | AGES
+        | frozenset(HONORIFICS)
+        | {"the"},
     )
     snapshot.cache["names"] = index
     return index
@@ -148,6 +188,16 @@ def find_mentions(
                     best[i] = size + 1
                     epithet[i] = key
                     break
+    derived: dict[int, tuple[int, tuple[str, ...], bool]] = {}  # token -> (size, ids, plural)
+    if index.people or index.items:
+        dstarts = index.derived_starts
+        for i in range(n):
+            if lows[i] not in dstarts:
+                continue
+            found_d = _derived_at(tokens, lows, i, index, snapshot)
+            if found_d is not None and found_d[0] > best[i]:
+                derived[i] = found_d
+                best[i] = found_d[0]
     i = 0
     while i < n:
         size = best[i]
@@ -158,15 +208,135 @@ def find_mentions(
         if any(best[k] and k + best[k] > i + size for k in range(i + 1, i + size)):
             i += 1
             continue
+        end = tokens[i + size - 1]
+        if i in derived:
+            _, ids, plural = derived[i]
+            mentions.append(Mention(ids, i, i + size, end.poss, tokens[i].quoted, "public", True, plural))
+            i += size
+            continue
         found = index.names[epithet.get(i) or tuple(lows[i : i + size])]
         ids = tuple(eid for eid, _ in found)
         if len(ids) > 1:  # "the guard": prefer whoever is in the scene
             here = tuple(eid for eid in ids if eid in present)
             ids = here if here else ids
         vis = next((v for eid, v in found if eid == ids[0]), "public")
-        mentions.append(Mention(ids, i, i + size, tokens[i + size - 1].poss, tokens[i].quoted, vis))
+        mentions.append(Mention(ids, i, i + size, end.poss, tokens[i].quoted, vis))
         i += size
     return mentions, tells, threads
+
+
+_DETERMINERS = DETERMINERS
+_OPENERS = frozenset({".", "!", "?", ":", ";", '"', "“", "”", "—", "–", "("})
+_PRONOUN_GENDER = {"he": "he", "him": "he", "his": "he", "himself": "he", "she": "she", "her": "she"}
+_MAX_SHARED = 64  # a derived form more records share than this names nothing (it is a common noun)
+
+
+def _sentence_start(tokens: list[Token], i: int) -> bool:
+    return i == 0 or tokens[i - 1].text in _OPENERS or tokens[i - 1].quoted != tokens[i].quoted
+
+
+def _derived_at(
+    tokens: list[Token], lows: list[str], i: int, index: NameIndex, snap: WorldSnapshot
+) -> tuple[int, tuple[str, ...], bool] | None:
+    """The derived name starting at token ``i``: (tokens covered, candidate ids, plural), or None.
+
+    A person: ``[the] [old|young] [honorific] NAME-PART [lord|lady|man|...]`` where NAME-PART is a derived
+    variant (or, after a prefix, a recorded name) and starts with a capital letter; a one-word part that is
+    also an English word never opens a sentence ("Dusk comes down"). An item: a derived form after a
+    determiner, a number or a possessive. Candidates are narrowed by the honorific's or noun's gender, the
+    age word, the scene, and for a person by the first he/she pronoun later in the sentence."""
+    n = len(tokens)
+    found = _derived_person(tokens, lows, i, index, snap)
+    if found is not None:
+        return found
+    prev = tokens[i - 1] if i > 0 else None
+    if prev is None or not (
+        prev.low in _DETERMINERS or prev.low in _NUMBERS or prev.low.isdigit() or prev.poss
+    ):
+        return None
+    if prev.poss and not any(
+        tuple(lows[i - size : i]) in index.names or tuple(lows[i - size : i]) in index.people
+        for size in range(1, min(i, 4) + 1)
+    ):
+        return None  # "the bursar's letters": someone the world does not know owns them
+    for size in range(min(index.derived_longest, n - i), 0, -1):
+        cands = index.items.get(tuple(lows[i : i + size]))
+        if not cands or len(cands) > _MAX_SHARED:
+            continue
+        ids = tuple(dict.fromkeys(eid for eid, _ in cands))
+        if len(ids) > 1:
+            seen = [eid for eid in ids if _in_view(eid, snap)]
+            ids = tuple(seen) or ids
+        plural = next(p for eid, p in cands if eid == ids[0])
+        return size, ids, plural
+    return None
+
+
+def _in_view(item: str, snap: WorldSnapshot) -> bool:
+    """An item held by someone in the scene or lying at the scene's place."""
+    return any(h in snap.scene.present or h == snap.scene.location for h in snap.holders_of(item))
+
+
+def _derived_person(
+    tokens: list[Token], lows: list[str], i: int, index: NameIndex, snap: WorldSnapshot
+) -> tuple[int, tuple[str, ...], bool] | None:
+    n = len(tokens)
+    k = i
+    the = lows[k] == "the"
+    if the:
+        k += 1
+    age: str | None = None
+    if k < n and lows[k] in AGES and (the or tokens[k].text[:1].isupper()):
+        age = lows[k]
+        k += 1
+    gender: str | None = None
+    if k + 1 < n and lows[k] in HONORIFICS and tokens[k + 1].text[:1].isupper():
+        gender = HONORIFICS[lows[k]]
+        k += 1
+    prefixed = k > i
+    if k >= n or not tokens[k].text[:1].isupper() or tokens[k].quoted != tokens[i].quoted:
+        return None
+    for size in range(min(max(index.derived_longest, index.longest), n - k), 0, -1):
+        key = tuple(lows[k : k + size])
+        ids = index.people.get(key, ())
+        if not ids and prefixed and key in index.names:
+            ids = tuple(e for e, _ in index.names[key] if snap.entities[e].kind in ("pc", "npc", "monster"))
+        if not ids or len(ids) > _MAX_SHARED:
+            continue
+        end = k + size
+        if the:
+            # "the young Aelindor lord": after "the" only a family name with a person noun names someone
+            if end >= n or lows[end] not in GENDER_NOUNS or tokens[end - 1].poss:
+                return None
+            gender = gender or GENDER_NOUNS[lows[end]]
+            end += 1
+        elif not prefixed and size == 1 and _sentence_start(tokens, i) and is_common_word(key[0]):
+            return None
+        cands = narrow(ids, snap, gender=gender, age=age, present_first=False)
+        if len(cands) > 1:
+            cands = _by_pronoun(tokens, lows, end, cands, snap)
+        if len(cands) > 1:
+            cands = narrow(cands, snap)
+        if not cands:
+            return None
+        return end - i, cands, False
+    return None
+
+
+def _by_pronoun(
+    tokens: list[Token], lows: list[str], end: int, cands: tuple[str, ...], snap: WorldSnapshot
+) -> tuple[str, ...]:
+    """Several candidates: the first he/she pronoun later in the sentence may pick one ("Young Ashcombe
+    lounges ... with his hands in his pockets")."""
+    for q in range(end, min(len(tokens), end + 20)):
+        if tokens[q].text in ".!?" or tokens[q].quoted:
+            break
+        want = _PRONOUN_GENDER.get(lows[q])
+        if want is None:
+            continue
+        fit = tuple(c for c in cands if snap.entities[c].pronoun == want)
+        return fit if len(fit) == 1 else cands
+    return cands
 
 
 def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, int]]) -> None:
@@ -202,7 +372,7 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             return False
         want = "he" if word in ("he", "his", "him") else "she"
         if e.pronoun is not None:
-            return e.pronoun in (want, "they")
+            return e.pronoun == want  # one recorded as they or it is never "he" or "she"
         return e.kind != "monster"
 
     for a, b in sentences:
