@@ -95,7 +95,8 @@ def _narrative_refusal(err: Exception) -> bool:
 
 def _scenario_file(campaign: gen.Campaign, folder: Path) -> tuple[Path, str]:
     """Write the campaign; return the file the loader accepts and ``accepted`` or ``stripped``."""
-    from ledger.scenario.format import ScenarioError, load_scenario
+    from ledger.scenario.format import ScenarioError
+    from ledger.scenario.reading import load_scenario
 
     path, _probes = gen.write(campaign, folder)
     try:

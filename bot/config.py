@@ -166,7 +166,7 @@ def load_settings(path: str | Path | None) -> Settings:
     """Read and validate the TOML file at ``path``; ``None`` gives the defaults (offline, SQLite)."""
     if path is None:
         return Settings()
-    from ledger.scenario.format import read_toml
+    from ledger.scenario.reading import read_toml
 
     file = Path(path)
     try:

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from ledger.scenario.format import ScenarioError, load_scenario
+from ledger.scenario.format import ScenarioError
+from ledger.scenario.reading import load_scenario
 from ledger.store.narrative import NARRATIVE_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]

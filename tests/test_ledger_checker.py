@@ -271,7 +271,8 @@ def test_the_check_never_fails_on_odd_text(text: str) -> None:
 
 def test_a_scenario_world_becomes_a_snapshot() -> None:
     from ledger.check.snapshot import snapshot_from_world
-    from ledger.scenario.format import final_world, load_scenario
+    from ledger.scenario.reading import load_scenario
+    from ledger.scenario.replay import final_world
 
     scenario = load_scenario(SCENARIO)
     world = snapshot_from_world(final_world(scenario, "gm"), scenario=scenario)

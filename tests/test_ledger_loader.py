@@ -10,8 +10,10 @@ import pytest
 from sqlalchemy import func, select
 
 from ledger.errors import InvalidChange
-from ledger.scenario.format import Scenario, final_world, load_scenario
+from ledger.scenario.format import Scenario
 from ledger.scenario.load import load_scenario_file, load_scenario_into
+from ledger.scenario.reading import load_scenario
+from ledger.scenario.replay import final_world
 from ledger.store import models as m
 from ledger.store.db import create_engine, init_db, ledger_session
 

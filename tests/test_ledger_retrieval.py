@@ -10,8 +10,9 @@ import pytest
 from sqlmodel import select
 
 from ledger.recall.retrieval import SceneContext, scene_context
-from ledger.scenario.format import Scenario, load_scenario
+from ledger.scenario.format import Scenario
 from ledger.scenario.load import load_scenario_into
+from ledger.scenario.reading import load_scenario
 from ledger.store import models as m
 from ledger.store.db import create_engine, init_db, ledger_session
 from ledger.store.visibility import Viewer

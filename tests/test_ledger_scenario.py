@@ -12,17 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main as cli_main
-from ledger.scenario.format import (
-    CHANGE_KINDS,
-    ScenarioError,
-    ScenarioUnreadable,
-    final_world,
-    load_scenario,
-    parse_scenario,
-    rules_sheet,
-    scenario_json_schema,
-    timeline,
-)
+from ledger.scenario.changes import CHANGE_KINDS
+from ledger.scenario.format import ScenarioError, ScenarioUnreadable, scenario_json_schema
+from ledger.scenario.reading import load_scenario, parse_scenario
+from ledger.scenario.replay import final_world
+from ledger.scenario.timeline import rules_sheet, timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 HARBOR = ROOT / "scenarios" / "harbor.toml"

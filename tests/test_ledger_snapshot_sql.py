@@ -10,8 +10,10 @@ import pytest
 
 from ledger.check.snapshot import RoundFacts, Scene, WorldSnapshot, snapshot_from_world
 from ledger.check.snapshot_sql import snapshot_from_ledger
-from ledger.scenario.format import Scenario, final_world, load_scenario
+from ledger.scenario.format import Scenario
 from ledger.scenario.load import load_scenario_into
+from ledger.scenario.reading import load_scenario
+from ledger.scenario.replay import final_world
 from ledger.store.db import create_engine, init_db, ledger_session
 from ledger.store.visibility import Viewer
 

@@ -26,7 +26,9 @@ from ledger.recall.summaries import (
     names_from_world,
     verifier_from_timeline,
 )
-from ledger.scenario.format import final_world, load_scenario, timeline
+from ledger.scenario.reading import load_scenario
+from ledger.scenario.replay import final_world
+from ledger.scenario.timeline import timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 HARBOR = load_scenario(ROOT / "scenarios" / "harbor.toml")

@@ -29,8 +29,8 @@ from bot.config import parse_settings
 from bot.table import Table
 from ledger.recall.retrieval import scene_context
 from ledger.recall.summaries import SummaryIndex
-from ledger.scenario.format import load_scenario
 from ledger.scenario.load import load_scenario_into
+from ledger.scenario.reading import load_scenario
 from ledger.store import models as m
 from ledger.store.db import create_engine, init_db, ledger_session
 from ledger.store.visibility import Viewer

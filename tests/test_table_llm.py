@@ -164,7 +164,8 @@ async def test_the_models_own_reading_catches_what_the_word_lists_miss(
     """A dead man doing something no word list knows: the LLM extractor reports it; nothing is posted."""
     from ledger.check.judge import check
     from ledger.check.snapshot import snapshot_from_world
-    from ledger.scenario.format import final_world, load_scenario
+    from ledger.scenario.reading import load_scenario
+    from ledger.scenario.replay import final_world
     from tests.table_helpers import HARBOR
 
     world = snapshot_from_world(final_world(load_scenario(HARBOR)))

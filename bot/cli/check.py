@@ -1,6 +1,6 @@
 """``tablekeeper check --scenario FILE --narration FILE [--json]``: check a narration against a scenario.
 
-The scenario is replayed (:func:`ledger.scenario.format.final_world`, GM view, so secrets are known and a
+The scenario is replayed (:func:`ledger.scenario.replay.final_world`, GM view, so secrets are known and a
 leak can be
 told from a contradiction) into a :class:`ledger.check.snapshot.WorldSnapshot`, and the narration is checked
 as the
@@ -66,7 +66,9 @@ def _snapshot(path: str, location: str | None = None) -> Any:
             return load_world(path)
         except SnapshotError as exc:
             raise CliError(f"invalid world {path}: {exc}") from None
-    from ledger.scenario.format import ScenarioError, final_world, load_scenario
+    from ledger.scenario.format import ScenarioError
+    from ledger.scenario.reading import load_scenario
+    from ledger.scenario.replay import final_world
 
     try:
         scenario = load_scenario(path)

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = Path(args.scenario)
     if not scenario.is_file():
         raise CliError(f"{scenario}: no such scenario file")
-    from ledger.scenario.format import MAX_SCENARIO_BYTES
+    from ledger.scenario.reading import MAX_SCENARIO_BYTES
 
     if scenario.stat().st_size > MAX_SCENARIO_BYTES:  # refused before a ledger is created for it
         raise CliError(

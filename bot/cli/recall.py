@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     """Load, resolve, retrieve and print; raise CliError for a bad file, viewer or name."""
     import asyncio
 
-    from ledger.scenario.format import ScenarioError, load_scenario
+    from ledger.scenario.format import ScenarioError
+    from ledger.scenario.reading import load_scenario
 
     viewer = parse_viewer(args.viewer)
     try:

@@ -26,7 +26,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen action; return the exit code (0 ok, 1 invalid scenario, 2 unreadable file)."""
-    from ledger.scenario.format import ScenarioError, ScenarioUnreadable, load_scenario, scenario_json_schema
+    from ledger.scenario.format import ScenarioError, ScenarioUnreadable, scenario_json_schema
+    from ledger.scenario.reading import load_scenario
 
     if args.scenario_command == "schema":
         print(json.dumps(scenario_json_schema(), indent=2, sort_keys=True))

@@ -454,7 +454,7 @@ def load_world(path: str | Path, round_name: str | None = None) -> WorldSnapshot
     return snapshot_from_dict(raw, round_name)
 
 
-# --- from a scenario's replayed world (ledger.scenario.format.final_world)
+# --- from a scenario's replayed world (ledger.scenario.replay.final_world)
 # -------------------------------------
 
 GONE_FATE = "sold, used up or destroyed"
@@ -487,7 +487,7 @@ def snapshot_from_world(
     round: RoundFacts | None = None,
     scene: Scene | None = None,
 ) -> WorldSnapshot:
-    """Build a snapshot from a :class:`ledger.scenario.format.WorldView` (use the ``gm`` view to detect
+    """Build a snapshot from a :class:`ledger.scenario.replay.WorldView` (use the ``gm`` view to detect
     leaks).
 
     ``scenario`` (the loaded :class:`ledger.scenario.format.Scenario`) adds its logged retcons; ``scene``

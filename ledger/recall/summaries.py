@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
 
-    from ledger.scenario.format import ScenarioEvent, WorldView
+    from ledger.scenario.replay import WorldView
+    from ledger.scenario.timeline import ScenarioEvent
 
 __all__ = [
     "MAX_HITS",

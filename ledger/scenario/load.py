@@ -1,8 +1,7 @@
 """Load a scenario file into the SQL ledger, so a loaded campaign is the same ledger as a played one.
 
-The scenario module already turns a file into its timeline (:func:`ledger.scenario.format.timeline`): per
-source
-session, the setup records (locations, PCs, NPCs, items, relationships, threads, facts), then each
+The scenario room already turns a file into its timeline (:func:`ledger.scenario.timeline.timeline`): per
+source session, the setup records (locations, PCs, NPCs, items, relationships, threads, facts), then each
 ``[[history]]`` entry, every one a group of changes in the ledger's own change vocabulary. This module creates
 the campaign row and pushes each group through the ledger service's staging step, exactly as a round would,
 so every row gets its events, witnesses, involved entities, source session, visibility and a cause
@@ -39,7 +38,8 @@ from ledger.store.writes import stage_changes
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
-    from ledger.scenario.format import Scenario, ScenarioEvent
+    from ledger.scenario.format import Scenario
+    from ledger.scenario.timeline import ScenarioEvent
 
 #: A scenario owner that is not a Discord user id yet is stored as ``player:<handle>``.
 PLACEHOLDER_PREFIX = "player:"
@@ -128,7 +128,7 @@ async def load_scenario_into(
     Raises a :class:`ledger.errors.LedgerError` (nothing written) if the ledger refuses a change, naming the
     scenario path of the group that failed.
     """
-    from ledger.scenario.format import timeline
+    from ledger.scenario.timeline import timeline
 
     name = _source_name(scenario, source)
     cause = scenario_cause(name)
@@ -220,7 +220,7 @@ async def load_scenario_file(
     Raises :class:`ledger.scenario.format.ScenarioError` for a bad file, a LedgerError if the ledger refuses
     it.
     """
-    from ledger.scenario.format import load_scenario
+    from ledger.scenario.reading import load_scenario
 
     scenario = load_scenario(path)
     return await load_scenario_into(
