@@ -88,8 +88,12 @@ _SPOKEN_STRICT = SPOKEN | {"add", "explain", "warn", "suggest", "promise", "conf
 _LOUD_AFTER = frozenset({"aloud", "out"})  # "reads the prices out", "reads ... aloud"
 _NEG_BEFORE = frozenset({"not", "never", "cannot", "can't", "couldn't", "unable", "nor", "barely", "hardly"})
 _NEG_AFTER = frozenset({"nothing", "nobody", "none", "not"})
+_AUX_LEMMAS = frozenset(
+    {"have", "be", "do", "will", "would", "can", "could", "shall", "should", "may", "might"}
+)
 _STOP_PREDICATE = frozenset({";", "—", "–", ":", "but", "while", "though", "although", "whereas"})
 _SUBJECT_PRONOUNS = {"he": "he", "she": "she", "they": "they", "it": "it"}
+_OBJECT_PRONOUNS_ALL = {"him": "he", "her": "she", "them": "they", "his": "he", "their": "they"}
 _GENDER_NOUNS = {
     "man": "he",
     "boy": "he",
@@ -219,6 +223,15 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
         first = s.verb_after(m)
     toks = s.tokens
     out: list[tuple[int, str]] = [(first[0], verb_lemma(first[1]) or first[2])]
+    if out[0][1] in _AUX_LEMMAS:
+        # "has never cared for", "is barely listening": the main verb after the auxiliary and adverbs
+        q = first[0] + 1
+        while q < s.b and (toks[q].low in _NEG_BEFORE or toks[q].low.endswith("ly")):
+            q += 1
+        main = verb_lemma(toks[q].low) if q < s.b and toks[q].text.islower() else None
+        if main is not None and main not in _AUX_LEMMAS:
+            out = [(q, main)]
+            first = (q, toks[q].low, main)
     for k in range(first[0] + 1, s.b):
         t = toks[k]
         if t.quoted or t.low in _STOP_PREDICATE or t.low in _SUBJECT_PRONOUNS:

@@ -1,5 +1,5 @@
 """The meaning-level passes over one sentence, in order: conditions and health (:mod:`.conditions`),
-kinship terms (:mod:`.relations`).
+kinship terms (:mod:`.relations`), attitude shown by behaviour (:mod:`.valence`).
 
 :func:`_meaning` is the one call :mod:`.pipeline` makes per sentence for them; each pass only appends claims
 of the meaning-level kinds (judged by :mod:`ledger.check.judge_meaning`). Imports :mod:`.conditions`.
@@ -10,9 +10,11 @@ from __future__ import annotations
 from ledger.check.extract.conditions import _conditions
 from ledger.check.extract.relations import _kinship
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.valence import _attitudes
 
 
 def _meaning(s: _Sentence) -> None:
     """Run the meaning-level passes over sentence ``s``."""
     _conditions(s)
     _kinship(s)
+    _attitudes(s)

@@ -1,0 +1,179 @@
+"""Attitude shown by behaviour: ``attitude(actor, other, warm|hostile)`` from VADER's valence lexicon.
+
+Words of behaviour carry a valence: to embrace, to thank or to kiss someone is warm; to betray, curse or
+spite them is hostile. The valences come from the lexicon file of ``vaderSentiment`` (``vader_lexicon.txt``,
+about 7,500 words rated -4..+4 by human raters, shipped in its wheel; only that file is read, never the
+package's code, which can reach the network). A clause whose subject is a creature with a strong recorded
+attitude toward another creature named (or referred to by pronoun) in the same clause is scored over the
+verbs the subject governs (lemmas by lemminflect, a negated verb counts against), the adverbs of that
+predicate ("warmly") and the noun each verb takes ("into a long embrace"). Facial displays (smile, grin,
+nod, greet ...) are left out: a polite smile at an enemy is not warmth. Only a clear score (at least
+:data:`STRONG` either way) makes a claim, and :mod:`ledger.check.judge_meaning` only contradicts one whose
+sign is opposite to a strong recorded attitude, to keep false alarms low. A few phrasal verbs whose meaning
+is not their verb's ("sells them out") are mapped to a lexicon word (:data:`PHRASAL`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from ledger.check.claims import Claim
+from ledger.check.extract.conditions import (
+    _OBJECT_PRONOUNS_ALL,
+    _predicate,
+    _previous_sentence,
+    _subjects,
+    any_lemma,
+    verb_lemma,
+)
+from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
+from ledger.check.extract.sentence import _Sentence
+
+STRONG = 1.8  # the least clause valence that makes a claim (VADER's "thank" is 1.5, "thanks" 1.9, "hug" 2.1)
+ATTITUDE_GATE = (-40, 60)  # only pairs with a recorded attitude at or beyond these are read (cost and noise)
+# facial displays and courtesies: their valence says nothing about the attitude behind them
+DISPLAYS = frozenset(
+    {"smile", "grin", "smirk", "laugh", "chuckle", "nod", "greet", "bow", "wink", "beam", "like", "please"}
+)
+# phrasal verbs whose meaning is not their verb's: (verb lemma, particle) -> a lexicon word
+PHRASAL: dict[tuple[str, str], str] = {
+    ("sell", "out"): "betray",
+    ("rat", "out"): "betray",
+    ("turn", "against"): "betray",
+    ("stab", "back"): "betray",
+}
+# lexicon entries rated for another sense than the one a narration uses them in ("hands him a note" is not
+# help, "like a brother" is not liking); never counted
+OTHER_SENSE = frozenset({"hand", "like", "please", "pretty", "well", "kind", "mean", "fine", "free", "fair"})
+_NEGATORS = frozenset({"not", "never", "no", "nor", "hardly", "barely"})
+_NEGATION_SCALAR = -0.74  # VADER's own factor for a negated word
+
+
+@lru_cache(maxsize=1)
+def vader_lexicon() -> dict[str, float]:
+    """word -> mean valence, read once from ``vaderSentiment/vader_lexicon.txt`` (no network, no import of
+    the package's code)."""
+    text = resources.files("vaderSentiment").joinpath("vader_lexicon.txt").read_text(encoding="utf-8")
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 2 and parts[0].isalpha():
+            try:
+                out[parts[0].lower()] = float(parts[1])
+            except ValueError:
+                continue
+    return out
+
+
+def valence(word: str) -> float:
+    """The lexicon valence of ``word`` or of its lemma (0.0 when neither is rated)."""
+    lex = vader_lexicon()
+    low = word.lower()
+    if low in lex:
+        return lex[low]
+    lemma = verb_lemma(low) or any_lemma(low)
+    return lex.get(lemma, 0.0)
+
+
+def _score(s: _Sentence, verbs: list[tuple[int, str]], hi: int) -> tuple[float, list[str]]:
+    """The summed valence of the predicate's verbs, their object nouns and its adverbs, with the words."""
+    toks = s.tokens
+    total = 0.0
+    words: list[str] = []
+    counted: set[int] = set()
+    for k, lemma in verbs:
+        if lemma in DISPLAYS or lemma in OTHER_SENSE or lemma in SPEECH:
+            continue  # a display, a word rated for another sense, or a tone of voice ("says sweetly")
+        neg = any(toks[q].low in _NEGATORS or toks[q].low.endswith("n't") for q in range(max(s.a, k - 2), k))
+        nxt = [toks[q].low for q in range(k + 1, min(hi, k + 4))]
+        phrasal = next((w for (v, p), w in PHRASAL.items() if v == lemma and p in nxt), None)
+        v = valence(phrasal) if phrasal else valence(toks[k].low)
+        if phrasal is None:
+            # the noun the verb takes: "folds her into a long embrace"
+            for q in range(k + 1, min(hi, k + 6)):
+                if toks[q].quoted or any(q == x for x, _ in verbs):
+                    break
+                w = toks[q].low
+                if w.isalpha() and q not in counted and not w.endswith("ly") and w not in _BODY_NOUNS:
+                    nv = valence(w)
+                    if nv and any_lemma(w) not in DISPLAYS | OTHER_SENSE:
+                        v += nv
+                        counted.add(q)
+                        words.append(w)
+                        break
+        # an adverb right by the verb: "embraces him warmly"
+        for q in (k - 1, k + 1, k + 2, k + 3):
+            if s.a <= q < hi and q not in counted and toks[q].low.endswith("ly") and not toks[q].quoted:
+                av = valence(toks[q].low)
+                if av:
+                    v += av
+                    counted.add(q)
+                    words.append(toks[q].low)
+        if v:
+            total += v * (_NEGATION_SCALAR if neg else 1.0)
+            words.append(("not " if neg else "") + (phrasal or toks[k].low))
+    return total, words
+
+
+def _attitudes(s: _Sentence) -> None:
+    """attitude(actor, other, warm|hostile) for a creature's behaviour toward another in one clause."""
+    snap = s.snap
+    low, high = ATTITUDE_GATE
+    strong = {
+        e.source
+        for e in snap.edges
+        if (e.attitude <= low or e.attitude >= high) and e.visibility in ("public", "party")
+    }
+    if not strong:
+        return
+    for eid, m, mod, _ in _subjects(s):
+        if eid not in strong:
+            continue
+        lo, hi = s.clause_of(m.i)
+        others = _others(s, eid, lo, hi)
+        targets = [
+            e.target
+            for e in snap.edges
+            if e.source == eid and e.target in others and (e.attitude <= low or e.attitude >= high)
+        ]
+        if not targets:
+            continue
+        verbs = [(k, lemma) for k, lemma in _predicate(s, m) if k < hi]
+        if not verbs:
+            continue
+        total, words = _score(s, verbs, hi)
+        if abs(total) < STRONG:
+            continue
+        shown = "warm" if total > 0 else "hostile"
+        for other in targets:
+            s.ex.claims.append(
+                Claim(
+                    "attitude",
+                    (eid, other, shown),
+                    s.raw.strip(),
+                    s.span,
+                    mod,
+                    f"valence={total:+.1f};" + ",".join(words),
+                )
+            )
+
+
+def _others(s: _Sentence, actor: str, lo: int, hi: int) -> set[str]:
+    """The creatures other than ``actor`` a clause names, or refers to by an object pronoun that fits one
+    creature of this or the previous sentence."""
+    found = {
+        m.id
+        for m in s.mentions
+        if m.id and m.id != actor and lo <= m.i < hi and s.kind(m) in ("pc", "npc", "monster")
+    }
+    first = _previous_sentence(s)
+    recent = {m.id for m in s.ex.mentions if m.id and m.id != actor and first <= m.i < s.b}
+    for k in range(lo, hi):
+        want = _OBJECT_PRONOUNS_ALL.get(s.tokens[k].low)
+        if want is None or s.tokens[k].quoted:
+            continue
+        fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
+        if len(fits) == 1:
+            found |= fits
+    return found
