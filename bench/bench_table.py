@@ -82,7 +82,7 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
 
     from ledger.store import models as m
 
-    async with table._session() as s:
+    async with table.context.session() as s:
         conn = await s.connection()
         seq = (
             await conn.execute(select(m.Campaign.event_seq).where(m.Campaign.id == campaign_id))

@@ -238,7 +238,7 @@ async def test_a_round_skipped_at_its_deadline_is_logged_with_the_round(
         async def refuse(campaign_id: int, round_id: int, **_: object) -> None:
             raise TableError("the round refused to close")
 
-        table._close_and_finish = refuse  # type: ignore[method-assign,assignment]
+        table.rounds.close_and_finish = refuse  # type: ignore[method-assign,assignment]
         clock.advance(24 * 60)
         with caplog.at_level(logging.WARNING, logger="bot.table"):
             await table.tick()
@@ -255,7 +255,7 @@ async def test_outbox_rows_keep_their_attempts_for_the_next_process(sqlite_url: 
     try:
         await _play_round(table)
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             from ledger.store.sessions import find_round
 
             first = await find_round(s, campaign_id=campaign.id, session_number=12, number=1)

@@ -179,7 +179,7 @@ async def test_target_autocomplete_finds_an_alias_and_offers_only_the_living(har
     table = harness.bot.table
     where = Where(guild_id=str(GUILD_ID), channel_id=str(CHANNEL_ID))
     status = await table.campaign_status(where, Caller(user_id=str(ALICE.user_id), display_name=ALICE.name))
-    async with table._session() as s:  # Bessa dies (as a round or the GM would record it)
+    async with table.context.session() as s:  # Bessa dies (as a round or the GM would record it)
         await service.apply_changes(
             s,
             campaign_id=status.id,

@@ -32,7 +32,7 @@ async def test_action_with_nul_and_escapes_is_stored_clean(database_url: str, tm
         await seat_everyone(table)
         receipt = await table.submit(WHERE, ALICE, key="k1", text=HOSTILE)
         assert "silver key" in receipt.intent_summary
-        async with table._session() as s:
+        async with table.context.session() as s:
             texts = [sub.text for sub in (await s.exec(select(Submission))).all()]
         assert texts == ["take the silver key"]
     finally:

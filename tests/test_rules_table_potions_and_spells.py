@@ -18,7 +18,7 @@ from tests.table_helpers import ALICE, BOB, CARA, DAN, GM, WHERE, RecordingCouri
 
 
 async def _hp(table, campaign_id: int, entity: str) -> int:  # type: ignore[no-untyped-def]
-    async with table._session() as s:
+    async with table.context.session() as s:
         view = await service.get_entity(s, campaign_id=campaign_id, entity_id=entity, viewer=Viewer.gm())
     assert view.hp is not None
     return view.hp
@@ -29,7 +29,7 @@ async def test_drinking_a_potion_heals_tamsin_and_uses_one_up(sqlite_url: str, t
     try:
         await seat_everyone(table)
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             await service.apply_changes(
                 s,
                 campaign_id=campaign.id,
@@ -86,7 +86,7 @@ async def test_orrins_last_potion_is_used_up_and_told_by_its_name(sqlite_url: st
             for h in (await table.inventory(WHERE, CARA)).items
             if h.item_id == "item-healing-potion"
         ]
-        async with table._session() as s:
+        async with table.context.session() as s:
             await service.apply_changes(
                 s,
                 campaign_id=campaign.id,

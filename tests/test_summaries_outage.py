@@ -100,7 +100,7 @@ async def _table(
 async def _states(table: Table, campaign_id: int) -> Counter[str]:
     from sqlmodel import select
 
-    async with table._session() as s:
+    async with table.context.session() as s:
         rows = (await s.exec(select(m.Summary).where(m.Summary.campaign_id == campaign_id))).all()
     return Counter(r.index_state for r in rows)
 

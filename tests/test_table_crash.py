@@ -38,7 +38,7 @@ async def _snapshot(table: Table) -> dict[str, object]:
     from ledger.store.sessions import count_events, find_round
 
     campaign = await table.campaign_status(WHERE, GM)
-    async with table._session() as s:
+    async with table.context.session() as s:
         first = await find_round(s, campaign_id=campaign.id, session_number=12, number=1)
         assert first is not None
         outbox = await service.list_outbox(s, round_id=first.id)

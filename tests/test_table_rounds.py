@@ -27,7 +27,7 @@ from tests.table_helpers import (
 async def _events(table, campaign_id: int) -> int:  # type: ignore[no-untyped-def]
     from ledger.store.sessions import count_events
 
-    async with table._session() as s:
+    async with table.context.session() as s:
         return await count_events(s, campaign_id=campaign_id)
 
 
@@ -85,7 +85,7 @@ async def test_submitting_is_idempotent_and_editable_until_the_round_closes(
         status = await table.round_status(WHERE, GM)
         assert status.acted == ("Greyrock",)
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             rnd = await service.current_round(s, campaign_id=campaign.id)
             assert rnd is not None
             subs = await service.list_submissions(s, round_id=rnd.id)
@@ -244,7 +244,7 @@ async def test_a_players_secret_never_reaches_another_player(database_url: str, 
     try:
         await seat_everyone(table)
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             secret_facts = await service.facts(s, campaign_id=campaign.id, viewer=Viewer.player("bob"))
             everyone = await service.facts(s, campaign_id=campaign.id, viewer=Viewer.party())
         secrets = {f.key for f in secret_facts} - {f.key for f in everyone}
@@ -327,7 +327,7 @@ async def test_accepting_a_dispute_of_damage_restores_the_hit_points(sqlite_url:
     try:
         await seat_everyone(table)
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             before = (
                 await service.get_entity(
                     s, campaign_id=campaign.id, entity_id="pc-greyrock", viewer=Viewer.gm()
@@ -343,7 +343,7 @@ async def test_accepting_a_dispute_of_damage_restores_the_hit_points(sqlite_url:
             )
         dispute = await table.dispute(WHERE, ALICE, ref=refs[0], reason="That blow never landed")
         await table.gm_rule(WHERE, GM, dispute_id=dispute.id, accept=True, note="Agreed, the thug missed")
-        async with table._session() as s:
+        async with table.context.session() as s:
             after = (
                 await service.get_entity(
                     s, campaign_id=campaign.id, entity_id="pc-greyrock", viewer=Viewer.gm()
@@ -363,7 +363,7 @@ async def test_only_npcs_in_the_room_hear_what_a_player_said(sqlite_url: str, tm
         await table.submit(WHERE, ALICE, key="a", text="ask Bessa about the ship that came in last night")
         await table.close_round(WHERE, GM)
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             bessa = await service.npc_knowledge(s, campaign_id=campaign.id, npc_id="npc-bessa", limit=5)
             wei = await service.npc_knowledge(s, campaign_id=campaign.id, npc_id="npc-old-wei", limit=50)
         heard = [str(e.payload.get("value", "")) for e in bessa]

@@ -22,13 +22,13 @@ async def test_two_acts_at_once_make_one_action_and_a_later_edit_is_the_one_reso
         )
         assert sorted(r.edited for r in receipts) == [False, True], "one /act recorded, the other replaced it"
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             rnd = await service.current_round(s, campaign_id=campaign.id)
             assert rnd is not None
             assert len(await service.list_submissions(s, round_id=rnd.id)) == 1
         edited = await table.submit(WHERE, ALICE, key="act-3", text="take the silver key")
         assert edited.edited
-        async with table._session() as s:
+        async with table.context.session() as s:
             subs = await service.list_submissions(s, round_id=rnd.id)
         assert [x.text for x in subs] == ["take the silver key"]
         report = await table.close_round(WHERE, GM)
@@ -49,7 +49,7 @@ async def test_many_acts_at_once_from_one_player_never_make_two_rows(
             *[table.submit(WHERE, ALICE, key=f"k{n}", text=t) for n, t in enumerate(texts * 2)]
         )
         campaign = await table.campaign_status(WHERE, GM)
-        async with table._session() as s:
+        async with table.context.session() as s:
             rnd = await service.current_round(s, campaign_id=campaign.id)
             assert rnd is not None
             subs = await service.list_submissions(s, round_id=rnd.id)

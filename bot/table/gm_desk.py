@@ -1,4 +1,4 @@
-"""The GM's tools: rulings on disputes, retcons, thread settlements, deadlines and the conflict queue.
+"""The GM's desk: rulings on disputes, retcons, thread settlements, deadlines and the conflict queue.
 Each checks GM powers first and records its decision as an event with the GM as cause."""
 
 from __future__ import annotations
@@ -10,31 +10,34 @@ from typing import TYPE_CHECKING, Any
 from bot import views as v
 from bot.describe import describe_event
 from bot.errors import InvalidAction, NoOpenRound, NotFound, TableError
-from bot.table.context import (
-    GM_VIEW,
-    MAX_NOTE_CHARS,
-)
-from bot.table.reads import LedgerViews, _dispute_view
+from bot.table.context import GM_VIEW, MAX_NOTE_CHARS
+from bot.table.reads import dispute_view
 from ledger import service
 from ledger.errors import LedgerError
 from ledger.store import sessions as ledger_sessions
 
 if TYPE_CHECKING:
-    pass
+    from bot.table.context import Lookups, TableContext
+    from bot.table.reads import Reads
 
 
-class GMTools(LedgerViews):
+class GMDesk:
     """Commands only the GM may use."""
+
+    def __init__(self, ctx: TableContext, lookups: Lookups, reads: Reads) -> None:
+        self.ctx = ctx
+        self.lookups = lookups
+        self.reads = reads
 
     # --- the GM's tools ----------------------------------------------------------------------------------
 
     async def gm_disputes(self, where: v.Where, caller: v.Caller) -> tuple[v.DisputeView, ...]:
         """Open disputes waiting for a ruling (GM)."""
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             rows = await service.list_disputes(s, campaign_id=campaign.id)
-        return tuple(_dispute_view(d) for d in rows)
+        return tuple(dispute_view(d) for d in rows)
 
     async def gm_rule(
         self,
@@ -53,9 +56,9 @@ class GMTools(LedgerViews):
         """
         from ledger.store.corrections import undo_changes
 
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             disputes = await service.list_disputes(s, campaign_id=campaign.id, status=None)
             dispute = next((d for d in disputes if d.id == dispute_id), None)
             if dispute is None:
@@ -74,15 +77,15 @@ class GMTools(LedgerViews):
                 )
             except LedgerError as err:
                 raise TableError(str(err)) from None
-        return _dispute_view(d)
+        return dispute_view(d)
 
     async def gm_retcon(self, where: v.Where, caller: v.Caller, *, ref: str, reason: str) -> v.EventView:
         """Record an explicit setting change superseding event ``ref`` (GM), with the reason."""
         if not (reason or "").strip():
             raise InvalidAction("A retcon needs a reason.")
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
             try:
                 refs = await service.apply_changes(
@@ -117,9 +120,9 @@ class GMTools(LedgerViews):
         self, where: v.Where, caller: v.Caller, *, thread_id: str, status: str, note: str
     ) -> v.ThreadView:
         """Settle, break or expire a thread through an accepted event (GM)."""
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
             rnd = await service.last_round(s, campaign_id=campaign.id)
             try:
@@ -142,16 +145,16 @@ class GMTools(LedgerViews):
                 )
             except LedgerError as err:
                 raise InvalidAction(str(err)) from None
-        found = [t for t in await self.threads(where, caller) if t.id == thread_id]
+        found = [t for t in await self.reads.threads(where, caller) if t.id == thread_id]
         return found[0]
 
     async def gm_deadline(self, where: v.Where, caller: v.Caller, *, minutes: float) -> v.RoundStatusView:
         """Set the round length (GM): the open round closes ``minutes`` from now, and so will later ones."""
         if not 0 < minutes <= 7 * 24 * 60:
             raise InvalidAction("The deadline is 1 minute to 7 days away.")
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             await ledger_sessions.update_settings(
                 s, campaign_id=campaign.id, changes={"deadline_minutes": minutes}
             )
@@ -159,15 +162,15 @@ class GMTools(LedgerViews):
             if rnd is None:
                 raise NoOpenRound("No round is open; the new length applies from the next round.")
             rnd = await ledger_sessions.set_deadline(
-                s, round_id=rnd.id, deadline=self.clock() + timedelta(minutes=minutes)
+                s, round_id=rnd.id, deadline=self.ctx.clock() + timedelta(minutes=minutes)
             )
-            return await self._status_view(s, campaign.id, rnd)
+            return await self.lookups.status_view(s, campaign.id, rnd)
 
     async def gm_conflicts(self, where: v.Where, caller: v.Caller) -> tuple[v.ConflictView, ...]:
         """Narration claims the checker refuted, waiting for the GM (dismiss, or make true by a retcon)."""
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             rows = await service.list_conflicts(s, campaign_id=campaign.id)
             numbers = await ledger_sessions.round_numbers(
                 s, round_ids=[c.round_id for c in rows if c.round_id]
@@ -187,9 +190,9 @@ class GMTools(LedgerViews):
         self, where: v.Where, caller: v.Caller, *, conflict_id: int, action: str, note: str
     ) -> v.ConflictView:
         """Dismiss a queued conflict, or turn it into an explicit retcon of its refuting record (GM)."""
-        async with self._session() as s:
-            campaign = await self._campaign(s, where)
-            await self._require_gm(s, campaign, caller)
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
             rows = await service.list_conflicts(s, campaign_id=campaign.id, status=None)
             conflict = next((c for c in rows if c.id == conflict_id), None)
             if conflict is None:

@@ -1,0 +1,207 @@
+"""Narration: a resolved round becomes checked text (resolved -> narrated).
+
+The narrator sees the party's view only (retrieval and NPC knowledge read as ``Viewer.party()``); every draft
+is checked against a snapshot of the ledger before it is stored in the outbox with the private notes, and
+nothing is sent from here (:mod:`bot.table.delivery` does that).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from bot import views as v
+from bot.describe import describe_event
+from bot.table.context import GM_VIEW
+from ledger import service
+from ledger.store import sessions as ledger_sessions
+from ledger.store.visibility import Viewer
+
+if TYPE_CHECKING:
+    from bot.narrator.base import Draft, Reveal
+    from bot.table.context import TableContext
+    from bot.table.summaries import SummaryUpkeep
+    from ledger.store.records import RoundView
+    from rules.round import RoundResolution
+
+
+class Narration:
+    """Narrates resolved rounds through the checked pipeline and stores every message before any is sent."""
+
+    def __init__(self, ctx: TableContext, summaries: SummaryUpkeep) -> None:
+        self.ctx = ctx
+        self.summaries = summaries
+
+    async def narrate(self, campaign_id: int, rnd: RoundView) -> None:
+        """resolved -> narrated: retrieve, narrate, check, and store every message before sending any."""
+        from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
+        from bot.narrator.pipeline import narrate_checked
+        from bot.scene import load_scene, narration_request, outcomes, round_facts
+        from ledger.check.judge import check
+        from ledger.check.snapshot_sql import snapshot_from_ledger
+        from ledger.recall.retrieval import scene_context
+        from rules.round import RoundResolution
+
+        record = rnd.resolution or {}
+        resolution = RoundResolution.model_validate(record["resolution"])
+        texts: dict[str, str] = record.get("texts", {})
+        players: dict[str, str] = record.get("players", {})
+        async with self.ctx.session() as s:
+            campaign = await service.get_campaign(s, campaign_id=campaign_id)
+            members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
+            pc_ids = [m.character_id for m in members if m.character_id]
+            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
+            present = sorted(scene.creatures)
+            location = scene.locations[0] if scene.locations else None
+            context = await scene_context(
+                s,
+                campaign_id=campaign_id,
+                location=location,
+                present=present,
+                viewer=Viewer.party(),
+                current_session=rnd.session_number,
+                summaries=self.summaries.index_for_round(),
+                summary_campaign=f"campaign-{campaign_id}",
+            )
+            knowledge: dict[str, tuple[str, ...]] = {}
+            for cid, entity in scene.creatures.items():
+                if entity.kind == "pc":
+                    continue
+                events = await service.npc_knowledge(
+                    s, campaign_id=campaign_id, npc_id=cid, viewer=Viewer.party(), limit=8
+                )
+                knowledge[cid] = tuple(describe_event(e.kind, e.payload, scene.name) for e in events)
+            recent = await ledger_sessions.recent_public(s, campaign_id=campaign_id)
+            facts = round_facts(
+                resolution,
+                number=rnd.number,
+                texts=texts,
+                acted=set(texts),
+                applied=record.get("mutations", []),
+                scene=scene,
+            )
+            party_snapshot = await snapshot_from_ledger(
+                s,
+                campaign_id=campaign_id,
+                audience=GM_VIEW,
+                location=location,
+                present=present,
+                round_facts=facts,
+            )
+        # Without the summary index the round goes on with ledger records only; the GM hears of it once.
+        await self.summaries.upkeep(campaign_id, context.summaries_unavailable)
+        player_ids = {pc: pid for pc, uid in players.items() if (pid := _int_id(uid)) is not None}
+        reveals: list[Reveal] = [
+            Reveal(player_id=player_ids[r["actor"]], character_name=scene.name(r["actor"]), text=r["text"])
+            for r in record.get("reveals", [])
+            if r["actor"] in player_ids
+        ]
+        request = narration_request(
+            campaign=campaign.name,
+            session_number=rnd.session_number,
+            round_number=rnd.number,
+            scene=scene,
+            after=resolution,
+            outcomes_=outcomes(resolution, scene, texts),
+            reveals=reveals,
+            records=[RetrievedRecord(ref=r.ref, text=r.text, why=r.why) for r in context.records],
+            summaries=[SceneSummary(id=h.id, text=h.text) for h in context.summaries],
+            recent=recent,
+            npc_knowledge=knowledge,
+            players=player_ids,
+            variety_seed=int(record.get("seed", 0)) % 1_000_003,
+        )
+
+        async def check_draft(draft: Draft) -> list[ConflictNote]:
+            report = check(draft.public_text, party_snapshot, audience="party")
+            extra = []
+            leaks = list(report.leaks)
+            if self.ctx.claim_extractor is not None and draft.source != "fallback":
+                # The model's own reading of its draft adds claims the word lists miss; it never removes any.
+                from bot.narrator.claims_llm import extra_conflicts, extra_leaks
+
+                extra = await extra_conflicts(
+                    self.ctx.claim_extractor, draft.public_text, party_snapshot, audience="party"
+                )
+                if not (report.verdict == "conflict" or extra):
+                    # ... and, for a draft that passes, it is asked per secret whether the draft gives it away
+                    leaks += await extra_leaks(
+                        self.ctx.claim_extractor, draft.public_text, party_snapshot, audience="party"
+                    )
+            notes = [
+                ConflictNote(
+                    claim=x.claim.text, refuted_by=x.refuted_by, message=x.reason or "contradicts the ledger"
+                )
+                for x in (*report.conflicts(), *extra)
+            ]
+            notes += [
+                ConflictNote(
+                    claim=lk.text, refuted_by=lk.record, message=f"reveals a {lk.visibility} record in public"
+                )
+                for lk in leaks
+            ]
+            return notes
+
+        outcome = await narrate_checked(
+            request,
+            narrator=self.ctx.narrator,
+            fallback=self.ctx.offline,
+            check=check_draft,
+            recent_texts=recent,
+        )
+        source = "offline" if outcome.offline else outcome.source
+        names = {**record.get("names", {}), **scene.names()}
+        actions = _action_lines(resolution, names)
+        public = {
+            "text": outcome.draft.public_text,
+            "round": rnd.number,
+            "session": rnd.session_number,
+            "source": source,
+            "notices": record.get("notices", []),
+            "players": sorted(set(players.values())),
+            "actions": [a.model_dump() for a in actions],
+            "initiative": [f"{names.get(e.entity, e.entity)} {e.total}" for e in resolution.initiative],
+            "attempts": [a.model_dump(mode="json") for a in outcome.attempts],
+        }
+        await self.ctx.step("narrate")
+        stored = "fallback" if source == "offline" else source
+        async with self.ctx.session() as s:
+            await ledger_sessions.store_narration(
+                s,
+                round_id=rnd.id,
+                public=public,
+                notes=[
+                    (str(player_id), {"text": text, "round": rnd.number})
+                    for player_id, text in outcome.draft.private_notes
+                ],
+                source=stored,
+                conflicts=[
+                    (f"{c.claim} ({c.message})"[:500], c.refuted_by) for c in dict.fromkeys(outcome.conflicts)
+                ],
+                revealed_seed=str(record.get("seed")),
+            )
+
+
+def _int_id(user_id: str | None) -> int | None:
+    return int(user_id) if user_id and user_id.isdigit() else None
+
+
+def _action_lines(resolution: RoundResolution, names: dict[str, str]) -> list[v.ActionLine]:
+    from bot.scene import roll_lines
+
+    def named(text: str) -> str:
+        return _ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+    return [
+        v.ActionLine(
+            actor=names.get(r.actor, r.actor),
+            summary=named(r.summary),
+            rolls=tuple(named(line) for line in roll_lines(r)),
+            outcome=r.outcome.value,
+        )
+        for r in resolution.results
+        if r.intent is not None or r.rolls
+    ]
+
+
+_ID = re.compile(r"\b(?:pc|npc|monster|loc|item)-[a-z0-9]+(?:-[a-z0-9]+)*\b")

@@ -1,0 +1,223 @@
+"""Session summaries and the summary index's upkeep (an index: the ledger is the authority).
+
+A session's summary is filed in SQL as ``pending`` and then indexed in Chroma once its hard facts are
+confirmed in the ledger. The index is optional at every step: when it fails, play goes on with the ledger's
+records only, the index rests (is not asked) for a while, the GM is told once per outage, and the summaries
+wait in SQL until the index is back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.table.context import GM_VIEW
+from ledger import service
+from ledger.store import sessions as ledger_sessions
+from ledger.store.visibility import Viewer
+
+if TYPE_CHECKING:
+    from bot.table.context import TableContext
+    from ledger.recall.summaries import SummaryIndex
+    from ledger.store.models import Summary
+
+
+_log = logging.getLogger(__name__)
+
+#: How long the summary index rests after a failure: the first rest, then doubled up to the last.
+SUMMARY_REST_MINUTES = (1.0, 15.0)
+
+
+class SummaryUpkeep:
+    """Files session summaries and keeps the summary index in step with the ledger."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+        # Campaigns whose GM was told the index is down (once per outage), and campaigns whose queued
+        # summaries this process has already tried to index.
+        self._outage: set[int] = set()
+        self._checked: set[int] = set()
+        # After a failure the index rests (is not asked) until this time, so no round waits on a down index.
+        self._retry_at: datetime | None = None
+        self._rest_minutes = SUMMARY_REST_MINUTES[0]
+
+    async def file_session_summary(self, campaign_id: int, number: int) -> None:
+        """File a session summary: the round narrations in order, indexed in Chroma after its hard facts
+        (deaths, hand-overs, thread changes) are confirmed in the ledger."""
+        async with self.ctx.session() as s:
+            texts = await ledger_sessions.session_narrations(
+                s, campaign_id=campaign_id, session_number=number
+            )
+            events = await service.history(
+                s, campaign_id=campaign_id, viewer=Viewer.party(), limit=200, session_number=number
+            )
+        if not texts:
+            return
+        text = " ".join(texts)
+        words = text.split()
+        if len(words) > 300:
+            text = " ".join(words[:300]) + " ..."
+        async with self.ctx.session() as s:
+            await ledger_sessions.add_summary(
+                s,
+                campaign_id=campaign_id,
+                session_number=number,
+                text=text,
+                event_ids=[e.ref for e in events],
+                visibility="party",
+            )
+        # Filed in SQL (the authority) as ``pending``; indexed now, or queued while the index is down.
+        await self.index_pending(campaign_id)
+
+    def index_for_round(self) -> SummaryIndex | None:
+        """The summary index for a round's retrieval, or None while it rests after a failure.
+
+        A down index is asked again only after a rest (1 minute, doubling up to 15), so a timing-out endpoint
+        does not slow every round; the ledger's records are complete without it.
+        """
+        if self.ctx.summaries is None or self._resting():
+            return None
+        return self.ctx.summaries
+
+    def _resting(self) -> bool:
+        return self._retry_at is not None and self.ctx.clock() < self._retry_at
+
+    async def upkeep(self, campaign_id: int, unavailable: str | None) -> None:
+        """After a round's retrieval: tell the GM once when the index failed, else index what is queued.
+
+        Queued summaries are indexed after an outage (the first successful query) and once per campaign per
+        process (a restart finds what an earlier process left pending).
+        """
+        if self.ctx.summaries is None:
+            return
+        if unavailable is not None:
+            await self._index_down(campaign_id, unavailable)
+        elif self._resting():
+            return  # not asked this round
+        elif campaign_id in self._outage or campaign_id not in self._checked:
+            await self.index_pending(campaign_id)
+
+    async def index_pending(self, campaign_id: int) -> int:
+        """Index the campaign's queued (``pending``) summaries, oldest first; return how many were indexed.
+
+        A summary stating a hard fact the ledger lacks is marked ``refused`` and never retried. At the first
+        :class:`~ledger.recall.summaries.IndexUnavailable` the rest stay queued and the GM is told (once per
+        outage).
+        While the index rests after a failure nothing is tried: the summaries wait in the ledger.
+        """
+        if self.ctx.summaries is None or self._resting():
+            return 0
+        from ledger.recall.summaries import IndexUnavailable
+
+        indexed = 0
+        while True:
+            async with self.ctx.session() as s:
+                rows = await ledger_sessions.pending_summaries(s, campaign_id=campaign_id, limit=20)
+            for row in rows:
+                assert row.id is not None
+                try:
+                    state = await self._index_summary(campaign_id, row)
+                except IndexUnavailable as err:
+                    await self._index_down(campaign_id, str(err))
+                    return indexed
+                async with self.ctx.session() as s:
+                    await ledger_sessions.mark_summary_index_state(s, summary_id=row.id, state=state)
+                indexed += state == "indexed"
+            if len(rows) < 20:
+                break
+        self._checked.add(campaign_id)
+        self._retry_at, self._rest_minutes = None, SUMMARY_REST_MINUTES[0]
+        if campaign_id in self._outage:
+            self._outage.discard(campaign_id)
+            _log.warning(
+                "summary index is back for campaign %s: %s queued summaries indexed", campaign_id, indexed
+            )
+            await self._tell_gm(
+                campaign_id,
+                f"The summary index is back: {indexed} queued session summaries were indexed.",
+            )
+        return indexed
+
+    async def _index_down(self, campaign_id: int, reason: str) -> None:
+        """The summary index failed: play goes on with ledger records only; the GM is told once per outage."""
+        self._retry_at = self.ctx.clock() + timedelta(minutes=self._rest_minutes)
+        self._rest_minutes = min(self._rest_minutes * 2, SUMMARY_REST_MINUTES[1])
+        if campaign_id in self._outage:
+            _log.debug("summary index still unavailable for campaign %s: %s", campaign_id, reason)
+            return
+        self._outage.add(campaign_id)
+        _log.warning("summary index unavailable for campaign %s: %s", campaign_id, reason)
+        await self._tell_gm(
+            campaign_id,
+            f"The summary index is unavailable ({reason}). Play goes on with the ledger's records only; "
+            "session summaries are kept in the ledger and will be indexed when the index is back.",
+        )
+
+    async def _tell_gm(self, campaign_id: int, text: str) -> None:
+        """DM the campaign's GM; when the DM cannot be sent, keep the note in the GM's conflict queue."""
+        async with self.ctx.session() as s:
+            campaign = await service.get_campaign(s, campaign_id=campaign_id)
+        try:
+            await self.ctx.courier.send_dm(campaign.owner_user_id, f"**{campaign.name}**: {text}")
+            return
+        except Exception:  # DMClosed, or Discord failing: the note must still reach the GM
+            _log.warning("could not DM the GM of campaign %s", campaign_id, exc_info=True)
+        async with self.ctx.session() as s:
+            await service.add_conflict(s, campaign_id=campaign_id, round_id=None, claim_text=text[:500])
+
+    async def _summary_events(self, campaign_id: int, row: Summary) -> list[Any]:
+        """The events a summary covers, for the hard facts it states: a session's from its history (one
+        read), a loaded scenario's history summary by ref."""
+        wanted = set(row.event_ids)
+        async with self.ctx.session() as s:
+            if row.scope == "session":
+                events = await service.history(
+                    s, campaign_id=campaign_id, viewer=GM_VIEW, limit=500, session_number=row.session_number
+                )
+                return [e for e in events if e.ref in wanted]
+            return [
+                (await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW)).data
+                for ref in row.event_ids
+            ]
+
+    async def _index_summary(self, campaign_id: int, row: Summary) -> str:
+        """Index one summary row; return its new state (``indexed`` or ``refused``).
+
+        Raises :class:`~ledger.recall.summaries.IndexUnavailable` when Chroma or the embeddings endpoint
+        fails.
+        """
+        summaries = self.ctx.summaries
+        assert summaries is not None
+        from ledger.recall.summaries import IndexUnavailable, SummaryError, hard_facts_from_changes
+
+        changes = []
+        for e in await self._summary_events(campaign_id, row):
+            payload = e.payload if hasattr(e, "payload") else e.get("payload", e)
+            if isinstance(payload, dict) and "kind" in payload:
+                changes.append(payload)
+        facts = hard_facts_from_changes(changes)
+
+        async def verify(declared: Sequence[Any]) -> list[Any]:
+            async with self.ctx.session() as s:
+                return await ledger_sessions.missing_hard_facts(s, campaign_id=campaign_id, facts=declared)
+
+        try:
+            await summaries.add(
+                summary_id=f"summary-{row.id}",
+                campaign=f"campaign-{campaign_id}",
+                session=row.session_number,
+                scope="session",
+                text=row.text,
+                verify=verify,
+                event_ids=list(row.event_ids),
+                visibility=row.visibility,
+                hard_facts=facts,
+            )
+        except IndexUnavailable:
+            raise
+        except SummaryError:
+            _log.warning("summary %s was not indexed", row.id, exc_info=True)
+            return "refused"
+        return "indexed"
