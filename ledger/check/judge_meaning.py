@@ -238,7 +238,9 @@ def _count(c: Claim, snap: WorldSnapshot) -> Verdict:
     name = it.name
     if "exact" in want and want["exact"] not in (have, have + used):
         return Verdict(c, "contradicted", f"{item}-quantity", f"there are {have} {name}, not {want['exact']}")
-    if "min" in want and want["min"] > have + used:
+    # an ordinal or a count word names what is held now ("her second vial" needs two in hand); an exact count
+    # may also be told as it stood before this round's use
+    if "min" in want and want["min"] > have:
         return Verdict(c, "contradicted", f"{item}-quantity", f"there are only {have} {name}")
     return Verdict(c, "supported")
 

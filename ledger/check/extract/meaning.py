@@ -1,5 +1,6 @@
 """The meaning-level passes over one sentence, in order: conditions and health (:mod:`.conditions`),
-kinship terms (:mod:`.relations`), attitude shown by behaviour (:mod:`.valence`).
+kinship terms (:mod:`.relations`), attitude shown by behaviour (:mod:`.valence`),
+ordinals and count words against quantities (:mod:`.counts`).
 
 :func:`_meaning` is the one call :mod:`.pipeline` makes per sentence for them; each pass only appends claims
 of the meaning-level kinds (judged by :mod:`ledger.check.judge_meaning`). Imports :mod:`.conditions`.
@@ -8,6 +9,7 @@ of the meaning-level kinds (judged by :mod:`ledger.check.judge_meaning`). Import
 from __future__ import annotations
 
 from ledger.check.extract.conditions import _conditions
+from ledger.check.extract.counts import _counts
 from ledger.check.extract.relations import _kinship
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.valence import _attitudes
@@ -18,3 +20,4 @@ def _meaning(s: _Sentence) -> None:
     _conditions(s)
     _kinship(s)
     _attitudes(s)
+    _counts(s)

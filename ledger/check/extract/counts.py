@@ -1,0 +1,146 @@
+"""Ordinals and count words against quantities: ``count(item, *)`` with ``min=N`` or ``exact=N``.
+
+A count word tied to an item mention says how many of the item there are, and
+:mod:`ledger.check.judge_meaning` holds it to the quantity held (all visible holders together):
+
+- an ordinal before the item, or standing for it ("his second vial of laudanum", "uncorks her second"):
+  at least that many (``min``);
+- "both" before the item or "both vials of it" after it: exactly two; "only", "sole" or "last" ("his only
+  beeswax candle", "her last smoke bomb"): exactly one; "all six of them" after it: exactly six;
+- a number word or digits right before it ("eight black pearls"): at least that many (a narrator may show a
+  few of a stack, never more than there are);
+- a plural mention ("the vials of squid ink", "gold nuggets") of an item whose own name is singular: at
+  least two.
+
+Imports :mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`; :func:`_counts` is one pass over a sentence.
+"""
+
+from __future__ import annotations
+
+from ledger.check.claims import Claim
+from ledger.check.extract.lexicon import _NUMBERS
+from ledger.check.extract.names import Mention
+from ledger.check.extract.sentence import _Sentence
+
+ORDINALS = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+}
+NUMBER_WORDS = {w: n for w, n in _NUMBERS.items() if w not in ("a", "an", "single", "one")} | {
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+}
+ONE_WORDS = frozenset({"only", "sole", "last", "lone"})
+_DETERMINERS = frozenset({"the", "his", "her", "their", "its", "my", "your", "our", "a", "an"})
+_ELLIPSIS_AFTER = frozenset({".", ",", ";", "and", "to", "for", "from", "on", "in", "into", "then", "!"})
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+
+
+def _head_plural(s: _Sentence, m: Mention) -> bool:
+    """True when the mention's head noun (before "of", else its last word) is a plural the item's own name
+    does not use: "vials of squid ink" for the vial of squid ink, "gold nuggets" for the gold nugget."""
+    e = s.snap.entities.get(m.id or "")
+    if e is None:
+        return False
+    words = [t.low for t in s.tokens[m.i : m.j]]
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    name = e.name.lower().split()
+    name_head = name[name.index("of") - 1] if "of" in name[1:] else name[-1]
+    if not head.endswith("s") or head == name_head or name_head.endswith("s"):
+        return False
+    return head in (name_head + "s", name_head + "es", name_head[:-1] + "ies")
+
+
+def _counts(s: _Sentence) -> None:
+    """count(item, *) claims for the count words tied to item mentions in one sentence."""
+    toks = s.tokens
+    items = [m for m in s.mentions if m.id and s.kind(m) == "item" and not m.quoted]
+    if not items and not any(toks[k].low in ORDINALS for k in range(s.a, s.b)):
+        return
+    made: set[tuple[str, str]] = set()
+
+    def claim(m: Mention, detail: str, at: Mention | None = None) -> None:
+        assert m.id is not None
+        if (m.id, detail) in made:
+            return
+        made.add((m.id, detail))
+        mod = s.modality(at or m)
+        s.ex.claims.append(Claim("count", (m.id, "*"), s.raw.strip(), s.span, mod, detail))
+
+    for m in items:
+        # the words right before the name, nearest first, back to a determiner: "his second", "both"
+        words: list[str] = []
+        k = m.i - 1
+        while k >= s.a and len(words) < 3 and not toks[k].quoted and toks[k].low.isalnum():
+            words.append(toks[k].low)
+            if toks[k].low in _DETERMINERS:
+                break
+            k -= 1
+        if (k - 1 >= s.a and toks[k - 1].low == "of") or (k >= s.a and toks[k].low == "of"):
+            words = []  # "one of his two ...": a partitive is the holdings pass's count
+        if any(w in ORDINALS for w in words[:2]):
+            n = next(ORDINALS[w] for w in words[:2] if w in ORDINALS)
+            claim(m, f"min={n}")
+        elif words and words[0] == "both":
+            claim(m, "exact=2")
+        elif any(w in ONE_WORDS for w in words[:2]) and not (m.j < s.b and toks[m.j].low == "of"):
+            claim(m, "exact=1")
+        elif words and _number(words[0]) is not None:
+            claim(m, f"min={_number(words[0])}")
+        elif _head_plural(s, m):
+            claim(m, "min=2")
+        # further on, set off by a comma: "The moonwater in his satchel, both vials of it", "all six of them"
+        for q in range(m.j, min(s.b - 2, m.j + 8)):
+            if toks[q].quoted or toks[q].text in (";", ".") or any(x.i == q for x in items):
+                break
+            if toks[q].text != ",":
+                continue
+            nxt = toks[q + 1].low
+            if nxt == "both":
+                claim(m, "exact=2")
+            elif nxt == "all" and _number(toks[q + 2].low) is not None:
+                claim(m, f"exact={_number(toks[q + 2].low)}")
+            break
+    # "when the first vial is empty she uncorks her second": an ordinal standing for the last item named
+    for k in range(s.a + 1, s.b - 1):
+        t = toks[k]
+        if t.quoted or t.low not in ORDINALS or toks[k - 1].low not in _DETERMINERS - {"a", "an"}:
+            continue
+        if toks[k + 1].low not in _ELLIPSIS_AFTER:
+            continue
+        recent = [
+            m
+            for m in s.ex.mentions
+            if m.id and m.i < k and not m.quoted and (e := s.snap.entities.get(m.id)) and e.kind == "item"
+        ]
+        if recent and recent[-1].i >= _sentence_start_before(s):
+            it = recent[-1]
+            here = Mention(it.ids, k, k + 1, False, False, "public")  # the modality where the ordinal is
+            claim(it, f"min={ORDINALS[t.low]}", here)
+
+
+def _sentence_start_before(s: _Sentence) -> int:
+    """The first token of the previous sentence (an elided ordinal reaches back no further)."""
+    from ledger.check.extract.conditions import _previous_sentence
+
+    return _previous_sentence(s)
