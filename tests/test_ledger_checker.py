@@ -189,7 +189,11 @@ def test_an_npc_elsewhere_cannot_wait_here() -> None:
 
 
 def test_a_feud_told_as_friendship_is_refuted_by_the_edge() -> None:
-    assert refuted("Wei embraces Greyrock like an old friend.", tiny_world()) == {"edge-wei-greyrock"}
+    # Wei is recorded at the harbour, so embracing Greyrock in the tavern also puts him where he is not
+    assert refuted("Wei embraces Greyrock like an old friend.", tiny_world()) == {
+        "edge-wei-greyrock",
+        "npc-wei-location",
+    }
 
 
 def battle_round() -> RoundFacts:

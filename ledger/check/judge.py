@@ -10,7 +10,6 @@ conflict: the narrator may invent scenery. Pure and deterministic; no database.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from ledger.check.claims import CheckReport, Claim, Leak, Verdict
 from ledger.check.extract import (
@@ -23,6 +22,8 @@ from ledger.check.extract import (
     content_words,
     extract,
 )
+from ledger.check.extract.verbs import verb_class
+from ledger.check.replay import PARTY, Replay
 from ledger.check.snapshot import Entity, WorldSnapshot
 
 # Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
@@ -112,20 +113,11 @@ def _visible(audience: str) -> frozenset[str] | None:
     return frozenset({"public", "party"})
 
 
-@dataclass
-class _Story:
-    """What the narration has changed so far (replayed in text order)."""
-
-    holder: dict[str, str | None] = field(default_factory=dict)  # item -> holder after a hand-over
-    moving: set[str] = field(default_factory=set)
-    dead: set[str] = field(default_factory=set)  # told dead earlier in this narration
-
-
 class _Judge:
     def __init__(self, snap: WorldSnapshot, audience: str) -> None:
         self.snap = snap
         self.vis = _visible(audience)
-        self.story = _Story()
+        self.story = Replay.start(snap)
         self.leaks: list[Leak] = []
         self.died = snap.round.died()
         self.moved = snap.round.moved()
@@ -146,12 +138,12 @@ class _Judge:
         if not c.modality.asserted:
             if c.kind in ("holds", "relation"):
                 # a secret stays secret inside a plan, a memory or a line of dialogue: look for leaks only
-                saved = _Story(dict(self.story.holder), set(self.story.moving), set(self.story.dead))
+                saved = self.story.copy()
                 getattr(self, f"_{c.kind}")(c)
                 self.story = saved
             return Verdict(c, "unknown", None, "not asserted (" + _why(c) + ")")
         handler = getattr(self, f"_{c.kind}", None)
-        v: Verdict = handler(c) if handler else Verdict(c, "unknown")
+        v: Verdict = handler(c) if handler else self._meaning(c)
         if v.verdict == "contradicted" and v.refuted_by in self.snap.superseded:
             # the snapshot already holds the retconned value: telling the old one is still a conflict,
             # but the GM should see that the record was rewritten
@@ -160,6 +152,14 @@ class _Judge:
                 c, "contradicted", v.refuted_by, f"{v.reason} (retconned in {note.id}: {note.reason})"
             )
         return v
+
+    def _meaning(self, c: Claim) -> Verdict:
+        """A claim kind this module does not judge: the meaning-level judge's, if it is installed."""
+        try:
+            from ledger.check import judge_meaning
+        except ImportError:
+            return Verdict(c, "unknown")
+        return judge_meaning.verdict(c, self.snap) or Verdict(c, "unknown")
 
     # --- life, place, condition ---------------------------------------------------------------------------
 
@@ -171,13 +171,17 @@ class _Judge:
         e = self.entity(eid)
         if e is None:
             return Verdict(c, "unknown")
-        if not e.alive and eid not in self.died and c.detail not in _CORPSE_VERBS:
+        if not e.alive and eid not in self.died and not _posture(c.detail):
             return Verdict(c, "contradicted", self._alive_record(eid), f"{e.name} is dead")
-        if eid in self.story.dead and c.detail not in _CORPSE_VERBS:
+        if eid in self.story.dead and not _posture(c.detail):
             return Verdict(
                 c, "contradicted", self._alive_record(eid), f"{e.name} died earlier in this narration"
             )
         bad = sorted(k for k in e.conditions & INCAPACITATING if (eid, k) not in self.downed)
+        # "Even paralyzed, the torchbearer radiates hatred": a sentence that names the condition itself tells
+        # what the helpless body still does, knowingly
+        told = set(c.text.lower().replace(",", " ").split())
+        bad = [k for k in bad if k not in told and not (k == "paralyzed" and "paralysed" in told)]
         if bad and c.detail not in _HELPLESS_VERBS:
             return Verdict(c, "contradicted", f"{eid}-condition-{bad[0]}", f"{e.name} is {bad[0]}")
         held = sorted(e.conditions & {"restrained", "grappled"})
@@ -212,13 +216,15 @@ class _Judge:
         if e is None or scene.location is None or eid in self.story.moving or eid in self.moved:
             return Verdict(c, "unknown")
         if not e.alive and eid not in self.died:
+            if _posture(c.detail):
+                return Verdict(c, "unknown", None, "a body lying where it lies")
             return Verdict(c, "contradicted", self._alive_record(eid), f"{e.name} is dead")
         if eid in scene.present:
             return Verdict(c, "supported")
         if e.location is None or not self.sees(e.visibility):
             return Verdict(c, "unknown")
-        if self.snap.within(e.location, scene.location) or self.snap.within(scene.location, e.location):
-            return Verdict(c, "supported")
+        if self.story.is_here(e.location):
+            return Verdict(c, "supported", None, "where the narration is, or has gone")
         where = self.entity(e.location)
         return Verdict(
             c,
@@ -232,10 +238,19 @@ class _Judge:
         if place == "*moving*":
             self.story.moving.add(eid)
             return Verdict(c, "unknown", None, "moves in this narration")
+        if c.detail.startswith("to:"):
+            e = self.entity(eid)
+            if eid == PARTY or (e is not None and e.kind == "pc") or not self.story.is_here(place):
+                # the party goes somewhere, or someone leaves for another place: later sentences follow
+                self.story.go(eid, place)
+            # someone coming to where the narration is stays judged by its presence claim
+            return Verdict(c, "unknown", None, "goes there in this narration")
+        if eid == PARTY:
+            return Verdict(c, "unknown")
         e = self.entity(eid)
         if e is None or e.location is None or eid in self.story.moving or eid in self.moved:
             return Verdict(c, "unknown")
-        if not e.alive and eid not in self.died and c.detail not in _CORPSE_VERBS:
+        if not e.alive and eid not in self.died and not _posture(c.detail):
             return Verdict(c, "contradicted", self._alive_record(eid), f"{e.name} is dead")
         if self.snap.within(e.location, place) or self.snap.within(place, e.location):
             return Verdict(c, "supported")
@@ -421,7 +436,7 @@ class _Judge:
             return Verdict(c, "unknown")
         if not self.sees(t.visibility):
             return Verdict(c, "unknown")
-        now = self.snap.round.thread_moves().get(tid, t.status)
+        now = self.story.threads.get(tid) or self.snap.round.thread_moves().get(tid, t.status)
         if now == status:
             return Verdict(c, "supported")
         return Verdict(c, "contradicted", tid, f"the {t.kind} is {now}, not {status}")
@@ -493,7 +508,7 @@ class _Judge:
             if verb in _ABANDON and content_words(clause_text) & sub:
                 # "Mira abandons her watch on the rooftops": giving up what the player chose to do
                 return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not stop")
-            if leaves and not content_words(clause_text) & sub:
+            if leaves and not content_words(clause_text) & sub and pc not in self.story.movers:
                 # walking out of the scene is a choice the player did not make
                 return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not leave")
             return Verdict(c, "supported", None, "the player acted this round")
@@ -516,6 +531,12 @@ class _Judge:
         if lemma not in CHOICE and clause & sub:
             return Verdict(c, "supported")
         return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not choose that")
+
+
+def _posture(detail: str) -> bool:
+    """True when an acts/at/present claim's verb tells a body's posture ("lies", "hangs", "rests"), which a
+    corpse or a helpless creature may be told doing without acting."""
+    return detail in _CORPSE_VERBS or verb_class(detail) == "posture"
 
 
 def _the(name: str) -> str:
@@ -674,6 +695,13 @@ _ARITY: dict[str, int] = {
     "missed": 2,
     "damaged": 1,
     "pc_choice": 1,
+    # meaning-level kinds (ledger.check.judge_meaning)
+    "health": 2,
+    "senses": 2,
+    "condition_gone": 2,
+    "kinship": 3,
+    "count": 2,
+    "attitude": 3,
 }
 
 

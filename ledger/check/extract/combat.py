@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ledger.check.extract.lexicon import _BODY_NOUNS, _PRONOUN_POSS, VERBS
+from ledger.check.extract.lexicon import _BODY_NOUNS, _OBJECT_LEAD, _PRONOUN_POSS, VERBS
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import ActionResult, WorldSnapshot
@@ -354,6 +354,14 @@ _SURFACES = frozenset(
 )
 
 
+def _takes_object(s: _Sentence, k: int) -> bool:
+    """True when the verb at ``k`` is followed by an object: a determiner, a pronoun or a named creature."""
+    if k + 1 >= s.b:
+        return False
+    nxt = s.tokens[k + 1].low
+    return nxt in _OBJECT_LEAD or any(x.i == k + 1 for x in s.mentions)
+
+
 def _combat(s: _Sentence) -> None:
     """hit / missed / damaged / dead from attack phrasing, guided by who acted this round."""
     rnd = s.snap.round
@@ -368,6 +376,8 @@ def _combat(s: _Sentence) -> None:
         if not attacks:
             continue
         v = s.verb_after(m) if not m.poss else None
+        if v is not None and v[1] not in VERBS and not _takes_object(s, v[0]):
+            v = None  # "It burns like dry paper": an intransitive verb the hand table lacks attacks no one
         if m.poss and not _weapon_follows(s, m):
             continue  # "the ghoul's head" is where a blow lands, not who strikes
         if m.poss and any(

@@ -5,7 +5,8 @@ and ``MOTION`` sort the lemmas by what they tell (words, a decision, idling, sta
 tables are the small closed word lists of grammar and modality: adverbs and auxiliaries, hedges of
 hypothesis, memory and rumour, negation, body nouns, numbers, possessive pronouns, and the words that may
 lead or follow a clause subject. A word list used by one claim family lives with that family's pass.
-Imports nothing from the package.
+Any verb outside these lists is read from a lexicon by :mod:`.verbs` (which imports this module; only
+``_is_past`` imports it back, on first use).
 """
 
 from __future__ import annotations
@@ -424,10 +425,11 @@ _OBJECT_LEAD = frozenset(
 )
 
 
-_PAST_IRREGULAR = frozenset(
-    w for w in _IRREGULAR if not w.endswith(("s", "ing", "en", "wn")) and w not in ("lay", "slain")
-)
-
-
 def _is_past(form: str, lemma: str) -> bool:
-    return form != lemma and (form.endswith("ed") or form in _PAST_IRREGULAR)
+    """True when ``form`` can only be a past form of ``lemma``, by lemminflect's inflection tables
+    (:mod:`.verbs`, imported here on first use: it imports this module)."""
+    if form == lemma or form == "lay":
+        return False  # "lay" is also the present of "lay"
+    from ledger.check.extract.verbs import is_past
+
+    return is_past(form, lemma)

@@ -14,7 +14,7 @@ from ledger.check.extract.knows import _knows
 from ledger.check.extract.meaning import _meaning
 from ledger.check.extract.names import Extraction, _pronouns, find_mentions, name_index
 from ledger.check.extract.new_names import _new_names
-from ledger.check.extract.presence import _remains, _speech, _subjects
+from ledger.check.extract.presence import _party_moves, _remains, _speech, _subjects
 from ledger.check.extract.relations import _relation_by_pronoun, _relations
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import _present_tense, _quote_ranges, _sentences, tokenize
@@ -39,6 +39,7 @@ def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         s = _Sentence(ex, snapshot, text, a, b)
         _speech(s, quotes, attributed)
         _subjects(s, attributed)
+        _party_moves(s)
         _combat(s)
         _holdings(s)
         _relations(s)

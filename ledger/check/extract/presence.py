@@ -15,6 +15,7 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import (
     _HYPO,
     _NEGATION,
+    _OBJECT_LEAD,
     CHOICE,
     IDLE,
     MOTION,
@@ -25,6 +26,7 @@ from ledger.check.extract.lexicon import (
 )
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.verbs import is_finite, lemma, verb_class
 
 _MOURN_NOUNS = frozenset(
     {
@@ -337,7 +339,7 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
         k, form, lemma = v
         mod = s.modality(m, k)
-        if s.ex.present_tense and _is_past(form, lemma) and not inverted:
+        if _is_past(form, lemma) and not inverted and (s.ex.present_tense or _present_in(s)):
             # "Mother Hesk warned you before you came down" in a present-tense scene looks back
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
         if lemma == "be":
@@ -363,6 +365,25 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
 
 
+def _present_in(s: _Sentence) -> bool:
+    """True when the sentence also tells something in the present ("Hadda repaid her favour ...; she owes
+    him nothing now"): against it, a past verb is backstory."""
+    toks = s.tokens
+    ends = {x.j for x in s.mentions if not x.poss}
+    for q in range(s.a + 1, s.b):
+        t = toks[q]
+        if (
+            t.quoted
+            or not t.text.islower()
+            or not (toks[q - 1].low in ("he", "she", "it", "they") or q in ends)
+        ):
+            continue
+        base = lemma(t.low)
+        if base is not None and is_finite(t.low, base) and not _is_past(t.low, base):
+            return True
+    return False
+
+
 def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
     """Later verbs of the same subject: "stretches his arms, strolls over and helps himself"."""
     out: list[tuple[int, str]] = []
@@ -376,12 +397,110 @@ def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
         if any(x.i == q for x in s.mentions) or t.low in ("he", "she", "it", "they", "who", "which", "that"):
             break
         if toks[q - 1].text in (",", "and") or toks[q - 1].low == "then":
-            lemma = VERBS.get(t.low)
-            if lemma and (t.low.endswith("s") == third_person) and not t.low.endswith("ing"):
+            base = VERBS.get(t.low)
+            if base is None and t.text.islower() and not t.poss:
+                # a verb the hand table lacks ("... and blows a kiss"), only before an object or a particle
+                nxt = toks[q + 1].low if q + 1 < s.b else "."
+                found = lemma(t.low)
+                if found and is_finite(t.low, found) and (nxt in _OBJECT_LEAD or nxt in _DIRECTIONS):
+                    base = found
+            if base and (t.low.endswith("s") == third_person) and not t.low.endswith("ing"):
                 if t.low.endswith("ed") and third_person:
                     continue
-                out.append((q, lemma))
+                out.append((q, base))
     return out
+
+
+# a preposition of direction before a place: the place is where the subject goes
+_DIRECTIONS = frozenset(
+    {"to", "into", "onto", "toward", "towards", "up", "down", "in", "on", "over", "across"}
+)
+_GOING = frozenset({"to", "into", "onto", "toward", "towards"})
+# verb classes that point, speak or look toward a place without going there ("nods to the gate")
+_NOT_GOING = frozenset({"speech", "commitment", "perception", "state", "posture"})
+_GESTURES_TOWARD = frozenset(
+    {
+        "point",
+        "nod",
+        "turn",
+        "gesture",
+        "wave",
+        "bow",
+        "motion",
+        "beckon",
+        "belong",
+        "send",
+        "write",
+        "tie",
+        "chain",
+        "bind",
+        "nail",
+        "pin",
+        "throw",
+        "toss",
+        "hand",
+        "give",
+        "pass",
+        "sell",
+        "tell",
+        "report",
+        "owe",
+        "pay",
+        "deliver",
+        "show",
+        "raise",
+        "lift",
+        "hold",
+        "post",
+    }
+)
+
+
+def _destination(s: _Sentence, k: int) -> str | None:
+    """The known place the verb at ``k`` goes to: "to/into/onto/toward the X", or "up/down the X" right
+    after the verb, in the same clause, before anyone else is named."""
+    _, c1 = s.clause_of(k)
+    base = lemma(s.tokens[k].low) or ""
+    if base in _GESTURES_TOWARD:
+        return None
+    starts = {x.i for x in s.mentions if s.kind(x) in ("pc", "npc", "monster")}
+    for q in range(k + 1, min(c1, k + 14)):
+        t = s.tokens[q]
+        if t.quoted or q in starts or t.low in ("who", "which", "that", "where", "while", "when", "as", ","):
+            return None  # another clause, or a participle of its own ("sits by the fire, drawing a route to")
+        if t.low in ("he", "she", "they", "it", "you", "we", "i") and q > k + 1:
+            return None
+        if (
+            t.low in _GOING
+            or (q == k + 1 and t.low in ("up", "down"))
+            or (t.low in ("up", "down") and s.tokens[q - 1].low in ("out", "back", "and"))
+        ):
+            nxt = next((x for x in s.mentions if x.i in (q + 1, q + 2)), None)
+            if nxt is not None and nxt.id and s.kind(nxt) == "location" and not nxt.quoted:
+                return nxt.id
+    return None
+
+
+def _party_moves(s: _Sentence) -> None:
+    """ "You take the back stairs down into the wine cellar", "We climb to the chapel": the party (you, we)
+    goes to a known place; replayed by the judge as ``at(*party*, place)``."""
+    toks = s.tokens
+    for c0 in s.clauses:
+        k = c0
+        while k < s.b and (toks[k].text in (",", "and", "then") or toks[k].low in ("then", "so", "and")):
+            k += 1
+        if k >= s.b or toks[k].quoted or toks[k].low not in ("you", "we"):
+            continue
+        _, c1 = s.clause_of(k)
+        for q in range(k + 1, min(c1, k + 4)):
+            base = lemma(toks[q].low) if toks[q].text.islower() else None
+            if base is None or verb_class(base) in _NOT_GOING or toks[q].low in _OBJECT_LEAD:
+                continue
+            dest = _destination(s, q)
+            if dest is not None:
+                mod = Modality(False, bool(_HYPO & {t.low for t in toks[c0:q]}), False, False, False)
+                s.ex.claims.append(Claim("at", ("*party*", dest), s.raw.strip(), s.span, mod, f"to:{base}"))
+            break
 
 
 # verbs of a state of mind or of affairs: they put no one anywhere
@@ -408,8 +527,12 @@ def _act(
         # "says nothing", "agrees to nothing": a silence is no words put in anyone's mouth
         mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, True)
     s.claim("acts", (eid,), m, mod, lemma)
-    if lemma in _STATE_VERBS:
+    if lemma in _STATE_VERBS or verb_class(lemma) == "state":
         return  # "she owes him nothing", "he knows the pass": no body in any place
+    goes_to = _destination(s, k) if lemma not in STATIC and lemma not in IDLE else None
+    if goes_to is not None and verb_class(lemma) not in _NOT_GOING:
+        # "Faen walks through the fern-dark to the Willow Hall": whoever it is goes there (replayed)
+        s.claim("at", (eid, goes_to), m, mod, f"to:{lemma}")
     if lemma in MOTION:
         dest = _location_after(s, k)
         arriving = (

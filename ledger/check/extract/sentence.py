@@ -30,6 +30,7 @@ from ledger.check.extract.lexicon import (
     VERBS,
 )
 from ledger.check.extract.names import Extraction, Mention
+from ledger.check.extract.verbs import is_finite, is_past, lemma, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 
@@ -88,11 +89,10 @@ class _Sentence:
         memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
         # "the warehouse where Harlan Voss kept his wine": a past-tense relative clause looks back
         prev_word = self.tokens[m.i - 1].low if m.i > self.a else ""
-        if (
-            prev_word in ("where", "when", "whom", "that")
-            and after
-            and (after[0].endswith("ed") or after[0] in _IRREGULAR)
-        ):
+        if prev_word in ("where", "when", "whom", "that") and after and _past_form(after[0]):
+            memory = True
+        # "the night Zsofia fell": a past verb right after a name that follows a time noun looks back
+        if prev_word in _TIME_NOUNS and after and _past_form(after[0]):
             memory = True
         memory = memory or any(
             p in whole
@@ -147,10 +147,26 @@ class _Sentence:
                 and prev2.text not in (",", '"', "”", "“")
             ):
                 rumour = True
+        rumour = rumour or self._reported(m)
         neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
         negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
         return Modality(m.quoted, hypo, memory, rumour, negated)
+
+    def _reported(self, m: Mention) -> bool:
+        """True when ``m`` opens the complement of a verb of saying, swearing, hearing or believing whose own
+        subject comes before it: "the roustabouts swear Zsofia still walks", "they say that old Voss walks",
+        "tells her where Pike hides": the whole clause is someone's report, not the narrator's."""
+        k = m.i - 1
+        while k >= self.a and self.tokens[k].low in _COMPLEMENT_GLUE and not self.tokens[k].quoted:
+            k -= 1
+        if k - 1 < self.a:
+            return False
+        t, before = self.tokens[k], self.tokens[k - 1]
+        if t.quoted or before.quoted or before.text in (",", '"', "“", "”", ":"):
+            return False  # '"...," says Voss' names the speaker, not a report about Voss
+        base = lemma(t.low)
+        return base is not None and (verb_class(base) in ("speech", "commitment") or base in _REPORTING)
 
     def claim(
         self, kind: ClaimKind, args: Iterable[str], m: Mention | None, modality: Modality, detail: str = ""
@@ -202,6 +218,13 @@ class _Sentence:
                 return k, t.low, VERBS[t.low]
             if t.low in ("and",) and steps == 0:
                 return None
+            if t.low in _SELF and steps == 0:
+                k += 1  # "Sir Reginald himself settles ...": the intensifier is not the verb
+                steps += 1
+                continue
+            found = _lexicon_verb(self, m, k)
+            if found is not None:
+                return k, t.low, found
             guess = _unknown_verb(self, m, k)
             if guess is not None:
                 return k, t.low, guess
@@ -234,6 +257,85 @@ class _Sentence:
         if prev and self.clause_of(prev[-1].i)[0] == self.clause_of(k)[0]:
             return None
         return k, t.low, lemma
+
+
+# words that may stand between a verb of report and the subject of what is reported
+_COMPLEMENT_GLUE = frozenset(
+    {
+        "that",
+        "how",
+        "where",
+        "when",
+        "whether",
+        "why",
+        "old",
+        "young",
+        "her",
+        "him",
+        "them",
+        "you",
+        "us",
+        "me",
+    }
+)
+# verbs of report and belief beyond speech: what follows is someone's word or thought, not the narrator's
+_REPORTING = frozenset(
+    {
+        "hear",
+        "claim",
+        "swear",
+        "insist",
+        "believe",
+        "think",
+        "reckon",
+        "suppose",
+        "dream",
+        "imagine",
+        "suspect",
+        "doubt",
+        "guess",
+        "fear",
+        "rumour",
+        "rumor",
+        "pretend",
+        "wonder",
+        "hope",
+        "wish",
+    }
+)
+_TIME_NOUNS = frozenset({"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week"})
+_SELF = frozenset({"himself", "herself", "itself", "themselves"})
+
+
+def _past_form(word: str) -> bool:
+    """True when ``word`` can only be a past verb form ("kept", "fell", "walked")."""
+    base = lemma(word)
+    if base is None:
+        return word.endswith("ed") or word in _IRREGULAR
+    return is_past(word, base)
+
+
+def _lexicon_verb(s: _Sentence, m: Mention, k: int) -> str | None:
+    """A verb the hand table lacks, by lemminflect's lexicon: a finite form (-s or past) right after a named
+    subject that opens its clause ("High above the ring, Zsofia pirouettes on the wire", "Brother Morrow
+    ladles soup"). Returns the lemma. Many such words are nouns too ("drums", "shoulders"), so the subject
+    must stand where a subject stands: at the clause start or after a conjunction or a comma."""
+    t = s.tokens[k]
+    low = t.low
+    if t.quoted or not t.text.islower() or t.poss or low in _NOT_VERBS or len(low) < 3:
+        return None
+    if any(x.i == k for x in s.mentions):
+        return None
+    base = lemma(low)
+    if base is None or not is_finite(low, base):
+        return None
+    lead = s.tokens[m.i - 1].low if m.i > s.a else ""
+    if m.i > s.a and lead not in _SUBJECT_LEAD and not s.tokens[m.i - 1].quoted:
+        return None
+    nxt = s.tokens[k + 1] if k + 1 < s.b else None
+    if nxt is not None and nxt.low in ("of", "'s"):
+        return None  # "Voss tallies of ...", a noun phrase, not a verb
+    return base
 
 
 def _unknown_verb(s: _Sentence, m: Mention, k: int) -> str | None:

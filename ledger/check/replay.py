@@ -1,0 +1,142 @@
+"""State replay inside the narration: what the round and the text itself change, applied in text order.
+
+A narration tells events, not only states: the party climbs to the chapel and meets the abbot there, an NPC
+hands Mira the key and Mira then holds it, a debt is paid off and is then no longer owed. Judging each later
+sentence against the ledger as it stood before the narration would call those false alarms, so the judge
+keeps a :class:`Replay`:
+
+- it starts from the round: the places its ``move_entity`` changes sent a PC, and the places its players
+  submitted going to ("I walk down to the assay office", "I go with Wren", "I follow them down");
+- it then takes, as the judge meets them, the changes the narration tells: a creature or the party going to
+  a known place (``at(x, place)`` with a ``to:<verb>`` detail, the party as ``*party*``), an item handed over
+  or taken, a death, a thread settled or broken in this round's doing.
+
+The judge asks it whether a place is where the narration may now be (:meth:`Replay.is_here`), who holds an
+item now, who has died, and what a thread's status is now. Pure; reads the snapshot only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ledger.check.extract import find_mentions, name_index, tokenize
+from ledger.check.extract.verbs import lemma
+from ledger.check.snapshot import WorldSnapshot
+
+PARTY = "*party*"
+# prepositions that send a mover to the place after them
+_GOING = frozenset({"to", "into", "onto", "toward", "towards"})
+# staying put: a submission with one of these as its verb moves no one
+_STAYING = frozenset({"stay", "remain", "wait", "keep", "guard", "watch"})
+
+
+@dataclass
+class Replay:
+    """What the round and the narration have changed so far (the judge replays it in text order)."""
+
+    snap: WorldSnapshot
+    places: set[str] = field(default_factory=set)  # where the narration may be: the scene, places gone to
+    holder: dict[str, str | None] = field(default_factory=dict)  # item -> holder after a hand-over
+    moving: set[str] = field(default_factory=set)  # creatures told on the move
+    went: dict[str, str] = field(default_factory=dict)  # creature -> the place it was told going to
+    dead: set[str] = field(default_factory=set)  # told dead earlier in this narration
+    threads: dict[str, str] = field(default_factory=dict)  # thread -> status told happening now
+    movers: set[str] = field(default_factory=set)  # PCs the round sends somewhere
+
+    @classmethod
+    def start(cls, snap: WorldSnapshot) -> Replay:
+        """The replay before the first sentence: the scene, plus where the round's moves sent the party."""
+        r = cls(snap)
+        if snap.scene.location is not None:
+            r.places.add(snap.scene.location)
+        for ch in snap.round.changes:
+            if ch.get("kind") != "move_entity":
+                continue
+            who, place = str(ch.get("entity")), ch.get("location")
+            e = snap.entities.get(who)
+            if e is not None and e.kind == "pc" and isinstance(place, str):
+                r.places.add(place)
+                r.movers.add(who)
+        for pc, place in submitted_moves(snap).items():
+            r.places.add(place)
+            r.movers.add(pc)
+        return r
+
+    def copy(self) -> Replay:
+        """An independent copy (a claim inside a plan or a memory may be judged and then forgotten)."""
+        return Replay(
+            self.snap,
+            set(self.places),
+            dict(self.holder),
+            set(self.moving),
+            dict(self.went),
+            set(self.dead),
+            dict(self.threads),
+            set(self.movers),
+        )
+
+    def go(self, who: str, place: str) -> None:
+        """``who`` (a creature id or :data:`PARTY`) goes to ``place`` in the narration."""
+        e = self.snap.entities.get(who)
+        if who == PARTY or (e is not None and e.kind == "pc"):
+            self.places.add(place)
+        if who != PARTY:
+            self.moving.add(who)
+            self.went[who] = place
+
+    def is_here(self, place: str) -> bool:
+        """True when ``place`` is, contains or lies in a place the narration is or has gone to."""
+        return any(self.snap.within(place, p) or self.snap.within(p, place) for p in self.places)
+
+
+def submitted_moves(snap: WorldSnapshot) -> dict[str, str]:
+    """PC id -> the known place its player's submission goes to this round ("I go to the scriptorium");
+    a player who goes "with" another PC or follows the others goes where they go. Cached on the snapshot."""
+    rnd = snap.round
+    if not rnd.submissions:
+        return {}
+    key = f"replay-moves:{rnd.number}:{hash(tuple(sorted(rnd.submissions.items())))}"
+    cached = snap.cache.get(key)
+    if isinstance(cached, dict):
+        return cached
+    index = name_index(snap)
+    moves: dict[str, str] = {}
+    company: dict[str, str | None] = {}
+    for pc, text in rnd.submissions.items():
+        toks = tokenize(text)
+        mentions, _, _ = find_mentions(toks, index, snap)
+        lemmas = [lemma(t.low) for t in toks[:4]]
+        if any(x in _STAYING for x in lemmas if x):
+            continue
+        dest: str | None = None
+        for m in mentions:
+            e = snap.entities.get(m.id or "")
+            if e is None or e.kind != "location" or m.quoted or m.i == 0:
+                continue
+            prev = toks[m.i - 1].low
+            if prev in _GOING or (prev in ("up", "down") and m.i >= 2 and lemma(toks[m.i - 2].low)):
+                dest = e.id
+                break
+        if dest is not None:
+            moves[pc] = dest
+            continue
+        lows = [t.low for t in toks]
+        if "with" in lows or any(x == "follow" for x in lemmas):
+            after_with = lows.index("with") + 1 if "with" in lows else len(toks)
+            friend = next(
+                (
+                    m.id
+                    for m in mentions
+                    if m.i >= after_with and m.id and getattr(snap.entities.get(m.id), "kind", "") == "pc"
+                ),
+                None,
+            )
+            if friend is not None or "follow" in lemmas:
+                company[pc] = friend
+    for pc, friend in company.items():
+        if friend is not None and friend in moves:
+            moves[pc] = moves[friend]
+        elif friend is None and len(set(moves.values())) == 1:
+            moves[pc] = next(iter(moves.values()))
+    snap.cache[key] = moves
+    return moves
