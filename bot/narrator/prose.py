@@ -43,7 +43,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "attack.fumble": (
         "{actor} overreaches against {target}{weapon} and misses badly",
-        "{actor} stumbles in the attack on {target}{weapon} and misses entirely",
+        "{actor} fumbles the attack on {target}{weapon} and misses entirely",
     ),
     "attack.partial": ("{actor} only grazes {target}{weapon}, {dmg}",),
     "ability.hit": (
@@ -75,11 +75,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "check.success": (
         "{actor} puts {skill} to work{on_target}, and it pays off",
         "{actor} tries {skill}{on_target} and comes through",
-        "{actor} leans on {skill}{on_target}, to good effect",
+        "{actor} brings {skill} to bear{on_target}, to good effect",
     ),
     "check.failure": (
         "{actor} tries {skill}{on_target}, to no avail",
-        "{actor} leans on {skill}{on_target}, but it comes up short",
+        "{actor} brings {skill} to bear{on_target}, but it comes up short",
         "{actor} attempts {skill}{on_target}, but it does not work out",
     ),
     "use_item.success": (

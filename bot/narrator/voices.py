@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -253,7 +253,8 @@ def wake(request: NarrationRequest, recalled: Iterable[str] = ()) -> tuple[Voice
         chosen.append(candidate)
         used_causes.add(candidate.cause)
     chosen.sort(key=lambda c: c.cause if c.cause is not None else 10_000)
-    return tuple(_render(c, rng) for c in chosen)
+    used: set[str] = set()
+    return tuple(_render(c, rng, used) for c in chosen)
 
 
 def _events(npc: SceneCreature, outcome: ActionOutcome) -> list[str]:
@@ -316,7 +317,7 @@ def _candidates(
         else:
             if event not in _STOCK:
                 return
-            line, says, trigger = rng.choice(_STOCK[event]), True, f"stock:{event}"
+            line, says, trigger = "", True, f"stock:{event}"  # the stock line is picked when rendered
         by_name = names.get(by or "", "") or "someone"
         out.append(_Candidate(npc, trigger, event, index, by, by_name, attitude, weight, line, says, why))
 
@@ -363,18 +364,25 @@ def _party_actor(request: NarrationRequest) -> str | None:
     return next((o.actor_id for o in request.outcomes if o.actor_is_pc), None)
 
 
-def _render(c: _Candidate, rng: random.Random) -> VoiceLine:
+def _render(c: _Candidate, rng: random.Random, used: set[str]) -> VoiceLine:
     persona = c.npc.voice
     assert persona is not None
+    if not c.line:  # a stock line, never the same one twice in a round
+        options = [line for line in _STOCK[c.event] if line not in used] or list(_STOCK[c.event])
+        c = replace(c, line=rng.choice(options))
+        used.add(c.line)
     address = persona.address_for(c.by, c.by_name) or c.by_name
     address = re.sub(r"^(?:the|a|an)\s+", "", address, flags=re.I)
     short = c.npc.name.split()[-1] if len(c.npc.name.split()) > 1 else c.npc.name
     fields = {"actor": c.by_name, "address": address, "npc": c.npc.name, "npc_short": short}
     line = " ".join(c.line.format_map(fields).split())
     if c.says:
+        # '“Line,” Old Wei replies.': the speaker after the quote, so the checker never credits the line to a
+        # name that happens to follow it (a PC acting next would be taken for the speaker).
         verb = rng.choice(_SAYS.get(c.event, _SAYS["interest"]))
         line = line[0].upper() + line[1:]
-        text = f"{c.npc.name} {verb}, “{line}”"
+        line = line[:-1] + "," if line.endswith(".") else line if line[-1] in "!?" else line + ","
+        text = f"“{line}” {c.npc.name} {verb}."
     else:
         text = line[0].upper() + line[1:]
         text = text if text[-1] in ".!?" else text + "."
