@@ -54,6 +54,27 @@ def bench_offline(rounds: int) -> None:
     print(f"offline narration, 30 actions  ({rounds} rounds): {per_call_us(big_samples)}")
 
 
+def bench_offline_worlds(rounds: int) -> None:
+    """A 5-action round on the bundled worlds: NPCs with personas who answer back, records to recall."""
+    from tests.narrator_worlds import world_rounds
+
+    narrator = OfflineNarrator()
+    built = [w.request for w in world_rounds() if len(w.request.outcomes) >= 5]
+    requests = [r.model_copy(update={"outcomes": r.outcomes[:5]}) for r in built]
+    samples, lines = [], 0
+    for seed in range(rounds):
+        request = requests[seed % len(requests)].model_copy(update={"variety_seed": seed})
+        start = time.perf_counter()
+        draft = narrator.narrate_now(request)
+        samples.append(time.perf_counter() - start)
+        lines += len(draft.voices)
+    verdict = "ok" if statistics.median(samples) <= 1e-3 else "OVER"
+    print(
+        f"offline narration, 5-action world round with voices ({rounds} rounds): {per_call_us(samples)}"
+        f"   target <= 1000 us: {verdict}; {lines / rounds:.2f} NPC lines a round"
+    )
+
+
 def bench_prompt(rounds: int) -> None:
     request = harbour_round()
     samples = []
@@ -98,6 +119,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=400)
     args = parser.parse_args()
     bench_offline(args.rounds)
+    bench_offline_worlds(args.rounds)
     bench_prompt(args.rounds)
     asyncio.run(bench_pipeline(max(20, args.rounds // 4)))
 

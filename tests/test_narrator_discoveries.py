@@ -56,3 +56,16 @@ def test_a_record_that_cannot_be_told_cleanly_falls_back_and_every_note_fits_a_d
     assert discovery_text(actor="Lin", target="Old Wei", secret=FEAR, seed=4) == discovery_text(
         actor="Lin", target="Old Wei", secret=FEAR, seed=4
     )
+
+
+def test_a_raw_stance_the_table_files_today_reaches_the_dm_as_prose() -> None:
+    from bot.narrator.base import Reveal, reveal_note
+    from bot.narrator.offline import OfflineNarrator
+    from tests.test_narrator_offline import LIN_PLAYER, harbour_round
+
+    raw = Reveal(player_id=LIN_PLAYER, character_name="Lin", text=f"You read Old Wei well: {FAVOUR}")
+    note = reveal_note(raw)
+    assert note.startswith("Lin, you alone learn this: ") and not RAW.search(note), note
+    draft = OfflineNarrator().narrate_now(harbour_round(reveals=(raw,)))
+    assert [player for player, _ in draft.private_notes] == [LIN_PLAYER]
+    assert not RAW.search(draft.private_notes[0][1]) and "Greyrock" in draft.private_notes[0][1]

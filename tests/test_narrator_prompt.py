@@ -122,3 +122,61 @@ def test_an_npcs_written_persona_reaches_the_prompt_so_its_voice_stays_the_same(
     system = build_prompt(request, context_tokens=8192, reply_tokens=512).messages[0].content
     assert "Old Wei (npc, alive); voice: dry, counts everything twice" in system
     assert "ignored for PCs" not in system
+
+
+def test_only_the_speakable_persona_reaches_the_model_and_npcs_are_told_to_answer_back() -> None:
+    """The GM's persona note stays with the GM: voice, speech and trait lines reach the model, no secret."""
+    from bot.narrator.base import NarrationRequest, SceneCreature, SceneLocation
+    from bot.narrator.prompt import build_prompt
+    from bot.narrator.voices import persona_from_sheet, speakable
+
+    maren = SceneCreature(
+        id="npc-maren-holt",
+        name="Maren Holt",
+        kind="npc",
+        voice=persona_from_sheet(
+            {
+                "persona": "Charming, careful, ruthless when cornered. Secretly runs the smuggling ring.",
+                "speech": "Formal and friendly; never raises her voice.",
+            }
+        ),
+    )
+    wei = SceneCreature(
+        id="npc-old-wei",
+        name="Old Wei",
+        kind="npc",
+        voice=persona_from_sheet(
+            {
+                "persona": {
+                    "voice": "dry, unhurried",
+                    "fears": ["npc-maren-holt"],
+                    "traits": [
+                        {"on": "event", "ref": "addressed", "line": "The ledger is open."},
+                        {
+                            "on": "thread",
+                            "ref": "favor-0003-01",
+                            "line": "Mine is still owed.",
+                            "mentions": ["favor-0003-01"],
+                        },
+                    ],
+                }
+            }
+        ),
+    )
+    creatures = tuple(c.model_copy(update={"persona": speakable(c)}) for c in (maren, wei))
+    request = NarrationRequest(
+        campaign="c",
+        session=1,
+        round=1,
+        location=SceneLocation(id="loc-harbor", name="Harbour"),
+        creatures=creatures,
+        npc_knowledge={"npc-old-wei": ("Greyrock went to Saltmere Harbour",)},
+    )
+    system = build_prompt(request, context_tokens=8192, reply_tokens=512).messages[0].content
+    assert "voice: Charming, careful, ruthless when cornered; Formal and friendly" in system
+    assert "Secretly" not in system and "smuggling" not in system
+    assert "dry, unhurried" in system and "“The ledger is open.”" in system
+    assert "Mine is still owed" not in system  # Old Wei does not know the favour: not a line it may use
+    assert "npc-maren-holt" not in system  # what it fears is GM data, never in the prompt
+    assert "- Old Wei: Greyrock went to Saltmere Harbour" in system
+    assert "addressed, threatened or helped" in system

@@ -186,7 +186,9 @@ def reveal_note(reveal: Reveal) -> str:
     A model narrator is never shown what a discovery says (so its public text cannot repeat it); the note the
     discoverer reads comes from here instead, word for word from the ledger.
     """
-    return f"{reveal.character_name}, you alone learn this: {reveal.text.strip()}"
+    from bot.narrator.discoveries import tell_reveal  # prose helpers; base stays the light contract
+
+    return f"{reveal.character_name}, you alone learn this: {tell_reveal(reveal.text, reveal.character_name)}"
 
 
 class RetrievedRecord(_Frozen):

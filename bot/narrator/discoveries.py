@@ -152,3 +152,20 @@ def _clean(text: str) -> str:
     if len(text) > MAX_PRIVATE_CHARS:
         text = text[: MAX_PRIVATE_CHARS - 1].rstrip() + "…"
     return text
+
+
+_READ_WELL = re.compile(r"^You read (?P<target>.+?) well: (?P<record>.+ -> .+)$")
+
+
+def tell_reveal(text: str, character: str) -> str:
+    """A discovery's text as the table files it today, told as prose: a raw stance becomes a look.
+
+    "You read Old Wei well: Greyrock -> Old Wei: owes-favour (attitude +40, ...)" becomes "Old Wei's eyes
+    flick to Greyrock. ..."; any other text (already words) is kept as it is. Once the table builds its
+    discoveries with :func:`discovery_text`, this only ever sees prose.
+    """
+    text = " ".join(text.split())
+    read = _READ_WELL.match(text)
+    if read is not None:
+        return discovery_text(actor=character, target=read.group("target"), stance=read.group("record"))
+    return text

@@ -24,6 +24,7 @@ from bot.narrator.base import (
     NarrationRequest,
     VoiceLine,
 )
+from bot.narrator.discoveries import tell_reveal
 from bot.narrator.prose import (
     CONNECTIVES,
     PHRASES,
@@ -44,7 +45,7 @@ _REVEAL = (
     "{name}, you alone notice: {text}",
     "Only you see it, {name}: {text}",
     "{name}, something only you catch: {text}",
-)
+)  # the discovery itself is prose from bot.narrator.discoveries
 #: Chance that a later beat opens with a connective ("Meanwhile, "), never the same one twice a round.
 _CONNECTIVE_ODDS = 0.35
 
@@ -112,7 +113,9 @@ class OfflineNarrator:
             (
                 reveal.player_id,
                 _clip(
-                    rng.choice(_REVEAL).format(name=reveal.character_name, text=reveal.text.strip()),
+                    rng.choice(_REVEAL).format(
+                        name=reveal.character_name, text=tell_reveal(reveal.text, reveal.character_name)
+                    ),
                     MAX_PRIVATE_CHARS,
                 ),
             )
