@@ -16,7 +16,8 @@ disagreement, to keep false alarms low:
 - ``count``: an ordinal or count word against the quantity held ("his second vial" of one); refuted by
   ``<item>-quantity``.
 - ``attitude``: warmth or hostility shown by behaviour against a strong recorded attitude (-40 or below,
-  +60 or above) of the actor toward the other; refuted by the edge id.
+  +60 or above) of the actor toward the other, refuted by the edge id; or hostility toward the one who
+  charmed the actor (a condition with its source), refuted by ``<actor>-condition-charmed``.
 """
 
 from __future__ import annotations
@@ -252,6 +253,14 @@ def _attitude(c: Claim, snap: WorldSnapshot) -> Verdict:
     actor, other, shown = c.args
     if frozenset((actor, other)) in snap.round.touched_edges():
         return Verdict(c, "unknown", None, "changed this round")
+    me = _entity(snap, actor)
+    if (
+        shown == "hostile"
+        and me is not None
+        and "charmed" in me.conditions
+        and me.source_of("charmed") == other
+    ):
+        return Verdict(c, "contradicted", f"{actor}-condition-charmed", f"{me.name} is charmed by them")
     edges = [e for e in snap.edges_by_pair.get(frozenset((actor, other)), ()) if e.source == actor]
     edges = [e for e in edges if _shown(e.visibility)]
     for e in edges:

@@ -53,10 +53,16 @@ class Entity:
     owner: str | None = None  # the player's user id for a PC
     pronoun: str | None = None  # "he" | "she" | "they" | "it"; None: any (pronouns then resolve by position)
     visibility: str = "public"
+    # who caused a condition, when the record says: (("charmed", "npc-lady-vey"),) for "charmed by Lady Vey"
+    condition_sources: tuple[tuple[str, str], ...] = ()
 
     def names(self) -> tuple[Alias, ...]:
         """The main name (with the entity's visibility) followed by every alias."""
         return (Alias(self.name, self.visibility), *self.aliases)
+
+    def source_of(self, condition: str) -> str | None:
+        """The entity that caused ``condition`` (a charmer, a poisoner), if recorded."""
+        return next((src for cond, src in self.condition_sources if cond == condition), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +108,13 @@ class Thread:
     terms: str = ""
     aliases: tuple[str, ...] = ()
     visibility: str = "public"
+    # who stands where on it: (party, role) with role one of THREAD_ROLES ("owes"/"owed" on a debt or favour,
+    # "sworn"/"sworn_to" on an oath, "offers"/"hunts" on a bounty); from the record, else read off the terms
+    roles: tuple[tuple[str, str], ...] = ()
+
+    def role_of(self, party: str) -> str | None:
+        """``party``'s role on this thread, if known."""
+        return next((r for p, r in self.roles if p == party), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +310,84 @@ class WorldSnapshot:
         return False
 
 
+# --- thread roles and condition sources ------------------------------------------------------------------
+
+#: The closed vocabulary of thread roles (a party's side of a thread).
+THREAD_ROLES = ("owes", "owed", "sworn", "sworn_to", "offers", "hunts")
+# (thread kinds, verbs in the terms, (the subject's role, the other parties' role))
+_ROLE_VERBS = (
+    (("debt", "favour", "favor", "boon"), ("owes", "owed", "owe"), ("owes", "owed")),
+    (
+        ("oath", "vow", "quest", "promise"),
+        ("swore", "swears", "sworn", "vowed", "promised"),
+        ("sworn", "sworn_to"),
+    ),
+)
+
+
+def _name_at(terms: str, names: Mapping[str, tuple[str, ...]], start: int, end: int) -> str | None:
+    """The party whose name (or a word of it) occurs in ``terms[start:end]`` closest to ``end``."""
+    best: tuple[int, str] | None = None
+    for party, words in names.items():
+        for w in words:
+            at = terms.rfind(w, start, end)
+            if at >= 0 and (best is None or at > best[0]):
+                best = (at, party)
+    return best[1] if best else None
+
+
+def thread_roles(
+    parties: Iterable[str], terms: str, entities: Mapping[str, Entity], kind: str = ""
+) -> tuple[tuple[str, str], ...]:
+    """(party, role) read off a thread's terms: "Tamar owes Selim Bakr forty silver" -> Tamar owes, Selim is
+    owed; "Gorm swore to defend ... her captain" -> Gorm sworn. Empty when the terms do not say."""
+    low = " " + terms.lower() + " "
+    party_t = tuple(dict.fromkeys(parties))
+    names: dict[str, tuple[str, ...]] = {}
+    for p in party_t:
+        e = entities.get(p)
+        if e is None:
+            continue
+        words = {
+            w for a in e.names() for w in a.name.lower().split() if len(w) > 2 and w not in ("the", "of")
+        }
+        names[p] = tuple(sorted(words, key=len, reverse=True))
+    for kinds, verbs, (giver, taker) in _ROLE_VERBS:
+        if kind and kind not in kinds:
+            continue
+        for v in verbs:
+            at = low.find(f" {v} ")
+            if at < 0:
+                continue
+            subject = _name_at(low, names, 0, at)
+            if subject is None:
+                continue
+            rest = [p for p in party_t if p != subject]
+            roles = [(subject, giver)] + [(p, taker) for p in rest]
+            return tuple(roles)
+    if kind == "bounty" and len(party_t) == 2:
+        return ((party_t[0], "offers"), (party_t[1], "hunts"))
+    return ()
+
+
+def _conditions_of(raw: Iterable[Any]) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    """A world's conditions: plain names ("blinded") or {"condition": "charmed", "source": "npc-vey"}."""
+    names: set[str] = set()
+    sources: list[tuple[str, str]] = []
+    for c in raw:
+        if isinstance(c, str):
+            names.add(c)
+        else:
+            name = str(c.get("condition", c.get("name", "")))
+            if not name:
+                continue
+            names.add(name)
+            src = c.get("source", c.get("by"))
+            if src:
+                sources.append((name, str(src)))
+    return frozenset(names), tuple(sources)
+
+
 # --- loading corpus worlds (JSON or TOML) -----------------------------------------------------------------
 
 
@@ -352,6 +443,8 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
         fates: list[ItemFate] = []
         for e in raw.get("entities", ()):
             kind = e["kind"]
+            conditions, sources = _conditions_of(e.get("conditions", ()))
+            sources += tuple((str(k), str(v)) for k, v in dict(e.get("condition_sources", {})).items())
             entities.append(
                 Entity(
                     id=str(e["id"]),
@@ -362,10 +455,11 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
                     location=e.get("location", e.get("parent")),
                     hp=e.get("hp"),
                     max_hp=e.get("max_hp", e.get("hp")),
-                    conditions=frozenset(e.get("conditions", ())),
+                    conditions=conditions,
                     owner=e.get("owner"),
                     pronoun=e.get("pronoun"),
                     visibility=str(e.get("visibility", "public")),
+                    condition_sources=sources,
                 )
             )
             if kind == "item":
@@ -392,6 +486,7 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
             )
             for ed in raw.get("edges", ())
         ]
+        by_id = {e.id: e for e in entities}
         threads = [
             Thread(
                 id=str(t["id"]),
@@ -401,6 +496,9 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
                 terms=str(t.get("terms", "")),
                 aliases=tuple(t.get("aliases", ())),
                 visibility=str(t.get("visibility", "public")),
+                # "roles": {"pc-tamar": "owes", "npc-selim": "owed"} in the file, else read off the terms
+                roles=tuple((str(p), str(r)) for p, r in dict(t.get("roles", {})).items())
+                or thread_roles(t.get("parties", ()), str(t.get("terms", "")), by_id, str(t["kind"])),
             )
             for t in raw.get("threads", ())
         ]
@@ -543,8 +641,18 @@ def snapshot_from_world(
         )
         for e in world.edges
     ]
+    by_id = {e.id: e for e in entities}
     threads = [
-        Thread(t.id, t.thread_kind, t.status, tuple(t.parties), t.terms, tuple(t.tags), t.visibility)
+        Thread(
+            t.id,
+            t.thread_kind,
+            t.status,
+            tuple(t.parties),
+            t.terms,
+            tuple(t.tags),
+            t.visibility,
+            roles=thread_roles(t.parties, t.terms, by_id, t.thread_kind),
+        )
         for t in world.threads.values()
     ]
     facts = [

@@ -35,6 +35,7 @@ from ledger.check.snapshot import (
     Scene,
     Thread,
     WorldSnapshot,
+    thread_roles,
 )
 from ledger.store import models as m
 from ledger.store.visibility import Viewer, visible_clause
@@ -216,6 +217,7 @@ async def snapshot_from_ledger(
             .limit(WORLD_CAP),
         )
     ]
+    by_id = {e.id: e for e in entities}
     threads = [
         Thread(
             id=t.id,
@@ -225,6 +227,7 @@ async def snapshot_from_ledger(
             terms=t.terms,
             aliases=tuple(t.tags),
             visibility=t.visibility,
+            roles=thread_roles(t.parties, t.terms, by_id, t.kind),
         )
         for (t,) in await _rows(
             session,

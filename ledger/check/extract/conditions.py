@@ -34,6 +34,7 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _BODY_NOUNS, _OBJECT_LEAD, _SUBJECT_LEAD, SPEECH, VERBS
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.snapshot import WorldSnapshot
 
 
 @lru_cache(maxsize=1)
@@ -310,7 +311,13 @@ def _previous_sentence(s: _Sentence, back: int = 1) -> int:
     return starts[max(0, idx - back)]
 
 
+_LAST_BOUNDS: list[tuple[object, list[tuple[int, int]]]] = []  # (extraction, its sentences' token bounds)
+
+
 def _sentence_token_starts(s: _Sentence) -> list[tuple[int, int]]:
+    """The token bounds of every sentence of the extraction (kept for the last extraction only)."""
+    if _LAST_BOUNDS and _LAST_BOUNDS[0][0] is s.ex and len(_LAST_BOUNDS[0][1]) == len(s.ex.sentences):
+        return _LAST_BOUNDS[0][1]
     out: list[tuple[int, int]] = []
     toks = s.ex.tokens
     k = 0
@@ -321,22 +328,36 @@ def _sentence_token_starts(s: _Sentence) -> list[tuple[int, int]]:
         while k < len(toks) and toks[k].start < b:
             k += 1
         out.append((lo, k))
+    _LAST_BOUNDS[:] = [(s.ex, out)]
     return out
+
+
+_LAST_SUBJECTS: list[tuple[object, list[tuple[str, Mention, Modality, bool]]]] = []  # (sentence, subjects)
 
 
 def _subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
     """(entity, mention, modality, named) for each clause subject: a named creature at a subject position,
-    or a clause-opening pronoun or "the man" resolved to the creature it stands for (named False)."""
+    or a clause-opening pronoun or "the man" resolved to the creature it stands for (named False). Kept for
+    the last sentence, which several passes read."""
+    if _LAST_SUBJECTS and _LAST_SUBJECTS[0][0] is s:
+        return _LAST_SUBJECTS[0][1]
+    out = _find_subjects(s)
+    _LAST_SUBJECTS[:] = [(s, out)]
+    return out
+
+
+def _find_subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
     out: list[tuple[str, Mention, Modality, bool]] = []
     for m in s.mentions:
         if m.id and s.kind(m) in ("pc", "npc", "monster") and _subject_position(s, m):
             out.append((m.id, m, s.modality(m), True))
     toks = s.tokens
+    covered = {k for m in s.mentions for k in range(m.i, m.j)}
     for k in range(s.a, s.b):
         t = toks[k]
-        if t.quoted or any(m.i <= k < m.j for m in s.mentions):
-            continue
         word = t.low
+        if (word != "the" and word not in _SUBJECT_PRONOUNS) or t.quoted or k in covered:
+            continue
         j = k + 1
         if word == "the" and k + 1 < s.b and toks[k + 1].low in _GENDER_NOUNS:
             word = toks[k + 1].low
@@ -354,9 +375,19 @@ def _subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
 
 
 def _conditions(s: _Sentence) -> None:
-    """health, senses and condition_gone claims for the creatures of one sentence."""
-    subjects = _subjects(s)
+    """health, senses and condition_gone claims for the creatures of one sentence.
+
+    The clause subjects are worked out only when the sentence has a health phrase, a cure word, or names
+    (or continues with) a creature whose condition could take a sense away: most sentences have none."""
     snap = s.snap
+    blocked = _sense_blocked(snap)
+    ante = s.ex.antecedent.get(s.a)
+    senses = ante in blocked or any(m.id in blocked for m in s.mentions)
+    health = any(_health_trigger(t.low) for t in s.tokens[s.a : s.b] if not t.quoted)
+    cured = any(w in AILMENT_NOUNS for w in s.narr.split())
+    if not (senses or health or cured):
+        return
+    subjects = _subjects(s)
     seen: set[tuple[str, str, str]] = set()
 
     def claim(kind: str, args: tuple[str, str], mod: Modality, detail: str) -> None:
@@ -365,13 +396,37 @@ def _conditions(s: _Sentence) -> None:
         seen.add((kind, *args))
         s.ex.claims.append(Claim(kind, args, s.raw.strip(), s.span, mod, detail))  # type: ignore[arg-type]
 
-    for eid, m, mod, _ in subjects:
-        e = snap.entities.get(eid)
-        if e is not None and _senses_blocked(e.conditions):
+    for eid, m, mod, _ in subjects if senses else ():
+        if eid in blocked:
             for faculty, verb in _faculties(s, eid, m):
                 claim("senses", (eid, faculty), mod, verb)
-    _health(s, subjects, claim)
-    _cured(s, subjects, claim)
+    if health:
+        _health(s, subjects, claim)
+    if cured:
+        _cured(s, subjects, claim)
+
+
+def _sense_blocked(snap: WorldSnapshot) -> frozenset[str]:
+    """The creatures with a condition that can take a sense away, built once per snapshot."""
+    cached = snap.cache.get("meaning-sense-blocked")
+    if isinstance(cached, frozenset):
+        return cached
+    found = frozenset(e.id for e in snap.entities.values() if e.conditions and _senses_blocked(e.conditions))
+    snap.cache["meaning-sense-blocked"] = found
+    return found
+
+
+_HEALTH_FIRST = frozenset(
+    {w.split()[0] for w in (*UNHURT_IDIOMS, *NEAR_DEATH_IDIOMS)}
+    | HALE
+    | _SEVERE
+    | {"not", "without", "nary", "no", "barely", "hardly", "scarcely", "death"}
+)
+
+
+def _health_trigger(word: str) -> bool:
+    """A word that can open a health phrase (cheap test before the phrase rules run)."""
+    return word in _HEALTH_FIRST or (word.startswith("un") and word.endswith("ed"))
 
 
 def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
@@ -438,7 +493,7 @@ def _health(
                 # "not a scratch on her" is the claim itself: only other framings keep it from being asserted
                 mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
                 claim("health", (eid, state[0]), mod, state[1])
-        k = max(end, k + 1)
+        k += 1
 
 
 def _health_state(words: list[str]) -> tuple[str, str] | None:
@@ -447,7 +502,7 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
         return None
     text = " ".join(words)
     for idiom in NEAR_DEATH_IDIOMS:
-        if idiom in text:
+        if idiom.replace("'s", "") in text:  # a token keeps its "'s" apart: "death's door" reads "death door"
             return "near_death", idiom
     w0 = words[0]
     if w0 in ("barely", "hardly", "scarcely") and len(words) > 1:

@@ -75,6 +75,13 @@ _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("broken", "renege", ("",)),
     ("broken", "forswear", ("",)),
 )
+_CUE_WORDS = frozenset(w for _, _, after in _STATUS_LEMMAS for a in after for w in a.split()) | {
+    "closed",
+    "settled",
+    "square",
+    "even",
+    "quits",
+}
 _SETTLED_AS = re.compile(r"\b(?:as|now|all) (?:closed|settled|square|even|quits)\b")
 # idioms, matched on tokens (a possessive "'s" is part of its token: "each other's" reads "each other")
 _OPEN_IDIOMS = ("at each other throats", "at one another throats", "still feuding", "sits heavy")
@@ -90,6 +97,9 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
         at = s.narr.find(idiom)
         if at >= 0:
             return "open", s.a + s.narr[:at].count(" ")
+    words = set(s.narr.split())
+    if not words & _CUE_WORDS and not any(w.startswith(("reneg", "forsw")) for w in words):
+        return None  # none of the words a lemma rule needs after its verb: most sentences
     toks = [(q, t) for q, t in enumerate(s.tokens[s.a : s.b], start=s.a) if not t.quoted]
     for n, (q, t) in enumerate(toks):
         lemma = verb_lemma(t.low) if t.text.islower() else None

@@ -29,6 +29,7 @@ from ledger.check.extract.conditions import (
 )
 from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.snapshot import WorldSnapshot
 
 STRONG = 1.8  # the least clause valence that makes a claim (VADER's "thank" is 1.5, "thanks" 1.9, "hug" 2.1)
 ATTITUDE_GATE = (-40, 60)  # only pairs with a recorded attitude at or beyond these are read (cost and noise)
@@ -118,25 +119,19 @@ def _score(s: _Sentence, verbs: list[tuple[int, str]], hi: int) -> tuple[float, 
 
 def _attitudes(s: _Sentence) -> None:
     """attitude(actor, other, warm|hostile) for a creature's behaviour toward another in one clause."""
-    snap = s.snap
-    low, high = ATTITUDE_GATE
-    strong = {
-        e.source
-        for e in snap.edges
-        if (e.attitude <= low or e.attitude >= high) and e.visibility in ("public", "party")
-    }
-    if not strong:
+    strong = _strong_edges(s.snap)
+    charmed = _charmed(s)
+    here = {m.id for m in s.mentions if m.id} | {s.ex.antecedent.get(s.a)}
+    if not (here & strong.keys()) and not charmed:
         return
     for eid, m, mod, _ in _subjects(s):
-        if eid not in strong:
+        if eid not in strong and eid not in charmed:
             continue
         lo, hi = s.clause_of(m.i)
         others = _others(s, eid, lo, hi)
-        targets = [
-            e.target
-            for e in snap.edges
-            if e.source == eid and e.target in others and (e.attitude <= low or e.attitude >= high)
-        ]
+        targets = [t for t in strong.get(eid, ()) if t in others]
+        if charmed.get(eid) in others and charmed[eid] not in targets:
+            targets.append(charmed[eid])
         if not targets:
             continue
         verbs = [(k, lemma) for k, lemma in _predicate(s, m) if k < hi]
@@ -157,6 +152,33 @@ def _attitudes(s: _Sentence) -> None:
                     f"valence={total:+.1f};" + ",".join(words),
                 )
             )
+
+
+def _strong_edges(snap: WorldSnapshot) -> dict[str, tuple[str, ...]]:
+    """Source -> the targets it holds a strong attitude toward (beyond :data:`ATTITUDE_GATE`), built once
+    per snapshot: the pass reads only creatures that have one."""
+    cached = snap.cache.get("meaning-strong-edges")
+    if isinstance(cached, dict):
+        return cached
+    low, high = ATTITUDE_GATE
+    out: dict[str, list[str]] = {}
+    for e in snap.edges:
+        if (e.attitude <= low or e.attitude >= high) and e.visibility in ("public", "party"):
+            out.setdefault(e.source, []).append(e.target)
+    table = {k: tuple(v) for k, v in out.items()}
+    snap.cache["meaning-strong-edges"] = table
+    return table
+
+
+def _charmed(s: _Sentence) -> dict[str, str]:
+    """Charmed creature -> its charmer, for the creatures named in this sentence (from the record)."""
+    out: dict[str, str] = {}
+    for m in s.mentions:
+        e = s.snap.entities.get(m.id or "")
+        src = e.source_of("charmed") if e is not None and "charmed" in e.conditions else None
+        if e is not None and src:
+            out[e.id] = src
+    return out
 
 
 def _others(s: _Sentence, actor: str, lo: int, hi: int) -> set[str]:
