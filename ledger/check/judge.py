@@ -346,6 +346,11 @@ class _Judge:
             ):
                 return Verdict(c, "contradicted", f"{item}-holder", f"{_the(name)} was {fate.fate}")
             return Verdict(c, "unknown")
+        owner = self.entity(holder)
+        if not held and fate is not None and owner is not None and not owner.alive:
+            # "Drip's body went out through the grate, and his lantern with it": the dead man's things are
+            # told as they were; whether he acts is the acts claim's question
+            return Verdict(c, "unknown", None, "the belongings of the dead")
         if not held:
             if (
                 fate is not None

@@ -238,12 +238,7 @@ _MEMORY = frozenset(
         "mourn",
         "mourns",
         "mourning",
-        "grave",
-        "graves",
-        "tomb",
         "funeral",
-        "headstone",
-        "cairn",
         "epitaph",
         "buried",
         "late",
@@ -252,6 +247,11 @@ _MEMORY = frozenset(
         "reminisce",
         "reminisces",
     ]
+)
+# places of the dead: "the grave of Voss" looks back at Voss; a cairn as scenery does not ("Beside the cairn,
+# Caelan sits" tells him sitting there)
+_GRAVES = frozenset(
+    {"grave", "graves", "tomb", "tombs", "headstone", "cairn", "barrow", "crypt", "niche", "coffin"}
 )
 _RUMOUR = frozenset(
     [

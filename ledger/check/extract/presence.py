@@ -26,7 +26,8 @@ from ledger.check.extract.lexicon import (
 )
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
-from ledger.check.extract.verbs import is_finite, lemma, verb_class
+from ledger.check.extract.verbs import is_finite, tags, verb_class
+from ledger.check.extract.verbs import lemma as verb_lemma
 
 _MOURN_NOUNS = frozenset(
     {
@@ -334,6 +335,7 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             s.claim("condition", (eid, "unconscious"), m, s.modality(m), "down")
             continue
         if v is None:
+            _fragment(s, m, eid, kind, c1)
             continue
         if not inverted and _is_object(s, m):
             continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
@@ -365,6 +367,23 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
 
 
+def _fragment(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> None:
+    """ "...: Captain Hamid, leaning on the doorpost of the khan": an NPC opening a clause with a participle
+    and no finite verb is shown here doing it."""
+    toks = s.tokens
+    k = m.j + 1
+    if kind not in ("npc", "monster") or m.poss or k >= c1 or toks[m.j].text != ",":
+        return
+    lead = toks[m.i - 1].text if m.i > s.a else ""
+    if m.i > s.a and lead not in (":", "—", "–", ";"):
+        return
+    t = toks[k]
+    base = verb_lemma(t.low) if t.text.islower() and not t.quoted else None
+    if base is None or "VBG" not in tags(t.low, base):
+        return
+    _act(s, m, eid, kind, k, base, s.modality(m, k), c1, False)
+
+
 def _present_in(s: _Sentence) -> bool:
     """True when the sentence also tells something in the present ("Hadda repaid her favour ...; she owes
     him nothing now"): against it, a past verb is backstory."""
@@ -378,7 +397,7 @@ def _present_in(s: _Sentence) -> bool:
             or not (toks[q - 1].low in ("he", "she", "it", "they") or q in ends)
         ):
             continue
-        base = lemma(t.low)
+        base = verb_lemma(t.low)
         if base is not None and is_finite(t.low, base) and not _is_past(t.low, base):
             return True
     return False
@@ -401,7 +420,7 @@ def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
             if base is None and t.text.islower() and not t.poss:
                 # a verb the hand table lacks ("... and blows a kiss"), only before an object or a particle
                 nxt = toks[q + 1].low if q + 1 < s.b else "."
-                found = lemma(t.low)
+                found = verb_lemma(t.low)
                 if found and is_finite(t.low, found) and (nxt in _OBJECT_LEAD or nxt in _DIRECTIONS):
                     base = found
             if base and (t.low.endswith("s") == third_person) and not t.low.endswith("ing"):
@@ -460,7 +479,7 @@ def _destination(s: _Sentence, k: int) -> str | None:
     """The known place the verb at ``k`` goes to: "to/into/onto/toward the X", or "up/down the X" right
     after the verb, in the same clause, before anyone else is named."""
     _, c1 = s.clause_of(k)
-    base = lemma(s.tokens[k].low) or ""
+    base = verb_lemma(s.tokens[k].low) or ""
     if base in _GESTURES_TOWARD:
         return None
     starts = {x.i for x in s.mentions if s.kind(x) in ("pc", "npc", "monster")}
@@ -493,7 +512,7 @@ def _party_moves(s: _Sentence) -> None:
             continue
         _, c1 = s.clause_of(k)
         for q in range(k + 1, min(c1, k + 4)):
-            base = lemma(toks[q].low) if toks[q].text.islower() else None
+            base = verb_lemma(toks[q].low) if toks[q].text.islower() else None
             if base is None or verb_class(base) in _NOT_GOING or toks[q].low in _OBJECT_LEAD:
                 continue
             dest = _destination(s, q)

@@ -15,6 +15,7 @@ from ledger.check.extract.lexicon import (
     _ADVERBS,
     _AUX,
     _BODY_NOUNS,
+    _GRAVES,
     _HYPO,
     _IRREGULAR,
     _MEMORY,
@@ -30,7 +31,7 @@ from ledger.check.extract.lexicon import (
     VERBS,
 )
 from ledger.check.extract.names import Extraction, Mention
-from ledger.check.extract.verbs import is_finite, is_past, lemma, verb_class
+from ledger.check.extract.verbs import can_be_past, is_finite, lemma, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 
@@ -49,6 +50,7 @@ class _Sentence:
         self.raw = text[self.span[0] : self.span[1]]
         narrative = [t.low for t in ex.tokens[a:b] if not t.quoted]
         self.narr = " ".join(narrative)
+        self.main_narr = _without_comparisons(narrative)
         self.clauses = self._clause_starts()
 
     def _clause_starts(self) -> list[int]:
@@ -83,10 +85,13 @@ class _Sentence:
         before = [t.low for t in self.tokens[self.a : m.i] if not t.quoted]
         before_clause = [t.low for t in self.tokens[c0 : m.i] if not t.quoted]
         after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
-        whole = self.narr
+        whole = self.main_narr
         hypo = bool(_HYPO & set(before_clause)) or bool(after and after[0] in _MODAL_AFTER)
         hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
         memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
+        # "the grave of Harlan Voss", "the cairn for Caelan": the place of the dead names them, looking back
+        grave_of = m.i - 2 >= self.a and self.tokens[m.i - 1].low in ("of", "for")
+        memory = memory or (grave_of and self.tokens[m.i - 2].low in _GRAVES)
         # "the warehouse where Harlan Voss kept his wine": a past-tense relative clause looks back
         prev_word = self.tokens[m.i - 1].low if m.i > self.a else ""
         if prev_word in ("where", "when", "whom", "that") and after and _past_form(after[0]):
@@ -158,15 +163,25 @@ class _Sentence:
         subject comes before it: "the roustabouts swear Zsofia still walks", "they say that old Voss walks",
         "tells her where Pike hides": the whole clause is someone's report, not the narrator's."""
         k = m.i - 1
-        while k >= self.a and self.tokens[k].low in _COMPLEMENT_GLUE and not self.tokens[k].quoted:
-            k -= 1
+        glue = False
+        ends = {x.j - 1: x for x in self.mentions if x is not m and not x.quoted}
+        while k >= self.a and not self.tokens[k].quoted:
+            if self.tokens[k].low in _COMPLEMENT_GLUE:
+                glue, k = True, k - 1
+            elif glue and k in ends:
+                k = ends[k].i - 1  # "tells Mira where Voss hides": the person told, then the report
+            else:
+                break
         if k - 1 < self.a:
             return False
         t, before = self.tokens[k], self.tokens[k - 1]
         if t.quoted or before.quoted or before.text in (",", '"', "“", "”", ":"):
             return False  # '"...," says Voss' names the speaker, not a report about Voss
         base = lemma(t.low)
-        return base is not None and (verb_class(base) in ("speech", "commitment") or base in _REPORTING)
+        if base is None or not (verb_class(base) in ("speech", "commitment") or base in _REPORTING):
+            return False
+        # "Tam tells Mira ...", "warns Voss": the person spoken to, not a report about them
+        return glue or base not in _TELL_SOMEONE
 
     def claim(
         self, kind: ClaimKind, args: Iterable[str], m: Mention | None, modality: Modality, detail: str = ""
@@ -303,16 +318,52 @@ _REPORTING = frozenset(
         "wish",
     }
 )
+# verbs of saying whose first object is the person addressed
+_TELL_SOMEONE = frozenset(
+    {
+        "tell",
+        "ask",
+        "warn",
+        "remind",
+        "promise",
+        "assure",
+        "inform",
+        "order",
+        "bid",
+        "beg",
+        "urge",
+        "greet",
+        "answer",
+        "thank",
+        "call",
+        "hail",
+        "address",
+        "question",
+        "reassure",
+    }
+)
 _TIME_NOUNS = frozenset({"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week"})
 _SELF = frozenset({"himself", "herself", "itself", "themselves"})
 
 
+def _without_comparisons(words: list[str]) -> str:
+    """The narrative words without "as if ..." / "as though ..." up to the next punctuation: a comparison
+    ("nods as though they had parted yesterday") frames nothing outside itself."""
+    out: list[str] = []
+    skip = False
+    for n, w in enumerate(words):
+        if w == "as" and n + 1 < len(words) and words[n + 1] in ("if", "though"):
+            skip = True
+        elif skip and w in (",", ";", ".", "!", "?", ":", "—"):
+            skip = False
+        if not skip:
+            out.append(w)
+    return " ".join(out)
+
+
 def _past_form(word: str) -> bool:
     """True when ``word`` can only be a past verb form ("kept", "fell", "walked")."""
-    base = lemma(word)
-    if base is None:
-        return word.endswith("ed") or word in _IRREGULAR
-    return is_past(word, base)
+    return can_be_past(word) or (word in _IRREGULAR and lemma(word) is None)
 
 
 def _lexicon_verb(s: _Sentence, m: Mention, k: int) -> str | None:

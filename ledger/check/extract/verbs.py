@@ -247,6 +247,18 @@ def is_past(word: str, base: str) -> bool:
     return bool(t) and t <= {"VBD", "VBN"}
 
 
+@lru_cache(maxsize=65536)
+def can_be_past(word: str) -> bool:
+    """True when some reading of ``word`` is only a past form ("fell" of "fall", though "fell" is a verb too;
+    "kept"; "walked"): for a past verb after "where" or "the night", whichever verb it is."""
+    readings = {x for x in (VERBS.get(word),) if x}
+    if word not in AUXILIARIES and word.isalpha():
+        readings |= set(_lexicon()[0](word, "VERB").get("VERB", ()))  # type: ignore[operator]
+    if not readings:
+        return word.endswith("ed") and len(word) > 4
+    return any(r != word and is_past(word, r) for r in readings)
+
+
 def is_finite(word: str, base: str) -> bool:
     """True when ``word`` may be the finite verb of a third-person subject ("walks", "walked", "fell")."""
     return bool(tags(word, base) & {"VBZ", "VBD"})
