@@ -229,22 +229,5 @@ class Correction(_FileChange, vocabulary.Correction):
     changes: tuple[PlainChange, ...] = Field(min_length=1)
 
 
-Change = Annotated[
-    CreateEntity
-    | CreateLocation
-    | CreateItem
-    | SetFact
-    | SetAlive
-    | MoveEntity
-    | SetHp
-    | AddCondition
-    | RemoveCondition
-    | TransferItem
-    | SetEdge
-    | OpenThread
-    | ThreadTransition
-    | Retcon
-    | Correction,
-    Field(discriminator="kind"),
-]
+Change = Annotated[PlainChange | Retcon | Correction, Field(discriminator="kind")]
 CHANGE_KINDS: tuple[str, ...] = vocabulary.MUTATION_KINDS

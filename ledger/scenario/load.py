@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert
-from sqlalchemy.exc import IntegrityError
 
-from ledger.errors import InvalidChange, LedgerError
+from ledger.errors import LedgerError
 from ledger.store import models as m
+from ledger.store.transaction import WriteTransaction
 from ledger.store.vocabulary import Mutation, parse_mutation
 from ledger.store.writes import stage_changes
 
@@ -126,13 +126,13 @@ async def load_scenario_into(
     projections). Loading the same scenario twice makes two independent campaigns.
 
     Raises a :class:`ledger.errors.LedgerError` (nothing written) if the ledger refuses a change, naming the
-    scenario path of the group that failed.
+    scenario path of the group that failed (a database refusal is ``the ledger refused the scenario: ...``).
     """
     from ledger.scenario.timeline import timeline
 
     name = _source_name(scenario, source)
     cause = scenario_cause(name)
-    try:
+    async with WriteTransaction(session, "scenario"):
         campaign = m.Campaign(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -169,14 +169,6 @@ async def load_scenario_into(
         # History ids -> the first event each entry wrote (retcons and corrections in files name history ids).
         campaign.settings = {**campaign.settings, "history_events": dict(history_refs)}
         session.add(campaign)
-        await session.flush()
-        await session.commit()
-    except IntegrityError as err:
-        await session.rollback()
-        raise InvalidChange(f"the ledger refused the scenario: {str(err.orig).splitlines()[0]}") from None
-    except BaseException:
-        await session.rollback()
-        raise
     return campaign_id
 
 

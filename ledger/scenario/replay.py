@@ -35,6 +35,7 @@ from ledger.scenario.changes import (
 from ledger.scenario.format import Scenario, ScenarioError, ScenarioProblem
 from ledger.scenario.timeline import ScenarioEvent, timeline
 from ledger.scenario.values import CONDITIONS, ENTITY_PREFIXES, THREAD_ID_PREFIX, THREAD_ID_RE, VISIBILITY_RE
+from ledger.store.visibility import Viewer
 
 __all__ = [
     "EdgeView",
@@ -226,16 +227,15 @@ def _norm_name(name: str) -> str:
 def visible_scopes(viewer: str) -> frozenset[str] | None:
     """Return the visibilities ``viewer`` may see (``None`` = everything, for ``gm``).
 
-    ``public`` sees public; ``party`` (the channel) public + party; ``player:U`` also ``player:U``.
+    ``public`` sees public; ``party`` (the channel) public + party; ``player:U`` also ``player:U``: the
+    store's own rule (:meth:`ledger.store.visibility.Viewer.visible`), for a viewer named as in a file.
     """
-    if viewer == "gm":
-        return None
-    if viewer == "public":
-        return frozenset({"public"})
-    if viewer == "party":
-        return frozenset({"public", "party"})
+    named = {"gm": Viewer.gm, "public": Viewer.public, "party": Viewer.party}
+    if viewer in named:
+        seen = named[viewer]().visible()
+        return None if seen is None else frozenset(seen)
     if VISIBILITY_RE.match(viewer) and viewer.startswith("player:"):
-        return frozenset({"public", "party", viewer})
+        return frozenset(Viewer.player(viewer.removeprefix("player:")).visible() or ())
     raise ValueError(f"unknown viewer {viewer!r} (expected public, party, player:<id> or gm)")
 
 

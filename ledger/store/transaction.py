@@ -16,19 +16,23 @@ from ledger.errors import InvalidChange
 from ledger.store.db import begin_write
 
 
-async def _commit(session: AsyncSession) -> None:
+async def _commit(session: AsyncSession, what: str) -> None:
     try:
         await session.commit()
     except IntegrityError as err:
         await session.rollback()
-        raise InvalidChange(f"the ledger refused the change: {str(err.orig).splitlines()[0]}") from None
+        raise InvalidChange(f"the ledger refused the {what}: {str(err.orig).splitlines()[0]}") from None
 
 
 class WriteTransaction:
-    """``async with WriteTransaction(session):`` commit on success, roll back and re-raise on failure."""
+    """``async with WriteTransaction(session):`` commit on success, roll back and re-raise on failure.
 
-    def __init__(self, session: AsyncSession) -> None:
+    ``what`` names the write in the refusal's one line: ``the ledger refused the <what>: <reason>``.
+    """
+
+    def __init__(self, session: AsyncSession, what: str = "change") -> None:
         self.session = session
+        self.what = what
 
     async def __aenter__(self) -> AsyncSession:
         await begin_write(self.session)
@@ -36,11 +40,13 @@ class WriteTransaction:
 
     async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None:
-            await _commit(self.session)
+            await _commit(self.session, self.what)
             return
         await self.session.rollback()
         if isinstance(exc, IntegrityError):
-            raise InvalidChange(f"the ledger refused the change: {str(exc.orig).splitlines()[0]}") from None
+            raise InvalidChange(
+                f"the ledger refused the {self.what}: {str(exc.orig).splitlines()[0]}"
+            ) from None
 
 
 __all__ = [
