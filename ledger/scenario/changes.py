@@ -62,8 +62,10 @@ class _FileChange(vocabulary.ChangeBase):
 
     A file is stricter than the live API: ids carry their kind prefix, numbers are whole numbers as written,
     reasons are required. An omitted ``visibility`` or ``witnesses`` is inherited from the history entry (see
-    :func:`timeline`, which reads ``model_fields_set``). A file names no ``cause``: the loader gives every
-    change ``scenario:<file>``, so ``cause`` is an unknown key here.
+    :func:`ledger.scenario.timeline.timeline`, which reads ``model_fields_set``). A file names no ``cause``:
+    the loader gives every change ``scenario:<file>``, so ``cause`` is an unknown key here.
+
+    Each file class lists this base before its store class, so the file's field types here win.
     """
 
     visibility: Visibility = "public"
