@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.config import parse_settings  # noqa: E402
-from bot.discord_client import DiscordCourier  # noqa: E402
+from bot.discord_courier import DiscordCourier  # noqa: E402
 from bot.intent_parser import OfflineIntentParser  # noqa: E402
 from tests.discord_harness import CHANNEL_ID, GM_ROLE_ID, GUILD_ID, DiscordHarness, Member, Outcome  # noqa: E402
 from tests.fake_llm import FakeLLM, FakeReply  # noqa: E402

@@ -1,43 +1,35 @@
-"""The Discord client: the bot, its command tree's error handling, the courier and reply helpers.
+"""The Discord client: the bot, its command tree's error handling, and what every cog shares.
 
 Cogs (``cogs/``) stay thin: they turn an interaction into a :class:`~bot.views.Where` and a
-:class:`~bot.views.Caller`, call the :class:`bot.table.Table`, and render the view it returns with the
-helpers here. Every failure ends as a short ephemeral message; an unexpected one also gets an error id that
-matches the logged traceback, so a player can quote it and the operator can find it.
+:class:`~bot.views.Caller` (:class:`TableCog`), call the :class:`bot.table.Table`, and render the view it
+returns with :mod:`bot.discord_format`, answering with :mod:`bot.discord_courier` (which also holds the
+table's courier). Every failure ends as a short ephemeral message; an unexpected one also gets an error id
+that matches the logged traceback, so a player can quote it and the operator can find it.
 
 Nothing runs at import time: :func:`bot.cli.run.run` builds the settings and the table and passes them in.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import logging
-import re
 import secrets
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from datetime import timedelta
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.discord_courier import reply
+from bot.discord_format import clip
 from bot.errors import TableError
 from bot.views import Caller, Where
 
 if TYPE_CHECKING:
     from bot.config import Settings
-    from bot.views import RoundReport
 
 _log = logging.getLogger(__name__)
 
-MESSAGE_LIMIT = 2000
-EMBED_DESCRIPTION_LIMIT = 4096
-EMBED_TOTAL_LIMIT = 6000  # all embeds of one message together
-MAX_EMBEDS_PER_MESSAGE = 10
-# Past this many messages a public text is posted as a file instead of flooding the channel.
-MAX_CHUNKS_BEFORE_ATTACHING = 4
 TICK_SECONDS = 30.0
 
 COG_EXTENSIONS: tuple[str, ...] = (
@@ -48,100 +40,6 @@ COG_EXTENSIONS: tuple[str, ...] = (
     "cogs.gm",
     "cogs.recap",
 )
-
-
-# ----------------------------------------------------------------------------------------------------
-# Text helpers
-# ----------------------------------------------------------------------------------------------------
-
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
-
-
-def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Split ``text`` into pieces of at most ``limit`` characters.
-
-    Cuts at paragraph breaks first, then sentence ends, then spaces, and only as a last resort inside a word.
-    Returns at least one piece (``[""]`` for empty text).
-    """
-    if limit < 1:
-        raise ValueError("limit must be positive")
-    text = text.strip()
-    if len(text) <= limit:
-        return [text]
-    pieces: list[str] = []
-    current = ""
-    for unit in _units(text, limit):
-        sep = unit[0]
-        body = unit[1]
-        candidate = f"{current}{sep}{body}" if current else body
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            if current:
-                pieces.append(current)
-            current = body
-    if current:
-        pieces.append(current)
-    return pieces
-
-
-def _units(text: str, limit: int) -> list[tuple[str, str]]:
-    """Break ``text`` into (separator, unit) pairs, each unit at most ``limit`` characters."""
-    units: list[tuple[str, str]] = []
-    for p_index, paragraph in enumerate(p for p in re.split(r"\n\s*\n", text) if p.strip()):
-        sep = "\n\n" if p_index else ""
-        if len(paragraph) <= limit:
-            units.append((sep, paragraph))
-            continue
-        for s_index, sentence in enumerate(_SENTENCE_END.split(paragraph)):
-            s_sep = sep if s_index == 0 else " "
-            if len(sentence) <= limit:
-                units.append((s_sep, sentence))
-                continue
-            for w_index, word in enumerate(sentence.split(" ")):
-                w_sep = s_sep if w_index == 0 else " "
-                while len(word) > limit:
-                    units.append((w_sep, word[:limit]))
-                    word = word[limit:]
-                    w_sep = ""
-                units.append((w_sep, word))
-    return units
-
-
-def safe(text: str) -> str:
-    """``text`` that came from a user (a character, display or campaign name, action text, a reason), with
-    Discord markdown and mass mentions escaped so it reads as typed: a masked link, a header, a quote or
-    a wall of bold shows as its characters, never as formatting. The bot's own formatting around it stays.
-    """
-    # discord.py treats ``[...](...)`` as one masked link up to the *last* ")" and leaves its inside
-    # unescaped: hide the brackets from it, then escape every one, so no masked link can form.
-    text = str(text).replace("[", _BRACKET)
-    text = discord.utils.escape_markdown(text).replace(_BRACKET, "\\[")
-    return discord.utils.escape_mentions(text)
-
-
-_BRACKET = "\ue000"  # a private-use character standing in for "[" while escaping
-_ROUND_HEADER = re.compile(r"\*\*Round \d+\*\*")
-
-
-def _narration_markdown(text: str) -> str:
-    """A narration as the channel should read it: the table's own round header and ``-#`` notice lines keep
-    their formatting; everything else (a narrator's prose, which holds player-chosen names and whatever a
-    model was talked into writing) is escaped, so no masked link, header or mention wall can form."""
-    lines = []
-    for line in text.split("\n"):
-        if _ROUND_HEADER.fullmatch(line):
-            lines.append(line)
-        elif line.startswith("-# "):
-            lines.append("-# " + safe(line[3:]))
-        else:
-            lines.append(safe(line))
-    return "\n".join(lines)
-
-
-def clip(text: str, limit: int) -> str:
-    """Return ``text`` cut to ``limit`` characters, ending with an ellipsis when cut."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -167,125 +65,6 @@ def caller_from(interaction: discord.Interaction, gm_role: str) -> Caller:
     wanted = gm_role.casefold()
     has_gm = any(role.name.casefold() == wanted for role in roles)
     return Caller(user_id=str(user.id), display_name=user.display_name, has_gm_role=has_gm)
-
-
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Acknowledge within Discord's 3 seconds before slow work (round close, narration)."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
-        interaction.extras["public_thinking"] = not ephemeral
-
-
-async def reply(
-    interaction: discord.Interaction,
-    content: str | None = None,
-    *,
-    embed: discord.Embed | None = None,
-    embeds: Sequence[discord.Embed] = (),
-    ephemeral: bool = False,
-    view: discord.ui.View | None = None,
-    file: discord.File | None = None,
-    mention_user_ids: Sequence[str] = (),
-) -> None:
-    """Answer ``interaction`` (first response or followup), splitting long ``content`` over messages.
-
-    Mentions are limited to ``mention_user_ids`` (none by default): a narration never pings @everyone.
-    """
-    all_embeds = [*([embed] if embed is not None else []), *embeds]
-    chunks = split_text(content) if content else []
-    allowed = _allowed(mention_user_ids)
-    messages: list[dict[str, Any]] = [{"content": chunk} for chunk in chunks] or [{}]
-    groups = fit_embeds(all_embeds)
-    messages[-1]["embeds"] = groups[0] if groups else []
-    messages += [{"embeds": group} for group in groups[1:]]
-    if view is not None:
-        messages[-1]["view"] = view
-    if file is not None:
-        messages[-1]["file"] = file
-    for message in messages:
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed, **message}
-        if not interaction.response.is_done():
-            await interaction.response.send_message(**kwargs)
-        else:
-            await interaction.followup.send(**kwargs)
-        interaction.extras["answered"] = True
-
-
-# The round report as embeds: the /ready reply (cogs) and the courier's follow-ups and channel posts (here)
-# render it the same way. It lives here so the dependency points one way, from cogs/ down to bot/.
-COLOUR_TABLE = discord.Colour.dark_gold()
-
-SOURCE_LABELS = {
-    "generated": "narration: generated by the narrator and checked against the ledger",
-    "regenerated": "narration: rewritten once after the checker found a conflict",
-    "fallback": "narration: built from the results (the narrator's draft conflicted with the ledger)",
-    "offline": "narration: offline narrator",
-}
-
-
-def round_report_embeds(report: RoundReport) -> list[discord.Embed]:
-    """The round's mechanics: initiative, every action with its roll lines; the source in the footer.
-
-    Actions spread over as many embeds as needed (each under 5000 characters and 25 fields), so a big
-    round never hits Discord's limits; the footer with the narration's source is on the last one.
-    """
-    title = f"Round {report.round_number}: results"
-    embeds = [discord.Embed(title=title, colour=COLOUR_TABLE)]
-    if report.initiative:
-        order = "\n".join(
-            f"{i}. {safe(initiative_entry(line))}" for i, line in enumerate(report.initiative, start=1)
-        )
-        embeds[0].add_field(name="Initiative", value=clip(order, 1024), inline=False)
-    fields: list[tuple[str, str]] = []
-    for action in report.actions:
-        rolls = "\n".join(f"`{clip(r, 200)}`" for r in action.rolls)
-        summary, outcome = safe(action.summary), safe(action.outcome)
-        value = "\n".join(part for part in (summary, rolls, f"→ {outcome}") if part)
-        fields.append((clip(safe(action.actor), 256), clip(value, 1024)))
-    if report.notices:
-        fields.append(("Notices", clip("\n".join(safe(n) for n in report.notices), 1024)))
-    for name, value in fields:
-        current = embeds[-1]
-        if len(current.fields) >= 25 or len(current) + len(name) + len(value) > 5000:
-            current = discord.Embed(title=f"{title} (continued)", colour=COLOUR_TABLE)
-            embeds.append(current)
-        current.add_field(name=name, value=value, inline=False)
-    source = SOURCE_LABELS.get(report.source, f"narration: {report.source}")
-    extra = f" · {report.conflicts_queued} conflict(s) queued for the GM" if report.conflicts_queued else ""
-    embeds[-1].set_footer(
-        text=clip(f"{source}{extra} · seed {report.seed} (commitment {report.seed_commitment})", 2048)
-    )
-    return embeds
-
-
-def initiative_entry(entry: str) -> str:
-    """``Dock Thug 5`` (name, then the initiative total) as ``Dock Thug (initiative 5)``.
-
-    The table keeps the total last (the terminal splits it the same way); shown bare it read as a name.
-    """
-    name, _, total = entry.rpartition(" ")
-    return f"{name} (initiative {total})" if name and total.lstrip("-").isdigit() else entry
-
-
-def fit_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
-    """Group ``embeds`` into messages of at most 10 embeds and 6000 characters (Discord's limits)."""
-    groups: list[list[discord.Embed]] = []
-    size = 0
-    for embed in embeds:
-        if not groups or len(groups[-1]) >= MAX_EMBEDS_PER_MESSAGE or size + len(embed) > EMBED_TOTAL_LIMIT:
-            groups.append([])
-            size = 0
-        groups[-1].append(embed)
-        size += len(embed)
-    return groups
-
-
-def _allowed(user_ids: Sequence[str]) -> discord.AllowedMentions:
-    if not user_ids:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(int(u)) for u in user_ids]
-    )
 
 
 def choices(items: Sequence[Any]) -> list[app_commands.Choice[str]]:
@@ -424,32 +203,6 @@ class ShowTableView(discord.ui.View):
     ) -> None:
         """Log the failure with an id and tell the presser, never a traceback."""
         await report_error(interaction, error)
-
-
-def paginate_lines(
-    lines: Sequence[str],
-    *,
-    title: str,
-    empty: str,
-    per_page: int = 10,
-    colour: discord.Colour | None = None,
-) -> list[discord.Embed]:
-    """Lay ``lines`` out over embeds of at most ``per_page`` lines (and under the description limit)."""
-    colour = colour or discord.Colour.dark_teal()
-    if not lines:
-        return [discord.Embed(title=title, description=empty, colour=colour)]
-    pages: list[discord.Embed] = []
-    block: list[str] = []
-    size = 0
-    for line in lines:
-        line = clip(line, 1000)
-        if block and (len(block) >= per_page or size + len(line) + 1 > EMBED_DESCRIPTION_LIMIT - 200):
-            pages.append(discord.Embed(title=title, description="\n".join(block), colour=colour))
-            block, size = [], 0
-        block.append(line)
-        size += len(line) + 1
-    pages.append(discord.Embed(title=title, description="\n".join(block), colour=colour))
-    return pages
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -634,142 +387,6 @@ def build_bot(
     discord.VoiceClient.warn_dave = False
     cls = ShardedTablekeeperBot if settings.discord.sharded else TablekeeperBot
     return cls(settings=settings, table=table, tick=tick)
-
-
-# ----------------------------------------------------------------------------------------------------
-# The courier: the table's messages that are not replies
-# ----------------------------------------------------------------------------------------------------
-
-
-#: Discord answers an interaction's token for 15 minutes; past this, a fresh channel message is sent instead.
-REPLY_TOKEN_LIFETIME = timedelta(minutes=14, seconds=30)
-
-
-class DiscordCourier:
-    """Delivers the table's public narration to channels, private notes by DM, and replies a crash left.
-
-    A channel post refused for want of a permission raises :class:`bot.table.MissingPermission` naming
-    it (Send Messages, Embed Links, Attach Files), so the table can tell the GM in one line.
-    """
-
-    def __init__(self, client: discord.Client) -> None:
-        self.client = client
-
-    @staticmethod
-    def reply_handle(interaction: discord.Interaction) -> str:
-        """The opaque handle the table keeps for a deferred reply: application id, interaction id, token."""
-        return f"{interaction.application_id}:{interaction.id}:{interaction.token}"
-
-    async def answer(self, handle: str, text: str, report: RoundReport) -> str:
-        """Answer a deferred command (its "thinking..." turns into ``text`` and the round's dice).
-
-        Raises :class:`bot.table.ReplyExpired` when the token is past its 15 minutes or Discord no
-        longer knows it; the table then posts the dice in the channel instead.
-        """
-        from bot.table import ReplyExpired
-
-        try:
-            app_id, interaction_id, token = handle.split(":", 2)
-            created = discord.utils.snowflake_time(int(interaction_id))
-        except ValueError as exc:
-            raise ReplyExpired("not a reply handle") from exc
-        if discord.utils.utcnow() - created > REPLY_TOKEN_LIFETIME:
-            raise ReplyExpired("the interaction token has expired")
-        # The interaction's follow-up webhook, built as discord.py builds ``Interaction.followup``.
-        webhook = discord.Webhook.from_state(
-            data={"id": int(app_id), "type": 3, "token": token},
-            state=self.client._connection,
-        )
-        groups = fit_embeds(round_report_embeds(report)) or [[]]
-        first: str | None = None
-        try:
-            for index, batch in enumerate(groups):
-                message = await webhook.send(
-                    text if index == 0 else discord.utils.MISSING,
-                    embeds=batch,
-                    wait=True,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-                first = first or str(message.id)
-        except discord.NotFound as exc:  # 10015 Unknown Webhook: the token is gone
-            raise ReplyExpired("the interaction is no longer known") from exc
-        return first or ""
-
-    async def post_public(
-        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
-    ) -> str:
-        """Post ``text`` in the channel; return the first message's id.
-
-        Long text is split at paragraph/sentence boundaries; very long text is attached as a file after a
-        short opening. Only ``mention_user_ids`` (the round's players) may be pinged; by default nobody.
-        """
-        channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
-        allowed = _allowed(mention_user_ids)
-        text = _narration_markdown(text)
-        if mention_user_ids:  # ping the round's players (and only them) on the narration
-            text = " ".join(f"<@{u}>" for u in mention_user_ids) + "\n" + text
-        chunks = split_text(text)
-        if len(chunks) > MAX_CHUNKS_BEFORE_ATTACHING:
-            opening = clip(chunks[0], MESSAGE_LIMIT - 60) + "\n\n*(the full narration is attached)*"
-            file = discord.File(io.BytesIO(text.encode("utf-8")), filename="narration.txt")
-            with _permission("Attach Files"):
-                message = await channel.send(opening, file=file, allowed_mentions=allowed)
-            return str(message.id)
-        first: str | None = None
-        for chunk in chunks:
-            with _permission("Send Messages"):
-                message = await channel.send(chunk, allowed_mentions=allowed)
-            first = first or str(message.id)
-        assert first is not None
-        return first
-
-    async def post_results(
-        self, guild_id: str, channel_id: str, report: RoundReport, *, header: str = ""
-    ) -> str:
-        """Post a round's dice (initiative, every roll) as embeds, after ``header`` if given.
-
-        For rounds the deadline closed, and for commands whose reply expired while the bot was down.
-        """
-        channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
-        first: str | None = None
-        for index, batch in enumerate(fit_embeds(round_report_embeds(report))):
-            with _permission("Embed Links"):
-                message = await channel.send(
-                    clip(header, MESSAGE_LIMIT) if header and index == 0 else None,
-                    embeds=batch,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            first = first or str(message.id)
-        return first or ""
-
-    async def send_dm(self, user_id: str, text: str) -> str:
-        """Send ``text`` to ``user_id`` by DM; return the first message id; raise DMClosed when refused."""
-        from bot.table import DMClosed  # the table pulls in the ledger: only load it when a DM goes out
-
-        try:
-            channel = await self.client.create_dm(discord.Object(int(user_id)))
-            first: str | None = None
-            for chunk in split_text(text):
-                message = await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
-                first = first or str(message.id)
-        except discord.Forbidden as exc:
-            # 50007 "Cannot send messages to this user" is the usual code; every 403 on a DM means the same.
-            _log.info("DM to %s refused (code %s)", user_id, exc.code)
-            raise DMClosed(f"user {user_id} does not accept direct messages") from exc
-        assert first is not None
-        return first
-
-
-@contextlib.contextmanager
-def _permission(name: str) -> Iterator[None]:
-    """Turn Discord's 403 on a channel post into MissingPermission naming what that post needed."""
-    try:
-        yield
-    except discord.Forbidden as exc:
-        from bot.table import MissingPermission
-
-        # 50001 Missing Access: the bot cannot see the channel at all.
-        raise MissingPermission("View Channel" if exc.code == 50001 else name) from exc
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, defer, reply, safe
+from bot.discord_client import TableCog
+from bot.discord_courier import defer, reply
+from bot.discord_format import safe
 from cogs.render import campaign_embed, character_embed, recap_embed
 
 _log = logging.getLogger(__name__)

@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, reply
+from bot.discord_client import TableCog
+from bot.discord_courier import reply
 from bot.errors import InvalidAction
 from cogs.render import roll_embed
 

@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, defer, reply, send_pages
+from bot.discord_client import TableCog, send_pages
+from bot.discord_courier import defer, reply
 from cogs.render import (
     conflict_line,
     dispute_embed,

@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import PRIVATE_NOTE, ShowTable, ShowTableView, TableCog, reply, send_pages
+from bot.discord_client import PRIVATE_NOTE, ShowTable, ShowTableView, TableCog, send_pages
+from bot.discord_courier import reply
 from bot.errors import NotFound
 from bot.graph_render import render_graph
 from bot.views import EdgeView, EventView, GraphView, RecordView, ThreadView

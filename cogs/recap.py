@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import TableCog, defer, reply
+from bot.discord_client import TableCog
+from bot.discord_courier import defer, reply
 from cogs.render import recap_embed
 
 _log = logging.getLogger(__name__)

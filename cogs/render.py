@@ -12,13 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.describe import cause_label
-from bot.discord_client import (
-    COLOUR_TABLE,
-    EMBED_DESCRIPTION_LIMIT,
-    clip,
-    paginate_lines,
-    safe,
-)
+from bot.discord_format import COLOUR_TABLE, EMBED_DESCRIPTION_LIMIT, clip, paginate_lines, safe
 from bot.views import (
     CampaignView,
     CharacterView,

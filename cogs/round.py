@@ -8,7 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_client import DiscordCourier, TableCog, defer, reply, round_report_embeds, safe
+from bot.discord_client import TableCog
+from bot.discord_courier import DiscordCourier, defer, reply
+from bot.discord_format import round_report_embeds, safe
 from bot.errors import InvalidAction
 from bot.views import ReadyReceipt, RoundReport
 from cogs.render import SKILL_CHOICES, round_status_embed

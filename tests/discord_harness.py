@@ -31,7 +31,8 @@ from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.config import DiscordSettings, Settings
-from bot.discord_client import DiscordCourier, build_bot
+from bot.discord_client import build_bot
+from bot.discord_courier import DiscordCourier
 from bot.errors import InvalidAction, NoCampaign, NoOpenRound, NotAPlayer, NotFound, NotGM, TableError
 from bot.table import DMClosed, ResendView
 from bot.views import (

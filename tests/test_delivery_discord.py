@@ -17,7 +17,7 @@ import discord
 import pytest
 
 from bot.config import parse_settings
-from bot.discord_client import DiscordCourier
+from bot.discord_courier import DiscordCourier
 from bot.table import MissingPermission, ReplyExpired
 from tests.discord_harness import (
     APP_ID,

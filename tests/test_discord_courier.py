@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.discord_client import DiscordCourier, split_text
+from bot.discord_courier import DiscordCourier
+from bot.discord_format import split_text
 from bot.graph_render import edge_label, render_graph
 from bot.table import DMClosed
 from bot.views import EdgeView, GraphView
@@ -86,7 +87,7 @@ def test_graph_png_is_deterministic_and_works_without_edges() -> None:
 
 
 def test_a_huge_round_report_fits_discords_embed_limits() -> None:
-    from bot.discord_client import fit_embeds, round_report_embeds
+    from bot.discord_format import fit_embeds, round_report_embeds
     from bot.views import ActionLine, RoundReport
 
     actions = tuple(

@@ -2,7 +2,7 @@
 
 The same raw interaction payloads as ``test_discord_round.py``, but every command reaches
 :class:`bot.table.Table` over a real database, and its narration and notes leave through
-:class:`bot.discord_client.DiscordCourier` into the recorded REST calls.
+:class:`bot.discord_courier.DiscordCourier` into the recorded REST calls.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import parse_settings
-from bot.discord_client import DiscordCourier
+from bot.discord_courier import DiscordCourier
 from tests.discord_harness import GM_ROLE_ID, GUILD_ID, DiscordHarness, Member, Outcome
 
 GM = Member(100, "Gina", (GM_ROLE_ID,))

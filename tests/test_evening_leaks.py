@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import parse_settings
-from bot.discord_client import DiscordCourier
+from bot.discord_courier import DiscordCourier
 from bot.intent_parser import OfflineIntentParser
 from bot.narrator.llm import LLMNarrator
 from bot.views import Caller, Where

@@ -179,7 +179,8 @@ async def serve(settings: Settings, token: str, *, debug: bool = False) -> int:
     import aiohttp
     import discord
 
-    from bot.discord_client import DiscordCourier, build_bot
+    from bot.discord_client import build_bot
+    from bot.discord_courier import DiscordCourier
 
     bot = build_bot(settings)
     courier = DiscordCourier(bot)
