@@ -270,3 +270,29 @@ def test_a_world_file_gives_condition_sources_and_thread_roles() -> None:
 
 def test_verdict_leaves_other_claim_kinds_to_the_judge() -> None:
     assert verdict(Claim("alive", ("npc-hale",), "Hale lives.", (0, 10)), world()) is None
+
+
+# --- near misses: no claim, or no conflict ----------------------------------------------------------------
+
+
+def test_near_misses_are_clean() -> None:
+    blind = world(conditions={"npc-tomas": frozenset({"blinded"})})
+    deaf = world(conditions={"npc-tomas": frozenset({"deafened"})})
+    candles = world(holdings=(Holding("item-candles", "npc-ruby", 9),))
+    cases = [
+        (blind, "Tomas, who lost his sight in the forge fire, listens to the rain."),
+        (blind, "Tomas turns at the sound of Wren's boots and asks who is there."),
+        (deaf, "Tomas watches Ruby's lips and reads the words off them."),
+        (world(), "Hale looks fresh out of patience."),
+        (world(), "Wren, unharmed, helps Hale to a chair."),
+        (world(edges=(ENEMY,)), "Hale nods to Jonah Pike, polite as a knife."),
+        (world(edges=(ENEMY,)), "Hale remembers when she used to embrace Jonah Pike warmly at the dances."),
+        (world(edges=(LOYAL,)), "Tomas curses the cold and follows Jonah Pike out."),
+        (world(edges=(LOYAL,)), "Tomas would never betray Jonah Pike."),
+        (world(threads=(DEBT,)), "Ruby asks Bogdan if he means to make good on the debt."),
+        (candles, "Ruby lights one of her nine beeswax candles, then a second."),
+        (candles, "The last beeswax candles gutter in the wind."),
+    ]
+    for snap, text in cases:
+        report = check(text, snap)
+        assert report.ok, (text, [(v.claim.label(), v.reason) for v in report.conflicts()])

@@ -130,6 +130,12 @@ UNHURT_IDIOMS = (
     "fresh as a",
     "sound of limb",
     "in rude health",
+    "worse for wear",
+    "picture of health",
+    "in perfect health",
+    "best of health",
+    "full of vigour",
+    "full of vigor",
 )
 NEAR_DEATH_IDIOMS = (
     "death's door",
@@ -142,7 +148,11 @@ NEAR_DEATH_IDIOMS = (
     "bleeding out",
     "clinging to life",
     "at death's",
+    "one foot in the grave",
+    "more dead than alive",
+    "fading fast",
 )
+_NOT_HEALTH_AFTER = frozenset({"out", "from", "off", "into", "with", "in", "on", "for"})
 _LIFE_VERBS = frozenset({"stand", "alive", "breathe", "conscious", "cling", "move", "hang"})
 _SEVERE = frozenset({"gravely", "mortally", "grievously", "badly", "sorely", "terribly", "fatally"})
 _LINKING = frozenset({"be", "look", "seem", "appear", "remain", "stay", "feel"})
@@ -400,6 +410,11 @@ def _conditions(s: _Sentence) -> None:
         if eid in blocked:
             for faculty, verb in _faculties(s, eid, m):
                 claim("senses", (eid, faculty), mod, verb)
+    if senses:
+        # quoted words the speech pass gave a speaker ('"Wait," says Pim'): speaking, whatever the word order
+        for c in list(s.ex.claims):
+            if c.kind == "acts" and c.span == s.span and c.args[0] in blocked and c.detail in SPOKEN:
+                claim("senses", (c.args[0], "speech"), c.modality, c.detail)
     if health:
         _health(s, subjects, claim)
     if cured:
@@ -440,6 +455,10 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
         nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
         if lemma in SIGHT and not (lemma == "read" and "lips" in nxt):
             out.append(("sight", toks[k].low))
+        if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
+            out.append(("sight", toks[k].low))
+        if "sound" in nxt[:3] and nxt[:1] in (["at"], ["to"]) and lemma not in SPOKEN:
+            out.append(("hearing", toks[k].low))  # "turns at the sound of his name"
         to_whom = "to" in nxt[:7] and not {"himself", "herself", "themselves", "itself"} & set(nxt)
         if lemma == "read" and (_LOUD_AFTER & set(nxt) or to_whom):
             out.append(("speech", toks[k].low))
@@ -524,7 +543,9 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
             rest = [x for x in words[n + 1 : n + 4] if x not in ("a", "one", "single", "so", "much", "as")]
             if rest and any_lemma(rest[0]) in INJURY_NOUNS:
                 return "unhurt", " ".join(words[n : n + 4])
-        if w in HALE and n < 3 and (n == 0 or words[n - 1] in ("and", "quite", "looking")):
+        after = words[n + 1] if n + 1 < len(words) else ""
+        hale = w in HALE and n < 3 and (n == 0 or words[n - 1] in ("and", "quite", "looking"))
+        if hale and after not in _NOT_HEALTH_AFTER:  # "fresh out of patience" is no health
             return "unhurt", w
     return None
 

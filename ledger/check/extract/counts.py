@@ -56,6 +56,17 @@ def _number(word: str) -> int | None:
     return int(word) if word.isdigit() else NUMBER_WORDS.get(word)
 
 
+def _head(words: list[str]) -> str:
+    """The head noun of a name: the word before "of" ("vials of squid ink"), else the last word."""
+    return words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+
+
+def _plural_head(s: _Sentence, m: Mention) -> bool:
+    """True when the mention's head noun reads as a plural ("candles", not "glass")."""
+    head = _head([t.low for t in s.tokens[m.i : m.j]])
+    return head.endswith("s") and not head.endswith(("ss", "us", "is"))
+
+
 def _head_plural(s: _Sentence, m: Mention) -> bool:
     """True when the mention's head noun (before "of", else its last word) is a plural the item's own name
     does not use: "vials of squid ink" for the vial of squid ink, "gold nuggets" for the gold nugget."""
@@ -103,10 +114,17 @@ def _counts(s: _Sentence) -> None:
             claim(m, f"min={n}")
         elif words and words[0] == "both":
             claim(m, "exact=2")
-        elif any(w in ONE_WORDS for w in words[:2]) and not (m.j < s.b and toks[m.j].low == "of"):
-            claim(m, "exact=1")
+        elif (
+            any(w in ONE_WORDS for w in words[:2])
+            and not (m.j < s.b and toks[m.j].low == "of")
+            and not _plural_head(s, m)
+        ):
+            claim(m, "exact=1")  # "his only candle"; "the last candles" are the ones left, however many
         elif words and _number(words[0]) is not None:
-            claim(m, f"min={_number(words[0])}")
+            n = _number(words[0]) or 0
+            if words[0] == "dozen" and words[1:3] == ["a", "half"]:
+                n = 6  # "half a dozen"
+            claim(m, f"min={n}")
         elif _head_plural(s, m):
             claim(m, "min=2")
         # further on, set off by a comma: "The moonwater in his satchel, both vials of it", "all six of them"

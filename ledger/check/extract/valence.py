@@ -41,9 +41,18 @@ DISPLAYS = frozenset(
 PHRASAL: dict[tuple[str, str], str] = {
     ("sell", "out"): "betray",
     ("rat", "out"): "betray",
+    ("rat", "on"): "betray",
+    ("inform", "on"): "betray",
+    ("snitch", "on"): "betray",
+    ("squeal", "on"): "betray",
+    ("peach", "on"): "betray",
     ("turn", "against"): "betray",
     ("stab", "back"): "betray",
+    ("throw", "around"): "hug",  # "throws her arms around him"
+    ("fling", "around"): "hug",
 }
+# verbs the lexicon lacks, read as a word it has
+SYNONYMS = {"double-cross": "betray", "backstab": "betray", "doublecross": "betray"}
 # lexicon entries rated for another sense than the one a narration uses them in ("hands him a note" is not
 # help, "like a brother" is not liking); never counted
 OTHER_SENSE = frozenset({"hand", "like", "please", "pretty", "well", "kind", "mean", "fine", "free", "fair"})
@@ -77,19 +86,30 @@ def valence(word: str) -> float:
     return lex.get(lemma, 0.0)
 
 
-def _score(s: _Sentence, verbs: list[tuple[int, str]], hi: int) -> tuple[float, list[str]]:
-    """The summed valence of the predicate's verbs, their object nouns and its adverbs, with the words."""
+def _score(
+    s: _Sentence, verbs: list[tuple[int, str]], hi: int, at: frozenset[int]
+) -> tuple[float, list[str]]:
+    """The summed valence of the predicate's verbs aimed at the other creature (a token of ``at`` lies
+    between the verb and the next verb: "thanks him", "folds her into an embrace", "cared for the Regent"),
+    their object nouns and adverbs, with the words counted."""
     toks = s.tokens
     total = 0.0
     words: list[str] = []
     counted: set[int] = set()
-    for k, lemma in verbs:
+    for n, (k, lemma) in enumerate(verbs):
         if lemma in DISPLAYS or lemma in OTHER_SENSE or lemma in SPEECH:
             continue  # a display, a word rated for another sense, or a tone of voice ("says sweetly")
+        end = verbs[n + 1][0] if n + 1 < len(verbs) else hi
+        if not any(k < q < end for q in at):
+            continue  # "curses the cold and follows Pike out": the curse is not aimed at Pike
         neg = any(toks[q].low in _NEGATORS or toks[q].low.endswith("n't") for q in range(max(s.a, k - 2), k))
-        nxt = [toks[q].low for q in range(k + 1, min(hi, k + 4))]
+        nxt = [toks[q].low for q in range(k + 1, min(hi, k + 5))]
         phrasal = next((w for (v, p), w in PHRASAL.items() if v == lemma and p in nxt), None)
-        v = valence(phrasal) if phrasal else valence(toks[k].low)
+        v = (
+            valence(phrasal or SYNONYMS.get(lemma, ""))
+            if phrasal or lemma in SYNONYMS
+            else valence(toks[k].low)
+        )
         if phrasal is None:
             # the noun the verb takes: "folds her into a long embrace"
             for q in range(k + 1, min(hi, k + 6)):
@@ -128,7 +148,8 @@ def _attitudes(s: _Sentence) -> None:
         if eid not in strong and eid not in charmed:
             continue
         lo, hi = s.clause_of(m.i)
-        others = _others(s, eid, lo, hi)
+        where = _others(s, eid, lo, hi)
+        others = set(where)
         targets = [t for t in strong.get(eid, ()) if t in others]
         if charmed.get(eid) in others and charmed[eid] not in targets:
             targets.append(charmed[eid])
@@ -137,11 +158,11 @@ def _attitudes(s: _Sentence) -> None:
         verbs = [(k, lemma) for k, lemma in _predicate(s, m) if k < hi]
         if not verbs:
             continue
-        total, words = _score(s, verbs, hi)
-        if abs(total) < STRONG:
-            continue
-        shown = "warm" if total > 0 else "hostile"
         for other in targets:
+            total, words = _score(s, verbs, hi, where[other])
+            if abs(total) < STRONG:
+                continue
+            shown = "warm" if total > 0 else "hostile"
             s.ex.claims.append(
                 Claim(
                     "attitude",
@@ -181,14 +202,13 @@ def _charmed(s: _Sentence) -> dict[str, str]:
     return out
 
 
-def _others(s: _Sentence, actor: str, lo: int, hi: int) -> set[str]:
+def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[int]]:
     """The creatures other than ``actor`` a clause names, or refers to by an object pronoun that fits one
-    creature of this or the previous sentence."""
-    found = {
-        m.id
-        for m in s.mentions
-        if m.id and m.id != actor and lo <= m.i < hi and s.kind(m) in ("pc", "npc", "monster")
-    }
+    creature of this or the previous sentence, with the tokens where each is named."""
+    found: dict[str, set[int]] = {}
+    for m in s.mentions:
+        if m.id and m.id != actor and lo <= m.i < hi and s.kind(m) in ("pc", "npc", "monster"):
+            found.setdefault(m.id, set()).update(range(m.i, m.j))
     first = _previous_sentence(s)
     recent = {m.id for m in s.ex.mentions if m.id and m.id != actor and first <= m.i < s.b}
     for k in range(lo, hi):
@@ -197,5 +217,5 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> set[str]:
             continue
         fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
         if len(fits) == 1:
-            found |= fits
-    return found
+            found.setdefault(next(iter(fits)), set()).add(k)
+    return {eid: frozenset(ks) for eid, ks in found.items()}
