@@ -110,3 +110,23 @@ def test_a_hand_over_told_in_the_text_is_replayed() -> None:
 def test_a_journey_elsewhere_by_an_npc_is_not_the_party_moving() -> None:
     text = "Tam hurries off to the chapel. The abbot looks up from his prayers."
     assert refuted(text, abbey()) == {"npc-abbot-location"}
+
+
+def test_a_debt_paid_off_in_this_rounds_doing_is_settled_for_later_sentences() -> None:
+    rnd = RoundFacts(
+        number=3, submissions={"pc-mira": "I pay Tam the ten silver I owe him."}, acted=frozenset({"pc-mira"})
+    )
+    text = "Mira counts ten silver into Tam's palm, and the debt is paid in full. She owes him nothing now."
+    assert refuted(text, abbey(round=rnd)) == set()
+    # told settled with no one paying it this round, the open debt refutes it
+    assert refuted("Mira's debt to Tam is paid in full.", abbey()) == {"debt-0001-01"}
+
+
+def test_a_hand_over_to_someone_unnamed_leaves_the_holder_open() -> None:
+    text = "Tam passes the iron key across the counter. Mira turns the iron key over in her hands."
+    assert refuted(text, abbey()) == set()
+
+
+def test_taking_out_ones_own_thing_is_no_acquisition() -> None:
+    assert refuted("Tam takes out the iron key and turns it over.", abbey()) == set()
+    assert refuted("Mira takes out the iron key and unlocks the gate.", abbey()) == {"item-key-holder"}

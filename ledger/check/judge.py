@@ -9,6 +9,7 @@ conflict: the narrator may invent scenery. Pure and deterministic; no database.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ledger.check.claims import CheckReport, Claim, Leak, Verdict
@@ -22,6 +23,7 @@ from ledger.check.extract import (
     content_words,
     extract,
 )
+from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.extract.verbs import verb_class
 from ledger.check.replay import PARTY, Replay
 from ledger.check.snapshot import Entity, WorldSnapshot
@@ -444,7 +446,25 @@ class _Judge:
         now = self.story.threads.get(tid) or self.snap.round.thread_moves().get(tid, t.status)
         if now == status:
             return Verdict(c, "supported")
+        if now == "open" and self._submitted_status(t.parties, status):
+            # "Tamar counts out the forty silver; the debt is paid": this round's doing, replayed from here on
+            self.story.threads[tid] = status
+            return Verdict(c, "supported", None, f"the {t.kind} is {status} by this round's submission")
         return Verdict(c, "contradicted", tid, f"the {t.kind} is {now}, not {status}")
+
+    def _submitted_status(self, parties: tuple[str, ...], status: str) -> bool:
+        """True when a PC party to a thread submitted this round what brings it to ``status`` ("I pay Selim
+        the forty silver I owe him" settles; "I break my oath" breaks), by the lemmas of their words."""
+        wanted = _STATUS_LEMMAS.get(status, frozenset())
+        for pc in parties:
+            wrote = self.snap.round.submissions.get(pc, "")
+            # the player's own deed ("I pay", "we finally repay"), not words they quote or ask about
+            words = re.sub(r"[\"“][^\"”]*[\"”]", " ", wrote.lower()).replace(",", " ").split()
+            for n, w in enumerate(words[:-1]):
+                nxt = words[n + 2] if words[n + 1].endswith("ly") and n + 2 < len(words) else words[n + 1]
+                if w in ("i", "we") and verb_lemma(nxt) in wanted:
+                    return True
+        return False
 
     def _knows(self, c: Claim) -> Verdict:
         who, key = c.args
@@ -536,6 +556,27 @@ class _Judge:
         if lemma not in CHOICE and clause & sub:
             return Verdict(c, "supported")
         return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not choose that")
+
+
+# what a player's words must do for a thread to reach a status in this round's doing
+_STATUS_LEMMAS: dict[str, frozenset[str]] = {
+    "settled": frozenset(
+        {
+            "pay",
+            "repay",
+            "settle",
+            "square",
+            "clear",
+            "keep",
+            "fulfil",
+            "fulfill",
+            "honour",
+            "honor",
+            "discharge",
+        }
+    ),
+    "broken": frozenset({"break", "betray", "renounce", "forsake", "abandon", "forswear"}),
+}
 
 
 def _posture(detail: str) -> bool:

@@ -290,10 +290,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         detail = ""
         if verb_lemma in _GIVE_VERBS and holder is subject:
             to = next((c for c in creatures if c.i > it.j and c.id != holder.id), None)
-            if to is not None and to.id:
-                detail = f"give:{to.id}"
+            detail = f"give:{to.id}" if to is not None and to.id else "give:*"  # "*": to someone unnamed
         elif verb_lemma in _ACQUIRE_VERBS and holder is subject and poss is None:
-            detail = "acquire"
+            detail = "" if "out" in (toks[it.i - 1].low, toks[it.i - 2].low) else "acquire"  # "takes out" own
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
