@@ -63,6 +63,19 @@ def visibility_label(visibility: str) -> str:
     )
 
 
+def _spoken(subject: str | None, aspect: str, value: object) -> str | None:
+    """A round's speech record ("Greyrock to Old Wei: ask Old Wei what ...") told as the act, never quoted."""
+    if subject is None or not re.fullmatch(r"said-\d+-\d+", aspect) or not isinstance(value, str):
+        return None
+    from bot.narrator.speech import reported_speech
+
+    head, _, words = value.partition(": ")
+    speaker, _, listener = head.partition(" to ")
+    if not words or speaker.strip() != subject:
+        return f"{subject} spoke up"
+    return f"{subject} {reported_speech(words, listener.strip() or None, speaker=subject)}"
+
+
 def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = None) -> str:
     """One line saying what an event changed, e.g. ``Harlan Voss died``."""
     n: Namer = name or _plain
@@ -100,6 +113,11 @@ def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = N
     if kind == "set_fact":
         key = str(p.get("key") or "")
         subject, aspect = fact_subject(key, name) if name is not None else (None, key)
+        spoken = _spoken(subject, aspect, p.get("value"))
+        if spoken is not None:
+            return spoken
+        if subject is not None and re.fullmatch(r"learned-.+", aspect):
+            return f"{subject} learned something: {p.get('value')}"
         if subject is not None:
             return f"{subject}'s {aspect.replace('-', ' ')}: {p.get('value')}"
         return f"{key.replace('-', ' ')}: {p.get('value')}"
