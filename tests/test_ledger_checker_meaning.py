@@ -296,3 +296,10 @@ def test_near_misses_are_clean() -> None:
     for snap, text in cases:
         report = check(text, snap)
         assert report.ok, (text, [(v.claim.label(), v.reason) for v in report.conflicts()])
+
+
+def test_a_kinship_term_after_a_possessive_pronoun_is_judged_when_the_record_ties_them() -> None:
+    snap = world(edges=(SON,))
+    assert "edge-ezra-jonah" in flagged("Jonah Pike stamps in, and his nephew Ezra trails after him.", snap)
+    assert check("Jonah Pike stamps in, and his son Ezra trails after him.", snap).ok
+    assert check("Hale stamps in, and her nephew Ezra trails after her.", snap).ok  # no tie: not judged

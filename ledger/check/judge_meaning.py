@@ -46,7 +46,6 @@ FACULTY_LOST: Mapping[str, tuple[str, ...]] = {
         "paralyzed",
         "paralysed",
         "asleep",
-        "stunned",
     ),
 }
 # ailments that make "hale and hearty" false whatever the HP

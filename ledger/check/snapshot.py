@@ -371,12 +371,16 @@ def thread_roles(
 
 
 def _conditions_of(raw: Iterable[Any]) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
-    """A world's conditions: plain names ("blinded") or {"condition": "charmed", "source": "npc-vey"}."""
+    """A world's conditions: plain names ("blinded"), "charmed by npc-vey", or {"condition": "charmed",
+    "source": "npc-vey"} (also "by")."""
     names: set[str] = set()
     sources: list[tuple[str, str]] = []
     for c in raw:
         if isinstance(c, str):
-            names.add(c)
+            name, _, src = c.partition(" by ")  # "charmed by npc-lady-vey"
+            names.add(name.strip())
+            if src.strip():
+                sources.append((name.strip(), src.strip()))
         else:
             name = str(c.get("condition", c.get("name", "")))
             if not name:

@@ -114,10 +114,13 @@ async def snapshot_from_ledger(
         )
     ):
         if f.subject is not None and (f.field in ENTITY_STATE_FIELDS or f.field.startswith("condition-")):
-            st = state.setdefault(f.subject, {"conditions": set()})
+            st = state.setdefault(f.subject, {"conditions": set(), "sources": []})
             if f.field.startswith("condition-"):
-                if f.value is True:
-                    st["conditions"].add(f.field.removeprefix("condition-"))
+                cond = f.field.removeprefix("condition-")
+                if f.value is True or (isinstance(f.value, str) and f.value):
+                    st["conditions"].add(cond)
+                if isinstance(f.value, str) and f.value:
+                    st["sources"].append((cond, f.value))  # a condition fact whose value names its source
             else:
                 st[f.field] = f.value
             continue
@@ -131,7 +134,7 @@ async def snapshot_from_ledger(
         .order_by(_c(m.Entity).id)
         .limit(WORLD_CAP),
     ):
-        st = state.get(e.id, {"conditions": set()})
+        st = state.get(e.id, {"conditions": set(), "sources": []})
         hp = st.get("hp")
         entities.append(
             Entity(
@@ -146,6 +149,7 @@ async def snapshot_from_ledger(
                 conditions=frozenset(st["conditions"]),
                 owner=_owner(e.owner_user_id),
                 visibility=e.visibility,
+                condition_sources=tuple(st["sources"]),
             )
         )
     for (loc,) in await _rows(

@@ -247,6 +247,8 @@ def _kinship(s: _Sentence) -> None:
             # "mother to the heir"
             possessor = next((m for m in creatures if m.i in (k + 2, k + 3) and not m.poss), None)
             after = []
+        if possessor is None:
+            possessor, start = _pronoun_possessor(s, k, creatures, after)
         if possessor is None or possessor.id is None:
             continue
         if start > s.a and toks[start - 1].low == "the":
@@ -274,3 +276,33 @@ def _kinship(s: _Sentence) -> None:
         mod = s.modality(possessor)
         mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
         s.claim("kinship", (relative, possessor.id, t.low), possessor, mod, t.low)
+
+
+def _pronoun_possessor(
+    s: _Sentence, k: int, creatures: list[Mention], after: list[Mention]
+) -> tuple[Mention | None, int]:
+    """ "her brother Cassian": the creature a possessive pronoun before the kin term at ``k`` stands for,
+    when one creature named before it fits the pronoun and the record ties it to the named relative as kin
+    (a pronoun is too weak a link to judge a kinship on otherwise). Returns (possessor, phrase start)."""
+    toks = s.tokens
+    q = k - 1
+    while q > s.a and toks[q].text.islower() and toks[q].low not in _PRONOUN_POSS and k - q <= _KIN_ADJ_MAX:
+        q -= 1
+    if q < s.a or toks[q].low not in ("his", "her") or not after:
+        return None, k
+    relative = after[0].id
+    want = "he" if toks[q].low == "his" else "she"
+    named = [m for m in s.ex.mentions if m.id and m.i < q and not m.quoted and m.id != relative]
+    fits = {
+        m.id
+        for m in named[-6:]
+        if (e := s.snap.entities.get(m.id or "")) is not None
+        and e.pronoun == want
+        and e.kind in ("pc", "npc")
+    }
+    owner = next(iter(fits)) if len(fits) == 1 else None
+    if owner is None or relative is None:
+        return None, k
+    if not _kin_tied(s, owner, relative):
+        return None, k
+    return Mention((owner,), q, q + 1, True, toks[q].quoted, "public"), q
