@@ -130,3 +130,15 @@ def test_a_hand_over_to_someone_unnamed_leaves_the_holder_open() -> None:
 def test_taking_out_ones_own_thing_is_no_acquisition() -> None:
     assert refuted("Tam takes out the iron key and turns it over.", abbey()) == set()
     assert refuted("Mira takes out the iron key and unlocks the gate.", abbey()) == {"item-key-holder"}
+
+
+def test_the_party_going_somewhere_by_a_party_noun_moves_the_narration() -> None:
+    text = "The party climbs the worn stair to the chapel. The abbot looks up from his prayers."
+    assert refuted(text, abbey()) == set()
+
+
+def test_someone_where_a_named_place_is_is_there_not_here() -> None:
+    assert refuted("Tam points to the chapel, where the abbot is lighting candles.", abbey()) == set()
+    assert refuted("Tam points to the cloister, where the abbot is lighting candles.", abbey()) == {
+        "npc-abbot-location"
+    }

@@ -209,6 +209,18 @@ def _fronted_location(s: _Sentence, m: Mention) -> Mention | None:
     )
 
 
+def _where_place(s: _Sentence, m: Mention) -> str | None:
+    """The known place a relative "where" before ``m`` attaches to: "the Gilded Anchor, where Brann ..."."""
+    q = m.i - 1
+    if q <= s.a or s.tokens[q].low != "where":
+        return None
+    q -= 1
+    if s.tokens[q].text == ",":
+        q -= 1
+    place = next((x for x in s.mentions if x.j - 1 == q and s.kind(x) == "location" and not x.quoted), None)
+    return place.id if place is not None else None
+
+
 def _location_before(s: _Sentence, k: int) -> Mention | None:
     c0, _ = s.clause_of(k)
     for m in s.mentions:
@@ -500,25 +512,34 @@ def _destination(s: _Sentence, k: int) -> str | None:
     return None
 
 
+_PARTY_NOUNS = frozenset({"party", "company", "companions", "group", "adventurers", "band", "fellowship"})
+
+
 def _party_moves(s: _Sentence) -> None:
-    """ "You take the back stairs down into the wine cellar", "We climb to the chapel": the party (you, we)
-    goes to a known place; replayed by the judge as ``at(*party*, place)``."""
+    """ "You take the back stairs down into the wine cellar", "We climb to the chapel", "The party heads up to
+    the scriptorium": the party (you, we, the party) goes to a known place; replayed by the judge as
+    ``at(*party*, place)``. The subject is read up to the clause's first verb."""
     toks = s.tokens
     for c0 in s.clauses:
-        k = c0
-        while k < s.b and (toks[k].text in (",", "and", "then") or toks[k].low in ("then", "so", "and")):
-            k += 1
-        if k >= s.b or toks[k].quoted or toks[k].low not in ("you", "we"):
-            continue
-        _, c1 = s.clause_of(k)
-        for q in range(k + 1, min(c1, k + 4)):
-            base = verb_lemma(toks[q].low) if toks[q].text.islower() else None
-            if base is None or verb_class(base) in _NOT_GOING or toks[q].low in _OBJECT_LEAD:
+        _, c1 = s.clause_of(c0)
+        party = False
+        for q in range(c0, min(c1, c0 + 9)):
+            t = toks[q]
+            if t.quoted or any(x.i == q for x in s.mentions):
+                break
+            low = t.low
+            if low in ("you", "we") or (low in _PARTY_NOUNS and toks[q - 1].low in ("the", "your", "our")):
+                party = True
                 continue
-            dest = _destination(s, q)
-            if dest is not None:
-                mod = Modality(False, bool(_HYPO & {t.low for t in toks[c0:q]}), False, False, False)
-                s.ex.claims.append(Claim("at", ("*party*", dest), s.raw.strip(), s.span, mod, f"to:{base}"))
+            base = verb_lemma(low) if t.text.islower() and low not in _OBJECT_LEAD else None
+            if base is None or not party or (not is_finite(low, base) and low != base):
+                continue
+            if verb_class(base) not in _NOT_GOING:
+                dest = _destination(s, q)
+                if dest is not None:
+                    mod = Modality(False, bool(_HYPO & {t.low for t in toks[c0:q]}), False, False, False)
+                    claim = Claim("at", ("*party*", dest), s.raw.strip(), s.span, mod, f"to:{base}")
+                    s.ex.claims.append(claim)
             break
 
 
@@ -568,6 +589,9 @@ def _act(
             s.claim("present", (eid,), m, mod, lemma)  # walking in does not put them here
         else:
             s.claim("at", (eid, "*moving*"), m, mod, lemma)
+    elif kind in ("npc", "monster") and _where_place(s, m) is not None:
+        # "Sela points to the Gilded Anchor, where Brann is rolling out a cask": Brann is there, not here
+        s.claim("at", (eid, str(_where_place(s, m))), m, mod, lemma)
     elif kind in ("npc", "monster"):
         loc = (
             _location_after(s, k)
