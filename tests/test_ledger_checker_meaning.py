@@ -303,3 +303,20 @@ def test_a_kinship_term_after_a_possessive_pronoun_is_judged_when_the_record_tie
     assert "edge-ezra-jonah" in flagged("Jonah Pike stamps in, and his nephew Ezra trails after him.", snap)
     assert check("Jonah Pike stamps in, and his son Ezra trails after him.", snap).ok
     assert check("Hale stamps in, and her nephew Ezra trails after her.", snap).ok  # no tie: not judged
+
+
+def test_more_forms_of_the_same_meanings() -> None:
+    blind = world(conditions={"npc-tomas": frozenset({"blinded"})})
+    ill = world(conditions={"npc-ruby": frozenset({"diseased"})})
+    assert "npc-tomas-condition-blinded" in flagged("Tomas's eyes follow Wren across the saloon.", blind)
+    assert "npc-tomas-condition-blinded" in flagged("Tomas catches sight of Wren and waves.", blind)
+    assert "npc-hale-hp" in flagged("Hale, her wounds long healed, deals the cards.", world())
+    assert "npc-hale-hp" in flagged("Hale has never felt better.", world())
+    assert "npc-ruby-condition-diseased" in flagged("Ruby has recovered and pours the whiskey.", ill)
+    assert check("Ruby coughs and pours the whiskey.", ill).ok
+
+
+def test_a_gesture_made_coldly_or_aimed_at_oneself_is_no_warmth() -> None:
+    snap = world(edges=(ENEMY,))
+    assert check("Hale thanks Jonah Pike coldly and turns her back.", snap).ok
+    assert check("Hale helps herself to a drink while Jonah Pike talks.", snap).ok

@@ -78,7 +78,11 @@ SIGHT = frozenset(
 )
 HEARING = frozenset({"hear", "overhear", "listen", "eavesdrop"})
 # a reply (or a nod to obey) right after someone else spoke to the creature means it heard the words
-REPLY = frozenset({"answer", "reply", "respond", "obey", "comply", "nod"})
+REPLY = frozenset({"answer", "reply", "respond", "obey", "comply", "nod", "heed"})
+# what eyes do when they see ("her eyes follow him"); not "move" or "turn", which blind eyes do too
+_EYES_SEE = frozenset(
+    {"follow", "track", "scan", "find", "meet", "sweep", "dart", "flick", "settle", "fix", "rest"}
+)
 # the lexicon's speech verbs, less the ones that can be soundless or are not speech at all
 _NOT_SPOKEN = frozenset(
     {"note", "observe", "greet", "continue", "begin", "laugh", "chuckle", "cackle", "gasp", "wheeze", "grunt"}
@@ -136,6 +140,8 @@ UNHURT_IDIOMS = (
     "best of health",
     "full of vigour",
     "full of vigor",
+    "full of energy",
+    "full of life",
 )
 NEAR_DEATH_IDIOMS = (
     "death's door",
@@ -152,6 +158,7 @@ NEAR_DEATH_IDIOMS = (
     "more dead than alive",
     "fading fast",
 )
+_HEALED = frozenset({"heal", "healed", "mend", "mended", "gone"})
 _NOT_HEALTH_AFTER = frozenset({"out", "from", "off", "into", "with", "in", "on", "for"})
 _LIFE_VERBS = frozenset({"stand", "alive", "breathe", "conscious", "cling", "move", "hang"})
 _SEVERE = frozenset({"gravely", "mortally", "grievously", "badly", "sorely", "terribly", "fatally"})
@@ -174,6 +181,7 @@ AILMENT_NOUNS = {
     "venom": "poisoned",
     "toxin": "poisoned",
 }
+_CURE_WORDS = frozenset({"cured", "recovered", "healed", "well", "mend"})  # "is cured", "has recovered"
 _CURED = re.compile(
     r"\b(?:(?:clean|free|rid|clear|cured) of (?:the |her |his |their |its )?(?P<noun>\w+)|"
     r"(?:the )?(?P<noun2>\w+) (?:has |had )?(?:broke|broken|lifted|passed|gone|left (?:her|him|them))\b)"
@@ -394,7 +402,7 @@ def _conditions(s: _Sentence) -> None:
     ante = s.ex.antecedent.get(s.a)
     senses = ante in blocked or any(m.id in blocked for m in s.mentions)
     health = any(_health_trigger(t.low) for t in s.tokens[s.a : s.b] if not t.quoted)
-    cured = any(w in AILMENT_NOUNS for w in s.narr.split())
+    cured = any(w in AILMENT_NOUNS or w in _CURE_WORDS for w in s.narr.split())
     if not (senses or health or cured):
         return
     subjects = _subjects(s)
@@ -435,13 +443,17 @@ _HEALTH_FIRST = frozenset(
     {w.split()[0] for w in (*UNHURT_IDIOMS, *NEAR_DEATH_IDIOMS)}
     | HALE
     | _SEVERE
-    | {"not", "without", "nary", "no", "barely", "hardly", "scarcely", "death"}
+    | {"not", "without", "nary", "no", "barely", "hardly", "scarcely", "death", "never", "full"}
 )
 
 
 def _health_trigger(word: str) -> bool:
     """A word that can open a health phrase (cheap test before the phrase rules run)."""
-    return word in _HEALTH_FIRST or (word.startswith("un") and word.endswith("ed"))
+    return (
+        word in _HEALTH_FIRST
+        or (word.startswith("un") and word.endswith("ed"))
+        or (word.endswith(("s", "d")) and any_lemma(word) in INJURY_NOUNS | _HEALED)
+    )
 
 
 def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
@@ -449,10 +461,13 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
     toks = s.tokens
     out: list[tuple[str, str]] = []
     heard_speech: bool | None = None
+    eyes = m.poss and m.j < s.b and toks[m.j].low in ("eyes", "eye", "gaze")
     for k, lemma in _predicate(s, m):
         if _negated_at(s, k):
             continue
         nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
+        if eyes and lemma in _EYES_SEE:
+            out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
         if lemma in SIGHT and not (lemma == "read" and "lips" in nxt):
             out.append(("sight", toks[k].low))
         if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
@@ -487,13 +502,19 @@ def _health(
 ) -> None:
     """health(entity, unhurt|near_death) for a health phrase describing a clause subject."""
     toks = s.tokens
+    subject_ends = {m.j for _, m, _, _ in subjects}
     k = s.a
     while k < s.b:
         t = toks[k]
         if t.quoted:
             k += 1
             continue
-        opens = k == s.a or toks[k - 1].text == "," or verb_lemma(toks[k - 1].low) in _LINKING
+        opens = (
+            k == s.a
+            or toks[k - 1].text == ","
+            or verb_lemma(toks[k - 1].low) in _LINKING
+            or k in subject_ends  # "Hedda has never felt better"
+        )
         if not opens:
             k += 1
             continue
@@ -534,6 +555,12 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
     for idiom in UNHURT_IDIOMS:
         if idiom in text:
             return "unhurt", idiom
+    for n, w in enumerate(words[:-2]):
+        lemmas = [verb_lemma(x) or x for x in words[n + 1 : n + 3]]
+        if w == "never" and "better" in words[n + 1 : n + 4]:
+            return "unhurt", " ".join(words[n : n + 4])  # "has never felt better"
+        if any_lemma(w) in INJURY_NOUNS and any(x in _HEALED for x in lemmas):
+            return "unhurt", " ".join(words[n : n + 3])  # "her wounds long healed"
     for n, w in enumerate(words[:6]):
         if w.startswith("un") and verb_lemma(w[2:]) in INJURY_VERBS | {None} and w.endswith("ed"):
             stem = w[2:-2]
@@ -563,7 +590,23 @@ def _cured(
     subjects: list[tuple[str, Mention, Modality, bool]],
     claim: Callable[[str, tuple[str, str], Modality, str], None],
 ) -> None:
-    """condition_gone(entity, diseased|poisoned): "clean of the sickness", "the fever broke"."""
+    """condition_gone(entity, diseased|poisoned): "clean of the sickness", "the fever broke", or a subject
+    told "cured" / "recovered" / "on the mend" after a linking verb while the record gives it an ailment."""
+    toks = s.tokens
+    for eid, m, mod, _ in subjects:
+        e = s.snap.entities.get(eid)
+        ill = sorted(set(AILMENT_NOUNS.values()) & e.conditions) if e is not None else []
+        if not ill:
+            continue
+        for k in range(m.j, min(s.b, m.j + 5)):
+            w = toks[k].low
+            prev = verb_lemma(toks[k - 1].low) if k > s.a else None
+            if toks[k].quoted or w in _NEG_BEFORE or w.endswith("n't"):
+                break
+            cured = w in _CURE_WORDS or (w == "mend" and toks[k - 1].low == "the")
+            if cured and (prev in _LINKING or prev == "have" or toks[k - 1].low == "the"):
+                claim("condition_gone", (eid, ill[0]), mod, w)
+                break
     if not any(w in AILMENT_NOUNS for w in s.narr.split()):
         return
     for found in _CURED.finditer(s.narr):
@@ -578,13 +621,13 @@ def _cured(
             eid, mod = named[-1]
         else:
             lo = _previous_sentence(s)
-            ill = {
+            sick = {
                 m.id
                 for m in s.ex.mentions
                 if m.id and lo <= m.i < s.b and cond in getattr(s.snap.entities.get(m.id), "conditions", ())
             }
-            if len(ill) != 1:
+            if len(sick) != 1:
                 continue
-            eid = next(iter(ill))
+            eid = next(iter(sick))
             mod = subjects[0][2] if subjects else Modality()
         claim("condition_gone", (eid, cond), mod, found.group(0))

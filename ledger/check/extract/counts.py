@@ -107,8 +107,18 @@ def _counts(s: _Sentence) -> None:
             if toks[k].low in _DETERMINERS:
                 break
             k -= 1
-        if (k - 1 >= s.a and toks[k - 1].low == "of") or (k >= s.a and toks[k].low == "of"):
-            words = []  # "one of his two ...": a partitive is the holdings pass's count
+        of_at = (
+            k - 1
+            if k - 1 >= s.a and toks[k - 1].low == "of"
+            else k
+            if k >= s.a and toks[k].low == "of"
+            else -1
+        )
+        if of_at >= 0:
+            # "one of his two ...": a partitive is the holdings pass's count, but "the fifth of his harpoons"
+            # still needs five
+            lead = toks[of_at - 1].low if of_at - 1 >= s.a else ""
+            words = [lead] if lead in ORDINALS else []
         if any(w in ORDINALS for w in words[:2]):
             n = next(ORDINALS[w] for w in words[:2] if w in ORDINALS)
             claim(m, f"min={n}")

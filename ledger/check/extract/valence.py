@@ -6,11 +6,12 @@ about 7,500 words rated -4..+4 by human raters, shipped in its wheel; only that 
 package's code, which can reach the network). A clause whose subject is a creature with a strong recorded
 attitude toward another creature named (or referred to by pronoun) in the same clause is scored over the
 verbs the subject governs (lemmas by lemminflect, a negated verb counts against), the adverbs of that
-predicate ("warmly") and the noun each verb takes ("into a long embrace"). Facial displays (smile, grin,
-nod, greet ...) are left out: a polite smile at an enemy is not warmth. Only a clear score (at least
-:data:`STRONG` either way) makes a claim, and :mod:`ledger.check.judge_meaning` only contradicts one whose
-sign is opposite to a strong recorded attitude, to keep false alarms low. A few phrasal verbs whose meaning
-is not their verb's ("sells them out") are mapped to a lexicon word (:data:`PHRASAL`).
+predicate ("warmly") and the noun each verb takes ("into a long embrace"), counting only verbs aimed at the
+other creature. Facial displays (smile, grin, nod, greet ...) are left out: a polite smile at an enemy is not
+warmth, nor is a gesture made coldly (:data:`COLD_MANNER`). Only a clear score (:data:`WARM_AT`,
+:data:`HOSTILE_AT`) makes a claim, and :mod:`ledger.check.judge_meaning` only contradicts one whose sign is
+opposite to a strong recorded attitude, to keep false alarms low. A few phrasal verbs whose meaning is not
+their verb's ("sells them out") are mapped to a lexicon word (:data:`PHRASAL`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,15 @@ from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import WorldSnapshot
 
-STRONG = 1.8  # the least clause valence that makes a claim (VADER's "thank" is 1.5, "thanks" 1.9, "hug" 2.1)
+# the least valence that makes a claim: warmth from one rated gesture ("embrace" 1.3, "thank" 1.5, "hug" 2.1);
+# hostility only from a clear word ("curse" -2.5, "betray" -3.2), since friends tease ("mock" -1.8)
+WARM_AT = 1.3
+HOSTILE_AT = -2.0
+# a cold manner takes the warmth out of a gesture ("thanks him coldly", "embraces her stiffly")
+COLD_MANNER = frozenset(
+    {"coldly", "stiffly", "curtly", "icily", "frostily", "grudgingly", "sarcastically", "mockingly", "sourly"}
+    | {"thinly", "tightly", "formally", "politely", "dryly", "drily", "flatly", "woodenly", "awkwardly"}
+)
 ATTITUDE_GATE = (-40, 60)  # only pairs with a recorded attitude at or beyond these are read (cost and noise)
 # facial displays and courtesies: their valence says nothing about the attitude behind them
 DISPLAYS = frozenset(
@@ -56,6 +65,10 @@ SYNONYMS = {"double-cross": "betray", "backstab": "betray", "doublecross": "betr
 # lexicon entries rated for another sense than the one a narration uses them in ("hands him a note" is not
 # help, "like a brother" is not liking); never counted
 OTHER_SENSE = frozenset({"hand", "like", "please", "pretty", "well", "kind", "mean", "fine", "free", "fair"})
+_SUBORDINATE = frozenset(
+    {"while", "as", "when", "before", "after", "until", "because", "though", "although", "since", "whereas"}
+)
+_REFLEXIVE = frozenset({"himself", "herself", "themselves", "itself", "themself"})
 _NEGATORS = frozenset({"not", "never", "no", "nor", "hardly", "barely"})
 _NEGATION_SCALAR = -0.74  # VADER's own factor for a negated word
 
@@ -100,6 +113,9 @@ def _score(
         if lemma in DISPLAYS or lemma in OTHER_SENSE or lemma in SPEECH:
             continue  # a display, a word rated for another sense, or a tone of voice ("says sweetly")
         end = verbs[n + 1][0] if n + 1 < len(verbs) else hi
+        end = next((q for q in range(k + 1, end) if toks[q].low in _SUBORDINATE), end)
+        if k + 1 < hi and toks[k + 1].low in _REFLEXIVE:
+            continue  # "helps himself to a drink"
         if not any(k < q < end for q in at):
             continue  # "curses the cold and follows Pike out": the curse is not aimed at Pike
         neg = any(toks[q].low in _NEGATORS or toks[q].low.endswith("n't") for q in range(max(s.a, k - 2), k))
@@ -123,7 +139,10 @@ def _score(
                         counted.add(q)
                         words.append(w)
                         break
-        # an adverb right by the verb: "embraces him warmly"
+        # an adverb right by the verb: "embraces him warmly"; a cold manner cancels a warm gesture
+        near = [toks[q].low for q in (k - 1, k + 1, k + 2, k + 3) if s.a <= q < hi]
+        if COLD_MANNER & set(near) and v > 0:
+            continue
         for q in (k - 1, k + 1, k + 2, k + 3):
             if s.a <= q < hi and q not in counted and toks[q].low.endswith("ly") and not toks[q].quoted:
                 av = valence(toks[q].low)
@@ -160,7 +179,7 @@ def _attitudes(s: _Sentence) -> None:
             continue
         for other in targets:
             total, words = _score(s, verbs, hi, where[other])
-            if abs(total) < STRONG:
+            if HOSTILE_AT < total < WARM_AT:
                 continue
             shown = "warm" if total > 0 else "hostile"
             s.ex.claims.append(
