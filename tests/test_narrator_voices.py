@@ -208,3 +208,52 @@ def test_a_bad_trait_is_skipped_and_the_rest_still_speak() -> None:
     )
     assert persona is not None and [t.line for t in persona.traits] == ["Yes, {address}?"]
     assert persona_from_sheet({}) is None and persona_from_sheet({"hostile": True}) is None
+
+
+def test_the_scene_reads_what_each_npc_knows_and_its_attitudes_from_the_ledger() -> None:
+    """bot.scene fills ``knows`` from the NPC's witnessed events and the records bound to it, nothing else."""
+    from types import SimpleNamespace
+
+    from bot.narrator.base import RetrievedRecord
+    from bot.scene import Scene, _attitudes, _known_refs
+
+    wei = SimpleNamespace(id="npc-old-wei", name="Old Wei")
+    bessa = SimpleNamespace(id="npc-bessa", name="Bessa Marlow")
+    signet = SimpleNamespace(id="item-voss-signet", name="Voss's signet ring")
+    place = Scene(
+        campaign_id=1,
+        locations=("loc-harbor",),
+        creatures={"npc-old-wei": wei, "npc-bessa": bessa},  # type: ignore[dict-item]
+        holdings={},
+        items={"item-voss-signet": signet},  # type: ignore[dict-item]
+        places={},
+        exits=(),
+    )
+    knowledge = {
+        "npc-old-wei": (
+            "favour favor-0003-01 opened: Wei hid a shipment",
+            "Greyrock gained Voss's signet ring",
+        ),
+        "npc-bessa": ("Greyrock went to The Salty Gull",),
+    }
+    records = (
+        RetrievedRecord(
+            ref="oath-0004-01",
+            text="oath-0004-01 (oath, open, since session 4): ...",
+            why="oath involving Bessa Marlow (present)",
+        ),
+        RetrievedRecord(
+            ref="npc-old-wei>pc-greyrock:ally",
+            text="Old Wei -> Greyrock: ally (attitude +35, since session 3): a favour to collect",
+            why="permanent ally involving Old Wei (present)",
+        ),
+    )
+    wei_knows = _known_refs(wei, place, knowledge, None, records)  # type: ignore[arg-type]
+    bessa_knows = _known_refs(bessa, place, knowledge, None, records)  # type: ignore[arg-type]
+    assert "favor-0003-01" in wei_knows and "item-voss-signet" in wei_knows
+    assert "favor-0003-01" not in bessa_knows and "item-voss-signet" not in bessa_knows
+    assert "oath-0004-01" in bessa_knows and "oath-0004-01" not in wei_knows
+    given = _known_refs(bessa, place, knowledge, {"npc-bessa": ("ev-000063",)}, ())  # type: ignore[arg-type]
+    assert "ev-000063" in given
+    assert _attitudes("npc-old-wei", records) == (("pc-greyrock", 35),)
+    assert _attitudes("npc-bessa", records) == ()
