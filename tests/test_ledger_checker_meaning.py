@@ -320,3 +320,9 @@ def test_a_gesture_made_coldly_or_aimed_at_oneself_is_no_warmth() -> None:
     snap = world(edges=(ENEMY,))
     assert check("Hale thanks Jonah Pike coldly and turns her back.", snap).ok
     assert check("Hale helps herself to a drink while Jonah Pike talks.", snap).ok
+
+
+def test_a_rumoured_settlement_is_not_held_against_the_thread() -> None:
+    snap = world(threads=(DEBT,))
+    assert check("Word is Bogdan has paid Ruby back every cent.", snap).ok
+    assert check("Ruby says that Bogdan has paid her back in full.", snap).ok

@@ -11,6 +11,7 @@ import re
 
 from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _HYPO
+from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 
 _THREAD_WORDS = {
@@ -234,7 +235,11 @@ def _indirect(s: _Sentence) -> bool:
     if found is None:
         return False
     status, k = found
-    lo, hi = s.clause_of(min(max(k, s.a), s.b - 1))
+    k = min(max(k, s.a), s.b - 1)
+    framing = s.modality(Mention(("",), k, k + 1, False, False, "public"))
+    if framing.rumour or framing.hypothetical:
+        return False  # "word is Finch has paid off Magda": a rumour of a settlement is not one
+    lo, hi = s.clause_of(k)
     people, maybe = _parties(s, lo, hi)
     tied = [
         t.id
