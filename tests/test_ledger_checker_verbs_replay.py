@@ -142,3 +142,13 @@ def test_someone_where_a_named_place_is_is_there_not_here() -> None:
     assert refuted("Tam points to the cloister, where the abbot is lighting candles.", abbey()) == {
         "npc-abbot-location"
     }
+
+
+def test_a_pc_who_submitted_nothing_may_idle_but_not_leave() -> None:
+    rnd = RoundFacts(
+        number=4, submissions={"pc-mira": "I ask Tam about the key."}, acted=frozenset({"pc-mira"})
+    )
+    assert refuted("Oren yawns and fidgets on his barrel.", abbey(round=rnd)) == set()
+    assert refuted("Oren storms off to the chapel without a word.", abbey(round=rnd)) == {
+        "round:submission-pc-oren"
+    }

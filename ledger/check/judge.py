@@ -99,6 +99,12 @@ _HELPLESS_VERBS = _CORPSE_VERBS | {
     "slump",
     "hang",
 }
+# what may follow a verb used without an object: a preposition of rest or a conjunction ("fidgets on her
+# barrel", "yawns and stretches"); never one of direction, which would take the PC somewhere
+_IDLE_AFTER = frozenset(
+    {"at", "on", "in", "by", "against", "under", "over", "with", "and", "beside", "behind", "near", ".", "!"}
+)
+_DETERMINERS = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "your", "our"})
 # giving up an action: a narrator may not make a PC drop what their player chose to do
 _ABANDON = frozenset({"abandon", "quit", "forsake", "desert", "neglect", "cease"})
 _KIN_KINDS = ("kin", "family", "sibling", "brother", "sister", "parent", "child", "spouse", "twin", "cousin")
@@ -486,10 +492,17 @@ class _Judge:
         words = clause.lower().replace(",", " ").split()
         if verb in MOTION or verb in _ABANDON or e is None:
             return False
-        if {"off", "away"} & set(words) or any(VERBS.get(w) in MOTION for w in words):
+        moves = any(
+            VERBS.get(w) in MOTION and (n == 0 or words[n - 1] not in _DETERMINERS)
+            for n, w in enumerate(words)
+        )  # "on her barrel" is a noun
+        if {"off", "away"} & set(words) or moves:
             return False  # "shoulders his greataxe and stomps off": leaving is a choice
         own = {"his"} if e.pronoun == "he" else {"her"} if e.pronoun == "she" else {"their", "his", "her"}
-        if not own & set(words):
+        # "Tamsin yawns", "fidgets on her barrel", "scratches at a flea bite": no object, nothing taken up
+        after = [w for w in words[1:3] if not w.endswith("ly")]
+        intransitive = not after or after[0] in _IDLE_AFTER
+        if not own & set(words) and not intransitive:
             return False
         low = f" {' '.join(words)} "
         for other in self.snap.entities.values():
