@@ -326,3 +326,10 @@ def test_a_rumoured_settlement_is_not_held_against_the_thread() -> None:
     snap = world(threads=(DEBT,))
     assert check("Word is Bogdan has paid Ruby back every cent.", snap).ok
     assert check("Ruby says that Bogdan has paid her back in full.", snap).ok
+
+
+def test_answers_without_a_voice_or_read_off_the_lips_are_fine() -> None:
+    deaf = world(conditions={"npc-tomas": frozenset({"deafened"})})
+    mute = world(conditions={"npc-tomas": frozenset({"silenced"})})
+    assert check("Ruby asks Tomas about the mule. Tomas reads her lips and answers.", deaf).ok
+    assert check("Ruby asks Tomas about the mule. Tomas answers with a nod.", mute).ok

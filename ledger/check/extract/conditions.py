@@ -79,6 +79,38 @@ SIGHT = frozenset(
 HEARING = frozenset({"hear", "overhear", "listen", "eavesdrop"})
 # a reply (or a nod to obey) right after someone else spoke to the creature means it heard the words
 REPLY = frozenset({"answer", "reply", "respond", "obey", "comply", "nod", "heed"})
+# an answer given without the voice, and words passed without sound
+_MUTE_MEANS = frozenset(
+    {
+        "nod",
+        "shrug",
+        "gesture",
+        "sign",
+        "signs",
+        "shake",
+        "note",
+        "slate",
+        "writing",
+        "wave",
+        "look",
+        "glance",
+    }
+)
+_SILENT_CHANNELS = frozenset(
+    {
+        "lips",
+        "slate",
+        "note",
+        "notes",
+        "writes",
+        "written",
+        "wrote",
+        "scrawls",
+        "scribbles",
+        "signs",
+        "mouths",
+    }
+)
 # what eyes do when they see ("her eyes follow him"); not "move" or "turn", which blind eyes do too
 _EYES_SEE = frozenset(
     {"follow", "track", "scan", "find", "meet", "sweep", "dart", "flick", "settle", "fix", "rest"}
@@ -418,7 +450,7 @@ def _conditions(s: _Sentence) -> None:
         if eid in blocked:
             for faculty, verb in _faculties(s, eid, m):
                 claim("senses", (eid, faculty), mod, verb)
-    if senses:
+    if senses and any(t.quoted for t in s.tokens[s.a : s.b]):
         # quoted words the speech pass gave a speaker ('"Wait," says Pim'): speaking, whatever the word order
         for c in list(s.ex.claims):
             if c.kind == "acts" and c.span == s.span and c.args[0] in blocked and c.detail in SPOKEN:
@@ -481,7 +513,8 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("sight", "follows with the eyes"))
         if lemma in HEARING:
             out.append(("hearing", toks[k].low))
-        if (
+        mute_means = bool(_MUTE_MEANS & set(nxt[:5]))  # "answers with a nod", "replies on her slate"
+        if not mute_means and (
             lemma in SPOKEN
             or (lemma == "pipe" and "up" in nxt[:1])
             or (lemma in ("tell", "say") or ("voice" in nxt[:6] and lemma in _SPOKEN_STRICT))
@@ -489,7 +522,10 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("speech", toks[k].low))
         if lemma in REPLY or (lemma in SPOKEN and ("back" in nxt[:3] or "reply" in nxt[:3])):
             if heard_speech is None:
-                heard_speech = _speech_acts(s, _previous_sentence(s, 2), k, eid)
+                lo = _previous_sentence(s, 2)
+                # words read off the lips or a slate are not heard
+                silent = any(t.low in _SILENT_CHANNELS for t in s.ex.tokens[lo : s.b] if not t.quoted)
+                heard_speech = not silent and _speech_acts(s, lo, k, eid)
             if heard_speech:
                 out.append(("hearing", toks[k].low))
     return out
