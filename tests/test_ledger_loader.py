@@ -148,7 +148,8 @@ async def test_campaign_settings_provenance_and_placeholders(engine: Any, harbor
         ]
         assert corr.supersedes is not None and corr.supersedes.startswith("ev-")
         summaries = await _all(s, select(m.Summary).where(m.Summary.campaign_id == cid))
-        assert len(summaries) == sum(1 for h in harbor.history if h.changes)
+        # Every entry is kept (issue 11): one without changes is a narrative event with its summary.
+        assert len(summaries) == len(harbor.history)
 
 
 async def test_loading_twice_makes_two_independent_campaigns(engine: Any, harbor: Scenario) -> None:
@@ -194,16 +195,14 @@ async def test_a_refused_load_leaves_nothing(
 ) -> None:
     import ledger.scenario.load as loader
 
-    real = loader.stage_changes
-    calls = {"n": 0}
+    real = loader.stage_groups
 
-    async def failing(*args: Any, **kwargs: Any) -> list[str]:
-        calls["n"] += 1
-        if calls["n"] == 5:
-            raise InvalidChange("refused on purpose")
-        return list(await real(*args, **kwargs))
+    async def failing(*args: Any, **kwargs: Any) -> list[list[str]]:
+        # Everything is staged (written into the transaction), then refused before the commit.
+        await real(*args, **kwargs)
+        raise InvalidChange("refused on purpose")
 
-    monkeypatch.setattr(loader, "stage_changes", failing)
+    monkeypatch.setattr(loader, "stage_groups", failing)
     with pytest.raises(InvalidChange, match="refused on purpose"):
         async with ledger_session(engine) as s:
             await load_scenario_into(s, scenario=harbor)
@@ -219,7 +218,7 @@ def test_loader_stages_through_the_public_step_imported_plainly() -> None:
     import ledger.scenario.load
     import ledger.store.writes
 
-    assert ledger.scenario.load.stage_changes is ledger.store.writes.stage_changes
-    assert "stage_changes" in ledger.store.writes.__all__
+    assert ledger.scenario.load.stage_groups is ledger.store.writes.stage_groups
+    assert "stage_groups" in ledger.store.writes.__all__
     assert "importlib" not in inspect.getsource(ledger.scenario.load)
     assert not hasattr(ledger.store.writes, "_stage")

@@ -317,7 +317,8 @@ def test_cli_schema_is_json_with_every_section() -> None:
     assert done.returncode == 0, done.stderr
     schema = json.loads(done.stdout)
     assert set(schema["properties"]) == {
-        "campaign", "locations", "pcs", "npcs", "items", "relationships", "threads", "facts", "history",
+        "campaign", "locations", "pcs", "npcs", "items", "relationships", "threads", "facts", "factions",
+        "history",
     }  # fmt: skip
     assert schema == json.loads(json.dumps(scenario_json_schema(), sort_keys=True))
     # The PC class key appears under its TOML name.

@@ -46,6 +46,7 @@ __all__ = [
     "MoveEntity",
     "OpenThread",
     "PlainChange",
+    "RecordEvent",
     "RemoveCondition",
     "Retcon",
     "SetAlive",
@@ -188,6 +189,7 @@ class OpenThread(_FileChange, vocabulary.OpenThread):
     parties: tuple[RecordId, ...] = ()
     tags: tuple[Slug, ...] = ()
     expires_session: Session | None = None
+    place: RecordId | None = None
 
 
 class ThreadTransition(_FileChange, vocabulary.ThreadTransition):
@@ -195,6 +197,15 @@ class ThreadTransition(_FileChange, vocabulary.ThreadTransition):
 
     thread: ThreadId
     reason: Reason
+
+
+class RecordEvent(_FileChange, vocabulary.RecordEvent):
+    """Something happened that changes no state (a bargain, an insult, a rescue): kind, who, where, which
+    thread. A ``[[history]]`` entry's ``event`` key writes one; it may also be written as a change."""
+
+    participants: tuple[RecordId, ...] = ()
+    place: RecordId | None = None
+    thread: ThreadId | None = None
 
 
 PlainChange = Annotated[
@@ -210,7 +221,8 @@ PlainChange = Annotated[
     | TransferItem
     | SetEdge
     | OpenThread
-    | ThreadTransition,
+    | ThreadTransition
+    | RecordEvent,
     Field(discriminator="kind"),
 ]
 

@@ -48,11 +48,13 @@ from ledger.scenario.values import (
     ThreadId,
     Visibility,
 )
+from ledger.store.narrative import NarrativeKind
 
 __all__ = [
     "MAX_PROBLEMS_SHOWN",
     "MAX_VALUE_SHOWN",
     "Campaign",
+    "Faction",
     "HistoryEntry",
     "Scenario",
     "ScenarioError",
@@ -258,6 +260,7 @@ class NonPlayerCharacter(_Model):
     hp: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
     conditions: tuple[Slug, ...] = ()
     hostile: StrictBool = False
+    home: RecordId | None = None
     persona: Text = ""
     speech: Text = ""
     session: Session = 1
@@ -332,13 +335,14 @@ class Thread(_Model):
     """``[[threads]]``: a foreshadowing thread; ``session`` defaults to the one in its id."""
 
     id: ThreadId
-    thread_kind: Literal["favour", "debt", "oath", "bounty", "prophecy", "quest"]
+    thread_kind: Literal["favour", "debt", "oath", "bounty", "prophecy", "quest", "feud"]
     status: Literal["open", "settled", "expired", "broken"] = "open"
     status_reason: Annotated[str, Field(max_length=1000)] = ""
     terms: Annotated[str, Field(min_length=1, max_length=2000)]
     parties: tuple[RecordId, ...] = ()
     tags: tuple[Slug, ...] = ()
     expires_session: Session | None = None
+    place: RecordId | None = None
     session: Session | None = None
     visibility: Visibility = "public"
 
@@ -358,8 +362,26 @@ class Fact(_Model):
     visibility: Visibility = "public"
 
 
+class Faction(_Model):
+    """``[[factions]]``: a named group under a ``leader``; each member gets a ``member`` edge to them."""
+
+    id: Annotated[str, Field(pattern=r"^faction-[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=80)]
+    name: Name
+    description: Text = ""
+    leader: RecordId
+    members: tuple[RecordId, ...] = ()
+    session: Session = 1
+    visibility: Visibility = "public"
+
+
 class HistoryEntry(_Model):
-    """``[[history]]``: one event of play, with the changes it made to the world."""
+    """``[[history]]``: one event of play: the changes it made to the world, and/or what happened.
+
+    ``event`` (a :data:`ledger.store.narrative.NarrativeKind`) with ``participants``, ``place`` and
+    ``thread`` records a narrative event (a ``record_event`` change after the entry's ``changes``). An entry
+    with changes and no ``event`` may still name its ``place``; an entry with neither is kept as a ``talk``
+    among its witnesses. ``importance``/``permanent`` are accepted from older files; nothing needs them.
+    """
 
     id: RecordId | None = None
     session: Session
@@ -369,7 +391,22 @@ class HistoryEntry(_Model):
     permanent: StrictBool = False
     witnesses: tuple[RecordId, ...] = ()
     visibility: Visibility = "public"
+    event: NarrativeKind | None = None
+    participants: tuple[RecordId, ...] = ()
+    place: RecordId | None = None
+    thread: ThreadId | None = None
     changes: tuple[Change, ...] = ()
+
+    @model_validator(mode="after")
+    def _narrative_keys(self) -> HistoryEntry:
+        if self.event is None and self.changes:
+            for key in ("participants", "thread"):
+                if getattr(self, key):
+                    raise ValueError(
+                        f"{key} needs 'event' (the kind of what happened, e.g. 'bargain') on an entry "
+                        "with changes"
+                    )
+        return self
 
 
 class Scenario(_Model):
@@ -383,6 +420,7 @@ class Scenario(_Model):
     relationships: tuple[Relationship, ...] = ()
     threads: tuple[Thread, ...] = ()
     facts: tuple[Fact, ...] = ()
+    factions: tuple[Faction, ...] = ()
     history: tuple[HistoryEntry, ...] = ()
 
     def counts(self) -> dict[str, int]:
@@ -395,7 +433,9 @@ class Scenario(_Model):
             "relationships": len(self.relationships),
             "threads": len(self.threads),
             "facts": len(self.facts),
+            "factions": len(self.factions),
             "history": len(self.history),
+            "narrative events": sum(1 for h in self.history if h.event is not None or not h.changes),
             "changes": sum(len(h.changes) for h in self.history),
         }
 

@@ -1,11 +1,13 @@
 """Load a scenario file into the SQL ledger, so a loaded campaign is the same ledger as a played one.
 
 The scenario room already turns a file into its timeline (:func:`ledger.scenario.timeline.timeline`): per
-source session, the setup records (locations, PCs, NPCs, items, relationships, threads, facts), then each
-``[[history]]`` entry, every one a group of changes in the ledger's own change vocabulary. This module creates
-the campaign row and pushes each group through the ledger service's staging step, exactly as a round would,
-so every row gets its events, witnesses, involved entities, source session, visibility and a cause
-``scenario:<source>``. The whole load is one transaction: a scenario that fails half way leaves nothing.
+source session, the setup records (locations, PCs, NPCs, items, relationships, threads, facts, factions),
+then each ``[[history]]`` entry, every one a group of changes in the ledger's own change vocabulary (an
+entry's narrative event is its ``record_event``). This module creates the campaign row and stages every
+group through the store's bulk step (:func:`ledger.store.writes.stage_groups`): the same validation as a
+round's changes, group after group, then one bulk write, so every row gets its events, witnesses, involved
+records, source session, visibility and a cause ``scenario:<source>``, and 2,000 entries load in about a
+second. The whole load is one transaction: a scenario that fails half way leaves nothing.
 
 Scale conversions (stated once, here):
 
@@ -29,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert
 
-from ledger.errors import LedgerError
 from ledger.store import models as m
 from ledger.store.transaction import WriteTransaction
 from ledger.store.vocabulary import Mutation, parse_mutation
-from ledger.store.writes import stage_changes
+from ledger.store.world import event_ref
+from ledger.store.writes import ChangeGroup, stage_groups
 
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -144,59 +146,58 @@ async def load_scenario_into(
         await session.flush()
         assert campaign.id is not None
         campaign_id = campaign.id
+        # A new campaign numbers its events from 1, so each group's refs are known before it is staged:
+        # retcon and correction targets (history ids in the file) become the refs they will have.
         history_refs: dict[str, str] = {}
-        summaries: list[dict[str, Any]] = []
+        groups: list[tuple[ScenarioEvent, ChangeGroup, list[str]]] = []
+        seq = campaign.event_seq
         for event in timeline(scenario):
-            refs = await _apply_group(session, campaign_id, event, cause, history_refs)
-            if event.history_id and refs:
+            mutations = [_to_mutation(c, history_refs) for c in event.changes]
+            if not mutations:
+                continue
+            refs = [event_ref(seq + k) for k in range(1, len(mutations) + 1)]
+            seq += len(mutations)
+            if event.history_id:
                 history_refs[event.history_id] = refs[0]
-            if event.path != SETUP_PATH and refs:
-                summaries.append(
-                    {
-                        "campaign_id": campaign_id,
-                        "session_number": event.session,
-                        "round_number": event.round,
-                        "scope": "history",
-                        "text": event.summary,
-                        "event_ids": refs,
-                        "cause": f"{cause}#{event.history_id or event.path}"[:120],
-                        "visibility": event.visibility,
-                        "created_at": m.utcnow(),
-                    }
-                )
+            setup = event.path == SETUP_PATH
+            group = ChangeGroup(
+                session_number=event.session,
+                round_number=event.round,
+                mutations=mutations,
+                importance=max(0, min(10, event.importance * IMPORTANCE_SCALE)),
+                # Setup rows are the world's baseline, not moments of play: a record is permanent for what
+                # it is (a favour, a death), so setup events are not flagged permanent.
+                permanent=event.permanent and not setup,
+                witnesses=event.witnesses,
+                involved=event.involved,
+                label=f"scenario {event.path}",
+            )
+            groups.append((event, group, refs))
+        staged = await stage_groups(
+            session, campaign_id=campaign_id, cause=cause, groups=[g for _, g, _ in groups], fresh=True
+        )
+        assert staged == [refs for _, _, refs in groups], "event refs numbered differently than planned"
+        summaries = [
+            {
+                "campaign_id": campaign_id,
+                "session_number": event.session,
+                "round_number": event.round,
+                "scope": "history",
+                "text": event.summary,
+                "event_ids": refs,
+                "cause": f"{cause}#{event.history_id or event.path}"[:120],
+                "visibility": event.visibility,
+                "created_at": m.utcnow(),
+            }
+            for event, _, refs in groups
+            if event.path != SETUP_PATH
+        ]
         if summaries:
             await (await session.connection()).execute(insert(m.Summary), summaries)
         # History ids -> the first event each entry wrote (retcons and corrections in files name history ids).
         campaign.settings = {**campaign.settings, "history_events": dict(history_refs)}
         session.add(campaign)
     return campaign_id
-
-
-async def _apply_group(
-    session: AsyncSession, campaign_id: int, event: ScenarioEvent, cause: str, history_refs: dict[str, str]
-) -> list[str]:
-    mutations = [_to_mutation(c, history_refs) for c in event.changes]
-    if not mutations:
-        return []
-    try:
-        refs = await stage_changes(
-            session,
-            campaign_id=campaign_id,
-            session_number=event.session,
-            round_number=event.round,
-            cause=cause,
-            mutations=mutations,
-            importance=max(0, min(10, event.importance * IMPORTANCE_SCALE)),
-            # Setup rows are the world's baseline, not moments of play: a record is permanent for what it
-            # is (a favour, a death), so setup events are not flagged permanent.
-            permanent=event.permanent and event.path != SETUP_PATH,
-            witnesses=event.witnesses,
-            round_state=None,
-            resolution=None,
-        )
-    except LedgerError as err:
-        raise type(err)(f"scenario {event.path}: {err}") from None
-    return [str(r) for r in refs]
 
 
 async def load_scenario_file(

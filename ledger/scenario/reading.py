@@ -58,6 +58,11 @@ def read_toml(text: str, *, max_bytes: int = MAX_SCENARIO_BYTES) -> dict[str, An
     return data
 
 
+def _within(path: str, key: str) -> bool:
+    """True when ``path`` is ``key`` or inside it (``factions[0].members[1].source`` in ``factions[0]``)."""
+    return path == key or path.startswith((f"{key}.", f"{key}["))
+
+
 def parse_scenario(text: str, *, source: str = "scenario") -> Scenario:
     """Parse and fully validate scenario TOML ``text``; ``source`` names it in error messages.
 
@@ -74,7 +79,8 @@ def parse_scenario(text: str, *, source: str = "scenario") -> Scenario:
         raise ScenarioError(source, pydantic_problems(exc)) from None
     problems = static_problems(scenario)
     reported = {p.path for p in problems}
-    problems += [p for p in replay_problems(scenario) if p.path not in reported]
+    # A problem the whole-file checks found is not reported again by the replay, nor any inside that key.
+    problems += [p for p in replay_problems(scenario) if not any(_within(p.path, r) for r in reported if r)]
     if problems:
         raise ScenarioError(source, problems)
     return scenario

@@ -23,6 +23,7 @@ from ledger.scenario.changes import (
     CreateLocation,
     MoveEntity,
     OpenThread,
+    RecordEvent,
     RemoveCondition,
     Retcon,
     SetAlive,
@@ -36,6 +37,7 @@ from ledger.scenario.format import Scenario, ScenarioError, ScenarioProblem
 from ledger.scenario.timeline import ScenarioEvent, timeline
 from ledger.scenario.values import CONDITIONS, ENTITY_PREFIXES, THREAD_ID_PREFIX, THREAD_ID_RE, VISIBILITY_RE
 from ledger.store.visibility import Viewer
+from ledger.store.world import audience_sees
 
 __all__ = [
     "EdgeView",
@@ -479,6 +481,8 @@ class _Replay:
             )
         for j, party in enumerate(c.parties):
             self._need(self.entities, "entity", party, f"{path}.parties[{j}]")
+        if c.place is not None:
+            self._need(self.locations, "location", c.place, f"{path}.place")
         if c.expires_session is not None and c.expires_session < self.session:
             self._fail(f"{path}.expires_session", f"expires in session {c.expires_session}, before it opens")
         if self._new_id(c.id, f"{path}.id"):
@@ -508,6 +512,26 @@ class _Replay:
             return
         thread.update(status=c.status, status_session=self.session, status_reason=c.reason)
 
+    def _record_event(self, c: RecordEvent, path: str, _: bool) -> None:
+        named: list[tuple[str, Mapping[str, dict[str, Any]], str, str]] = [
+            (ref, self.entities, "entity", f"{path}.participants[{j}]")
+            for j, ref in enumerate(c.participants)
+        ]
+        if c.place is not None:
+            named.append((c.place, self.locations, "location", f"{path}.place"))
+        if c.thread is not None:
+            named.append((c.thread, self.threads, "thread", f"{path}.thread"))
+        for ref, table, what, where in named:
+            if not self._need(table, what, ref, where):
+                continue
+            vis = str(table[ref]["visibility"])
+            if not audience_sees(vis, c.visibility):
+                self._fail(
+                    where,
+                    f"{what} {ref!r} is {vis}: an event seen as {c.visibility} may not name it "
+                    "(give the entry that visibility)",
+                )
+
     def _nested(self, c: Retcon | Correction, path: str) -> None:
         for j, inner in enumerate(c.changes):
             self.apply(inner, f"{path}.changes[{j}]", in_retcon=isinstance(c, Retcon))
@@ -534,7 +558,11 @@ class _Replay:
             if event.path.startswith("history["):
                 for j, witness in enumerate(event.witnesses):
                     self._need(self.entities, "witness", witness, f"{event.path}.witnesses[{j}]")
+                for place in event.involved:
+                    self._need(self.locations, "location", place, f"{event.path}.place")
                 for change, path in zip(event.changes, event.change_paths, strict=True):
+                    if path == event.path:
+                        continue  # the entry's own narrative event: its participants are checked by kind
                     for j, witness in enumerate(change.witnesses or ()):
                         if witness not in event.witnesses:
                             self._need(self.entities, "witness", witness, f"{path}.witnesses[{j}]")

@@ -8,7 +8,7 @@ by one, so loading a scenario gives the same ledger as playing it, and that the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,6 +20,7 @@ from ledger.scenario.changes import (
     CreateItem,
     CreateLocation,
     OpenThread,
+    RecordEvent,
     Retcon,
     SetAlive,
     SetEdge,
@@ -27,9 +28,10 @@ from ledger.scenario.changes import (
     ThreadTransition,
     TransferItem,
 )
-from ledger.scenario.format import Scenario
+from ledger.scenario.format import HistoryEntry, Scenario
+from ledger.store.narrative import NarrativeKind
 
-__all__ = ["ScenarioEvent", "rules_sheet", "timeline"]
+__all__ = ["UNLABELLED_EVENT", "ScenarioEvent", "narrative_event", "rules_sheet", "timeline"]
 
 
 class ScenarioEvent(BaseModel):
@@ -37,6 +39,7 @@ class ScenarioEvent(BaseModel):
 
     ``change_paths[i]`` is the key path in the file that ``changes[i]`` came from, for error messages.
     Every change has its ``visibility`` and ``witnesses`` filled in (inherited from the entry when omitted).
+    ``involved`` are records every event of the group also involves (the place of an entry with changes).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -52,6 +55,7 @@ class ScenarioEvent(BaseModel):
     visibility: str
     changes: tuple[Change, ...]
     change_paths: tuple[str, ...]
+    involved: tuple[str, ...] = ()
 
 
 def _inherit(change: Any, visibility: str, witnesses: tuple[str, ...]) -> Any:
@@ -157,6 +161,13 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
             ),
         )
         _status_changes(put, npc.session, path, npc.id, npc.alive, npc.conditions, npc.visibility)
+        if npc.home is not None:
+            # Where the NPC lives, apart from where they were last seen (their location).
+            put(
+                npc.session,
+                f"{path}.home",
+                SetFact(key=f"{npc.id}-home", value=npc.home, visibility=npc.visibility, witnesses=()),
+            )
     for i, item in enumerate(s.items):
         path = f"items[{i}]"
         holder, quantity = item.holder, item.quantity
@@ -215,6 +226,7 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                 parties=th.parties,
                 tags=th.tags,
                 expires_session=th.expires_session,
+                place=th.place,
                 visibility=th.visibility,
                 witnesses=(),
             ),
@@ -237,6 +249,36 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
             f"facts[{i}]",
             SetFact(key=fact.key, value=fact.value, visibility=fact.visibility, witnesses=()),
         )
+    for i, faction in enumerate(s.factions):
+        path = f"factions[{i}]"
+        vis = faction.visibility
+        # A faction is facts naming it, its leader and members, and a ``member`` edge from each member to the
+        # leader (what recall walks from someone present); no table of its own.
+        for key, value in (
+            ("name", faction.name),
+            ("leader", faction.leader),
+            ("members", ",".join(faction.members)),
+        ):
+            put(
+                faction.session,
+                path,
+                SetFact(key=f"{faction.id}-{key}", value=value, visibility=vis, witnesses=()),
+            )
+        for j, member in enumerate(faction.members):
+            if member != faction.leader:
+                put(
+                    faction.session,
+                    f"{path}.members[{j}]",
+                    SetEdge(
+                        source=member,
+                        target=faction.leader,
+                        edge_kind="member",
+                        attitude=50,
+                        reason=f"member of {faction.name}",
+                        visibility=vis,
+                        witnesses=(),
+                    ),
+                )
     return by_session
 
 
@@ -279,6 +321,9 @@ def timeline(scenario: Scenario) -> tuple[ScenarioEvent, ...]:
     """
     setup = _setup_changes(scenario)
     sessions = sorted(set(setup) | {h.session for h in scenario.history})
+    by_session: dict[int, list[tuple[int, HistoryEntry]]] = {}
+    for i, entry in enumerate(scenario.history):
+        by_session.setdefault(entry.session, []).append((i, entry))
     events: list[ScenarioEvent] = []
     for session in sessions:
         if session in setup:
@@ -298,12 +343,17 @@ def timeline(scenario: Scenario) -> tuple[ScenarioEvent, ...]:
                     change_paths=tuple(p for p, _ in pairs),
                 )
             )
-        for i, entry in enumerate(scenario.history):
-            if entry.session != session:
-                continue
+        for i, entry in by_session.get(session, ()):
+            path = f"history[{i}]"
+            changes = [_inherit(c, entry.visibility, entry.witnesses) for c in entry.changes]
+            paths = [f"{path}.changes[{j}]" for j in range(len(entry.changes))]
+            narrative = narrative_event(entry)
+            if narrative is not None:
+                changes.append(narrative)
+                paths.append(path)
             events.append(
                 ScenarioEvent(
-                    path=f"history[{i}]",
+                    path=path,
                     history_id=entry.id,
                     session=entry.session,
                     round=entry.round,
@@ -312,8 +362,37 @@ def timeline(scenario: Scenario) -> tuple[ScenarioEvent, ...]:
                     permanent=entry.permanent,
                     witnesses=entry.witnesses,
                     visibility=entry.visibility,
-                    changes=tuple(_inherit(c, entry.visibility, entry.witnesses) for c in entry.changes),
-                    change_paths=tuple(f"history[{i}].changes[{j}]" for j in range(len(entry.changes))),
+                    changes=tuple(changes),
+                    change_paths=tuple(paths),
+                    involved=(entry.place,) if narrative is None and entry.place is not None else (),
                 )
             )
     return tuple(events)
+
+
+#: The kind an entry with neither ``event`` nor ``changes`` is kept as: words among its witnesses.
+UNLABELLED_EVENT: Final[NarrativeKind] = "talk"
+
+
+def narrative_event(entry: HistoryEntry) -> RecordEvent | None:
+    """The ``record_event`` a history entry writes after its changes, or None (changes and no ``event``).
+
+    An entry with ``event`` records that kind with its participants, place and thread. An entry with
+    neither ``event`` nor ``changes`` (an older file's note of what happened) is kept too, as a
+    :data:`UNLABELLED_EVENT` whose participants are its witnesses, so no entry of a file is dropped; an
+    entry with changes and no ``event`` is its changes (its ``place`` joins what they involve). The
+    participants are witnesses of the event as well as the entry's ``witnesses``.
+    """
+    if entry.event is None and entry.changes:
+        return None
+    participants = entry.participants or (entry.witnesses if entry.event is None else ())
+    return RecordEvent(
+        event_kind=entry.event or UNLABELLED_EVENT,
+        summary=entry.summary,
+        participants=participants,
+        place=entry.place,
+        thread=entry.thread,
+        visibility=entry.visibility,
+        # Those it happened between saw it happen: they are witnesses too (what an NPC knows).
+        witnesses=tuple(dict.fromkeys((*entry.witnesses, *participants))),
+    )

@@ -33,6 +33,33 @@ def static_problems(s: Scenario) -> list[ScenarioProblem]:
                 add(ScenarioProblem(path=path, message=f"duplicate id {rec.id!r} (first at {seen[rec.id]})"))
             else:
                 seen[rec.id] = path
+    for i, faction in enumerate(s.factions):
+        path = f"factions[{i}].id"
+        if faction.id in seen:
+            add(
+                ScenarioProblem(
+                    path=path, message=f"duplicate id {faction.id!r} (first at {seen[faction.id]})"
+                )
+            )
+        else:
+            seen[faction.id] = path
+    people = {p.id for p in s.pcs} | {n.id for n in s.npcs}
+    locations_known = {loc.id for loc in s.locations}
+    for i, faction in enumerate(s.factions):
+        if faction.leader not in people:
+            add(
+                ScenarioProblem(path=f"factions[{i}].leader", message=f"unknown pc or npc {faction.leader!r}")
+            )
+        for j, member in enumerate(faction.members):
+            if member not in people:
+                add(
+                    ScenarioProblem(
+                        path=f"factions[{i}].members[{j}]", message=f"unknown pc or npc {member!r}"
+                    )
+                )
+    for i, npc in enumerate(s.npcs):
+        if npc.home is not None and npc.home not in locations_known:
+            add(ScenarioProblem(path=f"npcs[{i}].home", message=f"unknown location {npc.home!r}"))
     for i, fact in enumerate(s.facts):
         if fact.key in seen:
             add(ScenarioProblem(path=f"facts[{i}].key", message=f"duplicate fact key {fact.key!r}"))
@@ -56,7 +83,7 @@ def static_problems(s: Scenario) -> list[ScenarioProblem]:
             )
     # Every source session is a session already played (or being played).
     sessioned: list[tuple[str, int]] = []
-    for section in ("locations", "pcs", "npcs", "items", "facts"):
+    for section in ("locations", "pcs", "npcs", "items", "facts", "factions"):
         sessioned += [(f"{section}[{i}].session", r.session) for i, r in enumerate(getattr(s, section))]
     sessioned += [
         (f"relationships[{i}].since_session", r.since_session) for i, r in enumerate(s.relationships)
@@ -133,7 +160,7 @@ def _rules_problems(s: Scenario) -> list[ScenarioProblem]:
 
 
 def _visibilities(s: Scenario) -> Iterable[tuple[str, str]]:
-    for section in ("locations", "pcs", "npcs", "items", "relationships", "threads", "facts"):
+    for section in ("locations", "pcs", "npcs", "items", "relationships", "threads", "facts", "factions"):
         for i, rec in enumerate(getattr(s, section)):
             yield f"{section}[{i}].visibility", rec.visibility
     for i, entry in enumerate(s.history):

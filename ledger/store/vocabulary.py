@@ -26,13 +26,14 @@ from pydantic import (
 )
 
 from ledger.errors import InvalidChange
+from ledger.store.narrative import NarrativeKind
 from ledger.store.visibility import VISIBILITY_PATTERN
 
 ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:#[0-9]+)?$"
 Slug = Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)]
 Name = Annotated[str, Field(min_length=1, max_length=120)]
 EntityKind = Literal["pc", "npc", "monster"]
-ThreadKind = Literal["favour", "debt", "oath", "bounty", "prophecy", "quest"]
+ThreadKind = Literal["favour", "debt", "oath", "bounty", "prophecy", "quest", "feud"]
 ThreadStatus = Literal["open", "settled", "expired", "broken"]
 FactValue = StrictBool | StrictInt | StrictStr
 
@@ -167,7 +168,8 @@ class SetEdge(ChangeBase):
 
 
 class OpenThread(ChangeBase):
-    """A new favour, debt, oath, bounty, prophecy or quest, open."""
+    """A new favour, debt, oath, bounty, prophecy, quest or feud, open; ``place`` is where it belongs, if
+    anywhere (the harbour a smuggling debt is about): kept in the event and among what it involves."""
 
     kind: Literal["open_thread"] = "open_thread"
     id: Slug
@@ -176,6 +178,7 @@ class OpenThread(ChangeBase):
     parties: tuple[Slug, ...] = ()
     tags: tuple[str, ...] = ()
     expires_session: int | None = None
+    place: Slug | None = None
 
 
 class ThreadTransition(ChangeBase):
@@ -185,6 +188,23 @@ class ThreadTransition(ChangeBase):
     thread: Slug
     status: ThreadStatus
     reason: str = ""
+
+
+class RecordEvent(ChangeBase):
+    """Something happened between people that changes no state: a bargain, an insult, a rescue, a warning.
+
+    ``event_kind`` is one of :data:`ledger.store.narrative.NarrativeKind`; ``participants`` are the entities
+    it happened between, ``place`` the location, ``thread`` the matter it bears on (each optional). The store
+    checks that they exist and that whoever may see the event may see them, then writes an event whose
+    involved records are the participants, the place and the thread (so "events involving X" finds it).
+    """
+
+    kind: Literal["record_event"] = "record_event"
+    event_kind: NarrativeKind
+    summary: Annotated[str, Field(min_length=1, max_length=4000)]
+    participants: tuple[Slug, ...] = ()
+    place: Slug | None = None
+    thread: Slug | None = None
 
 
 BasicChange = Annotated[
@@ -200,7 +220,8 @@ BasicChange = Annotated[
     | TransferItem
     | SetEdge
     | OpenThread
-    | ThreadTransition,
+    | ThreadTransition
+    | RecordEvent,
     Field(discriminator="kind"),
 ]
 
@@ -244,6 +265,7 @@ MUTATION_KINDS: tuple[str, ...] = (
     "set_edge",
     "open_thread",
     "thread_transition",
+    "record_event",
     "retcon",
     "correction",
 )

@@ -30,6 +30,7 @@ from ledger.store.vocabulary import (
     MoveEntity,
     Mutation,
     OpenThread,
+    RecordEvent,
     RemoveCondition,
     Retcon,
     SetAlive,
@@ -106,9 +107,23 @@ class EventDraft:
     supersedes: str | None
     witnesses: set[str] = field(default_factory=set)
     involved: set[str] = field(default_factory=set)
+    # When set, this event's own source session, round, importance and permanence (a bulk load stages events
+    # of many sessions at once); otherwise the batch's.
+    session_number: int | None = None
+    round_number: int | None = None
+    importance: int | None = None
+    permanent: bool | None = None
 
 
 _MISSING = object()
+
+
+def audience_sees(record_visibility: str, event_visibility: str) -> bool:
+    """True when everyone who may see an event of ``event_visibility`` may also see a record of
+    ``record_visibility`` (so naming the record in the event tells nobody a secret)."""
+    if record_visibility in ("public", event_visibility) or event_visibility == "gm":
+        return True
+    return record_visibility == "party" and event_visibility.startswith("player:")
 
 
 def event_ref(seq: int) -> str:
@@ -148,6 +163,7 @@ class WorldDraft:
         self.edge_history: list[tuple[str, str, str, int, str, Provenance]] = []
         self.events_known: dict[str, bool] = {}
         self.events: list[EventDraft] = []
+        self.visibilities: dict[str, str | None] = {}  # entity/location/item id -> its visibility
 
     # --- loading hooks (overridden by the SQL draft) ---------------------------------------------------
 
@@ -168,6 +184,9 @@ class WorldDraft:
 
     async def _load_event(self, ref: str) -> bool:
         return False
+
+    async def _load_visibility(self, ref: str) -> str | None:
+        return None
 
     # --- cached reads -------------------------------------------------------------------------------------
 
@@ -196,6 +215,11 @@ class WorldDraft:
             self.edges[key] = await self._load_edge(key)
         return self.edges[key]
 
+    async def record_visibility(self, ref: str) -> str | None:
+        if ref not in self.visibilities:
+            self.visibilities[ref] = await self._load_visibility(ref)
+        return self.visibilities[ref]
+
     async def event_exists(self, ref: str) -> bool:
         if ref not in self.events_known:
             self.events_known[ref] = await self._load_event(ref)
@@ -213,6 +237,14 @@ class WorldDraft:
     async def _fresh(self, ref: str) -> None:
         if await self.record_kind(ref) is not None:
             raise DuplicateRecord(f"{ref!r} already exists in this campaign")
+
+    async def _named_in(self, ref: str, what: str, event_visibility: str) -> None:
+        """Refuse naming a record in an event seen by people who may not see that record."""
+        vis = await self.record_visibility(ref)
+        if vis is not None and not audience_sees(vis, event_visibility):
+            raise InvalidChange(
+                f"{what} {ref!r} is {vis}: an event seen as {event_visibility} may not name it"
+            )
 
     # --- writes into the draft --------------------------------------------------------------------------
 
@@ -265,6 +297,7 @@ class WorldDraft:
             if c.location is not None:
                 await self._need(c.location, "location")
             self.records[c.id] = "entity"
+            self.visibilities[c.id] = meta.visibility
             values = {
                 "kind": c.entity_kind,
                 "name": c.name,
@@ -284,6 +317,7 @@ class WorldDraft:
         elif isinstance(c, CreateLocation):
             await self._fresh(c.id)
             self.records[c.id] = "location"
+            self.visibilities[c.id] = meta.visibility
             values = {"name": c.name, "aliases": list(c.aliases), "description": c.description}
             self.new_records.append(RecordRow("location", c.id, values, [c.name, *c.aliases], meta))
             ev.involved.add(c.id)
@@ -292,6 +326,7 @@ class WorldDraft:
             if c.holder is not None:
                 await self._need(c.holder, "entity", "location")
             self.records[c.id] = "item"
+            self.visibilities[c.id] = meta.visibility
             values = {
                 "name": c.name,
                 "aliases": list(c.aliases),
@@ -366,6 +401,9 @@ class WorldDraft:
                 raise DuplicateRecord(f"thread {c.id!r} already exists in this campaign")
             for party in c.parties:
                 await self._need(party, "entity", "location")
+            if c.place is not None:
+                await self._need(c.place, "location")
+                ev.involved.add(c.place)
             self.threads[c.id] = ThreadRec(
                 c.thread_kind,
                 "open",
@@ -392,6 +430,24 @@ class WorldDraft:
             rec.meta = meta
             self.dirty_threads.add(c.thread)
             ev.involved.update((c.thread, *rec.parties))
+        elif isinstance(c, RecordEvent):
+            for party in c.participants:
+                await self._need(party, "entity")
+                await self._named_in(party, "participant", meta.visibility)
+            if c.place is not None:
+                await self._need(c.place, "location")
+                await self._named_in(c.place, "place", meta.visibility)
+            if c.thread is not None:
+                thread = await self.thread(c.thread)
+                if thread is None:
+                    raise UnknownRecord(f"no thread called {c.thread!r} in this campaign")
+                if not audience_sees(thread.meta.visibility, meta.visibility):
+                    raise InvalidChange(
+                        f"thread {c.thread!r} is {thread.meta.visibility}: an event seen as "
+                        f"{meta.visibility} may not name it"
+                    )
+            ev.involved.update(c.participants)
+            ev.involved.update(x for x in (c.place, c.thread) if x is not None)
         else:  # pragma: no cover - the discriminated union is closed
             raise InvalidChange(f"unknown change kind {c.kind!r}")
 

@@ -12,6 +12,7 @@ Writers of one campaign serialise on its ``campaign`` row (``SELECT ... FOR UPDA
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, tuple_, update
@@ -40,23 +41,37 @@ DEFAULT_IMPORTANCE = 5
 
 
 class _SqlDraft(WorldDraft):
-    """A draft that loads what it touches from one campaign's projections."""
+    """A draft that loads what it touches from one campaign's projections.
 
-    def __init__(self, session: AsyncSession, campaign_id: int) -> None:
+    ``fresh`` says the campaign has nothing in SQL yet (it was created in this transaction): every load
+    then answers "nothing there" without asking the database, which is what makes a bulk load fast.
+    """
+
+    def __init__(self, session: AsyncSession, campaign_id: int, *, fresh: bool = False) -> None:
         super().__init__()
         self.session = session
         self.campaign_id = campaign_id
+        self.fresh = fresh
 
     async def _scalar(self, stmt: Any) -> Any:
+        if self.fresh:
+            return None
         return (await self.session.exec(stmt)).first()
 
     async def _load_record(self, ref: str) -> str | None:
         cid = self.campaign_id
         for table, kind in ((m.Entity, "entity"), (m.Location, "location"), (m.Item, "item")):
-            hit = await self._scalar(select(table.id).where(table.campaign_id == cid, table.id == ref))
+            hit = await self._scalar(
+                select(table.id, table.visibility).where(table.campaign_id == cid, table.id == ref)
+            )
             if hit is not None:
+                self.visibilities[ref] = str(hit[1])
                 return kind
         return None
+
+    async def _load_visibility(self, ref: str) -> str | None:
+        await self.record_kind(ref)  # loads the visibility with the record
+        return self.visibilities.get(ref)
 
     async def _load_fact(self, key: str) -> FactRec | None:
         row = await self._scalar(
@@ -117,6 +132,7 @@ class _SqlDraft(WorldDraft):
         s, cid = self.session, self.campaign_id
         conn = await s.connection()
         if self.events:
+            now = m.utcnow()
             rows = [
                 {
                     "campaign_id": cid,
@@ -125,25 +141,34 @@ class _SqlDraft(WorldDraft):
                     "kind": e.kind,
                     "payload": e.payload,
                     "cause": e.cause,
-                    "session_number": base.session_number,
-                    "round_number": base.round_number,
+                    "session_number": base.session_number if e.session_number is None else e.session_number,
+                    "round_number": base.round_number if e.session_number is None else e.round_number,
                     "visibility": e.visibility,
-                    "importance": importance,
-                    "permanent": permanent,
+                    "importance": importance if e.importance is None else e.importance,
+                    "permanent": permanent if e.permanent is None else e.permanent,
                     "supersedes": e.supersedes,
-                    "created_at": m.utcnow(),
+                    "created_at": now,
                 }
                 for e in self.events
             ]
-            ids = (
+            # One executemany, then the new ids by their numbers: an INSERT ... RETURNING in parameter order
+            # runs row by row on SQLite, which made a 2,000-event load take seconds.
+            await conn.execute(insert(m.Event), rows)
+            seqs = [e.seq for e in self.events]
+            by_seq = dict(
                 (
                     await conn.execute(
-                        insert(m.Event).returning(col(m.Event.id), sort_by_parameter_order=True), rows
+                        select(col(m.Event.seq), col(m.Event.id)).where(
+                            col(m.Event.campaign_id) == cid,
+                            col(m.Event.seq) >= min(seqs),
+                            col(m.Event.seq) <= max(seqs),
+                        )
                     )
                 )
-                .scalars()
+                .tuples()
                 .all()
             )
+            ids = [by_seq[seq] for seq in seqs]
             witnesses = [
                 {"event_id": eid, "entity_id": w, "campaign_id": cid}
                 for eid, e in zip(ids, self.events, strict=True)
@@ -159,11 +184,14 @@ class _SqlDraft(WorldDraft):
             if involved:
                 await conn.execute(insert(m.EventEntity), involved)
         tables = {"entity": m.Entity, "location": m.Location, "item": m.Item}
-        for rec in self.new_records:
-            await conn.execute(
-                insert(tables[rec.table]),
-                [{"campaign_id": cid, "id": rec.id, **rec.values, **_meta(rec.meta)}],
-            )
+        for name, table in tables.items():
+            new = [
+                {"campaign_id": cid, "id": rec.id, **rec.values, **_meta(rec.meta)}
+                for rec in self.new_records
+                if rec.table == name
+            ]
+            if new:
+                await conn.execute(insert(table), new)
         names = {
             (rec.id, n.casefold()): {
                 "campaign_id": cid,
@@ -223,38 +251,37 @@ class _SqlDraft(WorldDraft):
                     )
             if rows:
                 await conn.execute(insert(m.Holding), rows)
+        new_threads: list[dict[str, Any]] = []
+        new_parties: list[dict[str, Any]] = []
         for tid in sorted(self.dirty_threads):
             t = self.threads[tid]
             assert t is not None
             if t.new:
-                await conn.execute(
-                    insert(m.Thread),
-                    [
-                        {
-                            "campaign_id": cid,
-                            "id": tid,
-                            "kind": t.kind,
-                            "status": t.status,
-                            "terms": t.terms,
-                            "tags": t.tags,
-                            "parties": t.parties,
-                            "expires_session": t.expires_session,
-                            "opened_session": t.opened_session,
-                            **_meta(t.meta),
-                        }
-                    ],
+                new_threads.append(
+                    {
+                        "campaign_id": cid,
+                        "id": tid,
+                        "kind": t.kind,
+                        "status": t.status,
+                        "terms": t.terms,
+                        "tags": t.tags,
+                        "parties": t.parties,
+                        "expires_session": t.expires_session,
+                        "opened_session": t.opened_session,
+                        **_meta(t.meta),
+                    }
                 )
-                if t.parties:
-                    await conn.execute(
-                        insert(m.ThreadParty),
-                        [{"campaign_id": cid, "thread_id": tid, "entity_id": p} for p in t.parties],
-                    )
+                new_parties += [{"campaign_id": cid, "thread_id": tid, "entity_id": p} for p in t.parties]
             else:
                 await conn.execute(
                     update(m.Thread)
                     .where(col(m.Thread.campaign_id) == cid, col(m.Thread.id) == tid)
                     .values(status=t.status, **_meta(t.meta))
                 )
+        if new_threads:
+            await conn.execute(insert(m.Thread), new_threads)
+        if new_parties:
+            await conn.execute(insert(m.ThreadParty), new_parties)
         if self.dirty_edges:
             keys3 = sorted(self.dirty_edges)
             await conn.execute(
@@ -336,6 +363,137 @@ def check_round_move(current: str, new: str) -> None:
         raise RoundStateError(f"the round is already {current}; it cannot go back to {new}")
 
 
+def _parsed(mutations: Sequence[Mutation | dict[str, Any]]) -> list[Mutation]:
+    changes: list[Mutation] = []
+    for offset, raw in enumerate(mutations, start=1):
+        try:
+            changes.append(parse_mutation(raw) if isinstance(raw, dict) else raw)
+        except InvalidChange as err:
+            raise InvalidChange(f"change {offset}: {err}") from None
+    return changes
+
+
+async def _draft_changes(
+    draft: WorldDraft,
+    *,
+    first_seq: int,
+    changes: Sequence[Mutation],
+    base: Provenance,
+    cause: str,
+    witnesses: Sequence[str],
+    involved: Sequence[str] = (),
+    own_provenance: tuple[int, bool] | None = None,
+) -> None:
+    """Validate and draft ``changes`` as events ``first_seq``, ``first_seq + 1``, ... of the campaign.
+
+    ``involved`` are records every one of these events also involves (they must exist); ``own_provenance``
+    (importance, permanent) stamps the events with ``base``'s session and round and those values, so events
+    of many groups can be written together.
+    """
+    for offset, change in enumerate(changes, start=1):
+        seq = first_seq + offset - 1
+        ref = event_ref(seq)
+        supersedes = change.target if isinstance(change, Retcon | Correction) else None
+        ev = EventDraft(
+            seq=seq,
+            ref=ref,
+            kind=change.kind,
+            payload=change.model_dump(mode="json"),
+            cause=change.cause or cause,
+            visibility=change.visibility,
+            supersedes=supersedes,
+            witnesses=set(witnesses),
+        )
+        if own_provenance is not None:
+            ev.session_number, ev.round_number = base.session_number, base.round_number
+            ev.importance, ev.permanent = own_provenance
+        try:
+            await draft.apply(change, event=ev, base=base)
+            for witness in sorted(ev.witnesses):
+                if await draft.record_kind(witness) != "entity":
+                    raise UnknownRecord(f"witness {witness!r} is not an entity in this campaign")
+            for ref_ in involved:
+                if await draft.record_kind(ref_) is None and await draft.thread(ref_) is None:
+                    raise UnknownRecord(f"no record called {ref_!r} in this campaign")
+                ev.involved.add(ref_)
+        except LedgerError as err:
+            raise type(err)(f"change {offset} ({change.kind}): {err}") from None
+        draft.events.append(ev)
+        draft.events_known[ref] = True
+
+
+@dataclass(frozen=True)
+class ChangeGroup:
+    """One group of changes for :func:`stage_groups`: what one ``apply_changes`` call would be given.
+
+    ``involved`` are records each of the group's events also involves (a history entry's place); ``label``
+    names the group in a refusal (``scenario history[12]: change 1 (set_alive): ...``).
+    """
+
+    session_number: int
+    round_number: int | None
+    mutations: Sequence[Mutation | dict[str, Any]]
+    importance: int = DEFAULT_IMPORTANCE
+    permanent: bool = False
+    witnesses: Sequence[str] = ()
+    involved: Sequence[str] = ()
+    label: str = ""
+
+
+async def stage_groups(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    cause: str,
+    groups: Sequence[ChangeGroup],
+    fresh: bool = False,
+) -> list[list[str]]:
+    """Stage many groups of changes as one batch (inside the caller's transaction); return each group's refs.
+
+    The same validation as :func:`stage_changes`, group after group against the state the earlier ones left,
+    but one draft for all of them and one bulk write at the end (events, witnesses, involved records and
+    projections each inserted as many rows at once): how a scenario of thousands of history entries loads
+    in a second. ``fresh`` says the campaign was created in this transaction and holds nothing yet, so
+    nothing is looked up in SQL. Raises like :func:`stage_changes`, the message led by the group's label.
+    """
+    parsed: list[list[Mutation]] = []
+    for group in groups:
+        if not 0 <= group.importance <= 10:
+            raise InvalidChange(f"{group.label}: importance must be 0..10, not {group.importance}")
+        try:
+            parsed.append(_parsed(group.mutations))
+        except InvalidChange as err:
+            raise InvalidChange(f"{group.label}: {err}" if group.label else str(err)) from None
+    last = await lock_campaign(session, campaign_id)
+    draft = _SqlDraft(session, campaign_id, fresh=fresh)
+    refs: list[list[str]] = []
+    seq = last + 1
+    for group, changes in zip(groups, parsed, strict=True):
+        base = Provenance(group.session_number, group.round_number, cause, "public")
+        try:
+            await _draft_changes(
+                draft,
+                first_seq=seq,
+                changes=changes,
+                base=base,
+                cause=cause,
+                witnesses=group.witnesses,
+                involved=group.involved,
+                own_provenance=(group.importance, group.permanent),
+            )
+        except LedgerError as err:
+            raise type(err)(f"{group.label}: {err}" if group.label else str(err)) from None
+        refs.append([event_ref(n) for n in range(seq, seq + len(changes))])
+        seq += len(changes)
+    if draft.events:
+        every = Provenance(0, None, cause, "public")  # each event carries its own session and round
+        await draft.write(importance=DEFAULT_IMPORTANCE, permanent=False, base=every)
+        await (await session.connection()).execute(
+            update(m.Campaign).where(col(m.Campaign.id) == campaign_id).values(event_seq=seq - 1)
+        )
+    return refs
+
+
 async def stage_changes(
     session: AsyncSession,
     *,
@@ -352,41 +510,17 @@ async def stage_changes(
 ) -> list[str]:
     """Everything ``apply_changes`` does except commit/rollback (for callers that add their own rows).
 
-    Public because the scenario loader and the round runner stage several groups and commit once.
+    Public because the round runner and disputes stage their changes and commit with their own rows.
     """
     if not 0 <= importance <= 10:
         raise InvalidChange(f"importance must be 0..10, not {importance}")
-    changes: list[Mutation] = []
-    for offset, raw in enumerate(mutations, start=1):
-        try:
-            changes.append(parse_mutation(raw) if isinstance(raw, dict) else raw)
-        except InvalidChange as err:
-            raise InvalidChange(f"change {offset}: {err}") from None
+    changes = _parsed(mutations)
     last = await lock_campaign(session, campaign_id)
     draft = _SqlDraft(session, campaign_id)
     base = Provenance(session_number, round_number, cause, "public")
-    for offset, change in enumerate(changes, start=1):
-        ref = event_ref(last + offset)
-        supersedes = change.target if isinstance(change, Retcon | Correction) else None
-        ev = EventDraft(
-            seq=last + offset,
-            ref=ref,
-            kind=change.kind,
-            payload=change.model_dump(mode="json"),
-            cause=change.cause or cause,
-            visibility=change.visibility,
-            supersedes=supersedes,
-            witnesses=set(witnesses),
-        )
-        try:
-            await draft.apply(change, event=ev, base=base)
-            for witness in sorted(ev.witnesses):
-                if await draft.record_kind(witness) != "entity":
-                    raise UnknownRecord(f"witness {witness!r} is not an entity in this campaign")
-        except LedgerError as err:
-            raise type(err)(f"change {offset} ({change.kind}): {err}") from None
-        draft.events.append(ev)
-        draft.events_known[ref] = True
+    await _draft_changes(
+        draft, first_seq=last + 1, changes=changes, base=base, cause=cause, witnesses=witnesses
+    )
     round_row: m.Round | None = None
     if round_state is not None or resolution is not None:
         if round_number is None:
@@ -606,6 +740,7 @@ async def projected_state(session: AsyncSession, *, campaign_id: int) -> WorldSt
 
 __all__ = [
     "DEFAULT_IMPORTANCE",
+    "ChangeGroup",
     "apply_changes",
     "apply_round",
     "check_round_move",
@@ -614,4 +749,5 @@ __all__ = [
     "projected_state",
     "rebuild_state",
     "stage_changes",
+    "stage_groups",
 ]
