@@ -8,10 +8,12 @@ negated — and the verb a subject governs), then one pass per claim family with
 :mod:`.presence` (speech, acting, presence, places, alive, dead, conditions), :mod:`.combat` (hit, missed,
 damaged, killed), :mod:`.holdings` (who holds which item and how many, hand-overs), :mod:`.relations`
 (kin and attitudes), :mod:`.threads` (a thread's status), :mod:`.knows` (what an NPC knows) and
-:mod:`.new_names` (unrecorded names for the GM), and last :mod:`.pipeline` (:func:`extract`, the passes in
-order). The extractor only reads; what a claim means against the ledger is :mod:`ledger.check.judge`'s job,
-and changes the narration itself makes (a dagger handed over, an NPC walking off) are claims with a
-``detail`` the judge replays in text order.
+:mod:`.new_names` (unrecorded names for the GM), the meaning-level passes run by :mod:`.meaning`
+(:mod:`.conditions`: health words, senses used, a cure; :mod:`.relations`: kinship terms; :mod:`.valence`:
+attitude shown by behaviour, from VADER's lexicon; :mod:`.counts`: ordinals and count words), and last
+:mod:`.pipeline` (:func:`extract`, the passes in order). The extractor only reads; what a claim means
+against the ledger is :mod:`ledger.check.judge`'s job, and changes the narration itself makes (a dagger
+handed over, an NPC walking off) are claims with a ``detail`` the judge replays in text order.
 """
 
 from __future__ import annotations
