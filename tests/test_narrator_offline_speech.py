@@ -89,7 +89,9 @@ def told(text: str, seed: int = 0, *, outcome: str = "done") -> str:
 def test_a_question_is_reported_with_the_command_verb_turned_into_the_action() -> None:
     for seed in range(6):
         text = told("ask Old Wei what the ship carries", seed)
-        assert re.search(r"Greyrock (steps closer and |leans in and )?asks Old Wei what the ship carries\.", text)
+        assert re.search(
+            r"Greyrock (steps closer and |leans in and )?asks Old Wei what the ship carries\.", text
+        ), text
     assert "asks Old Wei about the tide tables." in told("I ask the old man about the tide tables")
     assert "whispers to Old Wei about the bond-room ledger." in told(
         "whisper to wei about the bond-room ledger"
