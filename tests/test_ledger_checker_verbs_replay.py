@@ -152,3 +152,22 @@ def test_a_pc_who_submitted_nothing_may_idle_but_not_leave() -> None:
     assert refuted("Oren storms off to the chapel without a word.", abbey(round=rnd)) == {
         "round:submission-pc-oren"
     }
+
+
+def test_an_item_a_player_submitted_putting_down_may_be_handled_by_others() -> None:
+    world = abbey()
+    mira_has_it = WorldSnapshot.build(
+        entities=world.entities.values(),
+        holdings=[Holding("item-key", "pc-mira")],
+        threads=world.threads.values(),
+        scene=world.scene,
+        round=RoundFacts(
+            number=5,
+            submissions={"pc-mira": "I lay the iron key on the table and ask Tam what it opens."},
+            acted=frozenset({"pc-mira"}),
+        ),
+    )
+    assert refuted("Tam turns the iron key over in his hands.", mira_has_it) == set()
+    assert refuted("Tam turns the iron key over in his hands.", mira_has_it.with_round(RoundFacts())) == {
+        "item-key-holder"
+    }

@@ -26,6 +26,35 @@ from ledger.check.snapshot import WorldSnapshot
 PARTY = "*party*"
 # prepositions that send a mover to the place after them
 _GOING = frozenset({"to", "into", "onto", "toward", "towards"})
+# putting down or handing over: a submission with one of these lets an item of the player's leave their hands
+_PUTTING = frozenset(
+    {
+        "lay",
+        "put",
+        "set",
+        "place",
+        "hand",
+        "give",
+        "pass",
+        "slide",
+        "toss",
+        "throw",
+        "offer",
+        "drop",
+        "leave",
+        "trade",
+        "sell",
+        "lend",
+        "spread",
+        "empty",
+        "pour",
+        "plant",
+        "push",
+        "return",
+    }
+)
+# words before an item that take only part of a stack
+_PART = frozenset({"a", "an", "one", "some", "two", "three", "four", "five", "six", "of", "another", "few"})
 # staying put: a submission with one of these as its verb moves no one
 _STAYING = frozenset({"stay", "remain", "wait", "keep", "guard", "watch"})
 
@@ -60,6 +89,7 @@ class Replay:
         for pc, place in submitted_moves(snap).items():
             r.places.add(place)
             r.movers.add(pc)
+        r.holder.update(submitted_hand_overs(snap))
         return r
 
     def copy(self) -> Replay:
@@ -87,6 +117,49 @@ class Replay:
     def is_here(self, place: str) -> bool:
         """True when ``place`` is, contains or lies in a place the narration is or has gone to."""
         return any(self.snap.within(place, p) or self.snap.within(p, place) for p in self.places)
+
+
+def submitted_hand_overs(snap: WorldSnapshot) -> dict[str, str | None]:
+    """Item id -> where a player's submission puts an item they hold ("I lay the pearls on the table and ask
+    Magda ...", "I hand my theriac to Lotte"): the creature named after the item, else ``"*"`` (somewhere
+    unnamed); the narration may then show anyone handling it. Cached on the snapshot."""
+    rnd = snap.round
+    if not rnd.submissions:
+        return {}
+    key = f"replay-hand-overs:{rnd.number}:{hash(tuple(sorted(rnd.submissions.items())))}"
+    cached = snap.cache.get(key)
+    if isinstance(cached, dict):
+        return cached
+    index = name_index(snap)
+    out: dict[str, str | None] = {}
+    for pc, text in rnd.submissions.items():
+        toks = tokenize(text)
+        if not any(t.low in _PUTTING or lemma(t.low) in _PUTTING for t in toks if not t.quoted):
+            continue
+        mentions, _, _ = find_mentions(toks, index, snap)
+        for n, m in enumerate(mentions):
+            e = snap.entities.get(m.id or "")
+            held = snap.holders_of(e.id).get(pc) if e is not None else None
+            if e is None or e.kind != "item" or m.quoted or held is None:
+                continue
+            lead = {t.low for t in toks[max(0, m.i - 2) : m.i]}
+            if held.quantity != 1 and (
+                lead & _PART or any(t.low.isdigit() for t in toks[max(0, m.i - 2) : m.i])
+            ):
+                continue  # "one of my tickets", "an arrow": the rest stay with the player
+            to = next(
+                (
+                    x.id
+                    for x in mentions[n + 1 :]
+                    if x.id
+                    and getattr(snap.entities.get(x.id), "kind", "") in ("pc", "npc", "monster")
+                    and toks[x.i - 1].low in ("to", "for")
+                ),
+                None,
+            )
+            out[e.id] = to or "*"
+    snap.cache[key] = out
+    return out
 
 
 def submitted_moves(snap: WorldSnapshot) -> dict[str, str]:

@@ -96,9 +96,12 @@ class _Sentence:
         prev_word = self.tokens[m.i - 1].low if m.i > self.a else ""
         if prev_word in ("where", "when", "whom", "that") and after and _past_form(after[0]):
             memory = True
-        # "the night Zsofia fell": a past verb right after a name that follows a time noun looks back
+        # "the night Zsofia fell": a past verb right after a name that follows a time noun looks back;
+        # "the hour Magda sleeps" tells a habit, not what Magda does now
         if prev_word in _TIME_NOUNS and after and _past_form(after[0]):
             memory = True
+        elif prev_word in _TIME_NOUNS and after and lemma(after[0]) is not None:
+            hypo = True
         memory = memory or any(
             p in whole
             for p in (
@@ -175,7 +178,8 @@ class _Sentence:
         if k - 1 < self.a:
             return False
         t, before = self.tokens[k], self.tokens[k - 1]
-        if t.quoted or before.quoted or before.text in (",", '"', "“", "”", ":"):
+        after_quote = before.text == "," and k - 2 >= self.a and self.tokens[k - 2].text in ('"', "”")
+        if t.quoted or before.quoted or before.text in ('"', "“", "”", ":") or after_quote:
             return False  # '"...," says Voss' names the speaker, not a report about Voss
         base = lemma(t.low)
         if base is None or not (verb_class(base) in ("speech", "commitment") or base in _REPORTING):
@@ -342,7 +346,9 @@ _TELL_SOMEONE = frozenset(
         "reassure",
     }
 )
-_TIME_NOUNS = frozenset({"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week"})
+_TIME_NOUNS = frozenset(
+    {"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week", "moment", "time"}
+)
 _SELF = frozenset({"himself", "herself", "itself", "themselves"})
 
 
