@@ -358,7 +358,6 @@ def consequences(outcome: ActionOutcome, names: dict[str, str], rng: Picker, tol
     """What follows the clause: a contest's winner, healing told apart, a fall or a death."""
     if outcome.outcome == "refused":
         return []
-    values = fields(outcome, names)
     out: list[str] = []
     contest = outcome.contest
     if contest is not None:
@@ -376,13 +375,14 @@ def consequences(outcome: ActionOutcome, names: dict[str, str], rng: Picker, tol
                 )
             )
     template_has_effect = outcome.kind in ("ability", "use_item") and phrase_key(outcome).endswith("success")
+    target = outcome.target_name or names.get(outcome.target_id or "", "") or "the target"
     if outcome.healing and not template_has_effect:
-        healed = values["target"] if outcome.target_id or outcome.target_name else values["actor"]
+        healed = target if outcome.target_id or outcome.target_name else outcome.actor_name
         out.append(rng.phrase("healed").format(target=healed, healing=outcome.healing))
     if outcome.target_died:
-        out.append(rng.phrase("died").format(**values))
+        out.append(rng.phrase("died").format(target=target))
     elif outcome.target_down:
-        out.append(rng.phrase("down").format(**values))
+        out.append(rng.phrase("down").format(target=target))
     return out
 
 
