@@ -333,3 +333,9 @@ def test_answers_without_a_voice_or_read_off_the_lips_are_fine() -> None:
     mute = world(conditions={"npc-tomas": frozenset({"silenced"})})
     assert check("Ruby asks Tomas about the mule. Tomas reads her lips and answers.", deaf).ok
     assert check("Ruby asks Tomas about the mule. Tomas answers with a nod.", mute).ok
+
+
+def test_two_creatures_told_brothers_are_held_to_the_recorded_tie() -> None:
+    snap = world(edges=(SON,))
+    assert "edge-ezra-jonah" in flagged("Ezra and Jonah Pike are brothers, and they drink together.", snap)
+    assert check("Wren and Bogdan are friends.", snap).ok

@@ -236,6 +236,8 @@ def _kinship(s: _Sentence) -> None:
         t = toks[k]
         if t.quoted or kin_role(t.low) is None:
             continue
+        if _plural_kin(s, k, creatures, made):
+            continue
         possessor: Mention | None = None
         start = k
         # "<A>'s [adj] term": a possessive mention right before the term, at most two adjectives between
@@ -306,3 +308,24 @@ def _pronoun_possessor(
     if not _kin_tied(s, owner, relative):
         return None, k
     return Mention((owner,), q, q + 1, True, toks[q].quoted, "public"), q
+
+
+def _plural_kin(s: _Sentence, k: int, creatures: list[Mention], made: set[tuple[str, str]]) -> bool:
+    """ "Edda and the captain are sisters": two creatures joined by "and" right before a copula and a plural
+    kinship term make a kinship claim each way. Returns True when the term at ``k`` was read so."""
+    toks = s.tokens
+    low = toks[k].low
+    if not low.endswith("s") or k - 1 <= s.a or toks[k - 1].low not in _COPULA | {"both"}:
+        return False
+    q = k - 1 if toks[k - 1].low in _COPULA else k - 2
+    second = next((m for m in creatures if m.j == q and not m.poss), None)
+    first = next((m for m in creatures if second and m.j == second.i - 1 and toks[m.j].low == "and"), None)
+    if first is None or second is None or first.id is None or second.id is None or first.id == second.id:
+        return False
+    term = low[:-1]
+    mod = s.modality(first)
+    for a, b in ((first.id, second.id), (second.id, first.id)):
+        if (a, b) not in made:
+            made.add((a, b))
+            s.claim("kinship", (a, b, term), first, mod, term)
+    return True
