@@ -631,7 +631,8 @@ def snapshot_from_world(
             Entity(it.id, "item", it.name, tuple(Alias(a) for a in it.aliases), visibility=it.visibility)
         )
         if it.id not in held_items:
-            fates.append(ItemFate(it.id, GONE_FATE, it.visibility))
+            # why it is gone (sold, lost, destroyed, used up, confiscated) when the scenario says so
+            fates.append(ItemFate(it.id, str(getattr(it, "fate", None) or GONE_FATE), it.visibility))
     holdings = [Holding(h.item, h.holder, h.quantity, h.visibility) for h in world.holdings]
     edges = [
         Edge(
@@ -655,7 +656,9 @@ def snapshot_from_world(
             t.terms,
             tuple(t.tags),
             t.visibility,
-            roles=thread_roles(t.parties, t.terms, by_id, t.thread_kind),
+            # the scenario's own roles when its format carries them, else read off the terms
+            roles=tuple(dict(getattr(t, "roles", None) or {}).items())
+            or thread_roles(t.parties, t.terms, by_id, t.thread_kind),
         )
         for t in world.threads.values()
     ]
