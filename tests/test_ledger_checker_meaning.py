@@ -339,3 +339,9 @@ def test_two_creatures_told_brothers_are_held_to_the_recorded_tie() -> None:
     snap = world(edges=(SON,))
     assert "edge-ezra-jonah" in flagged("Ezra and Jonah Pike are brothers, and they drink together.", snap)
     assert check("Wren and Bogdan are friends.", snap).ok
+
+
+def test_the_last_of_a_task_is_no_count_but_her_last_is() -> None:
+    snap = world(holdings=(Holding("item-candles", "npc-ruby", 9),))
+    assert check("Ruby lights the last beeswax candle on the shelf and steps back.", snap).ok
+    assert "item-candles-quantity" in flagged("Ruby lights her last beeswax candle.", snap)

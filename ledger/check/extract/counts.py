@@ -48,6 +48,7 @@ NUMBER_WORDS = {w: n for w, n in _NUMBERS.items() if w not in ("a", "an", "singl
     "fifty": 50,
 }
 ONE_WORDS = frozenset({"only", "sole", "last", "lone"})
+_POSSESSIVE = frozenset({"his", "her", "their", "its", "my", "your", "our"})
 _DETERMINERS = frozenset({"the", "his", "her", "their", "its", "my", "your", "our", "a", "an"})
 _ELLIPSIS_AFTER = frozenset({".", ",", ";", "and", "to", "for", "from", "on", "in", "into", "then", "!"})
 
@@ -128,8 +129,11 @@ def _counts(s: _Sentence) -> None:
             any(w in ONE_WORDS for w in words[:2])
             and not (m.j < s.b and toks[m.j].low == "of")
             and not _plural_head(s, m)
+            and ("last" not in words[:2] or _POSSESSIVE & set(words[:3]))
         ):
-            claim(m, "exact=1")  # "his only candle"; "the last candles" are the ones left, however many
+            # "his only candle", "her last smoke bomb"; but "the last crate" may be the last of a task, and
+            # "the last candles" are the ones left, however many
+            claim(m, "exact=1")
         elif words and _number(words[0]) is not None:
             n = _number(words[0]) or 0
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
