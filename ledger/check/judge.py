@@ -2,9 +2,11 @@
 
 :func:`check` extracts claims (:mod:`ledger.check.extract`), gives each a verdict, and looks for secret leaks.
 Only asserted claims can be contradicted: dialogue, memories, rumours, plans and negations are reported as
-``unknown``. Changes the narration itself makes (an item handed over, an NPC walking off) are replayed in text
-order, so later sentences may rely on them. A claim the ledger has no record for is ``unknown``, never a
-conflict: the narrator may invent scenery. Pure and deterministic; no database.
+``unknown``. Changes the round and the narration itself make (the party going somewhere, an item handed
+over, a death, a debt paid this round) are replayed in text order by :mod:`ledger.check.replay`, so later
+sentences may rely on them. Claim kinds this module does not know go to :mod:`ledger.check.judge_meaning`.
+A claim the ledger has no record for is ``unknown``, never a conflict: the narrator may invent scenery. Pure
+and deterministic; no database.
 """
 
 from __future__ import annotations

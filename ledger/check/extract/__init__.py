@@ -1,7 +1,8 @@
 """Split a narration into atomic claims, deterministically: no model, no parser library.
 
 The modules, each importing only those before it: :mod:`.lexicon` (the verb lexicon and the grammar and
-modality words several passes share), :mod:`.text` (tokens, quotes, sentences, quantities, tense),
+modality words several passes share), :mod:`.verbs` (any verb's lemma, tense and claim class, from
+lemminflect's lexicon behind the hand table), :mod:`.text` (tokens, quotes, sentences, quantities, tense),
 :mod:`.names` (the cached name index of a snapshot, mentions, the ``Extraction`` and pronoun resolution),
 :mod:`.sentence` (one sentence's clauses, the modality of a mention — quoted, hypothetical, memory, rumour,
 negated — and the verb a subject governs), then one pass per claim family with its own word lists:

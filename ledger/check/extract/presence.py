@@ -520,6 +520,9 @@ def _party_moves(s: _Sentence) -> None:
     the scriptorium": the party (you, we, the party) goes to a known place; replayed by the judge as
     ``at(*party*, place)``. The subject is read up to the clause's first verb."""
     toks = s.tokens
+    words = set(s.narr.split())
+    if not (words & {"you", "we"} or words & _PARTY_NOUNS):
+        return
     for c0 in s.clauses:
         _, c1 = s.clause_of(c0)
         party = False
