@@ -345,3 +345,9 @@ def test_the_last_of_a_task_is_no_count_but_her_last_is() -> None:
     snap = world(holdings=(Holding("item-candles", "npc-ruby", 9),))
     assert check("Ruby lights the last beeswax candle on the shelf and steps back.", snap).ok
     assert "item-candles-quantity" in flagged("Ruby lights her last beeswax candle.", snap)
+
+
+def test_reading_by_touch_or_seeing_to_a_task_is_no_sight() -> None:
+    blind = world(conditions={"npc-tomas": frozenset({"blinded"})})
+    assert check("Tomas reads the raised letters with his fingertips.", blind).ok
+    assert check("Tomas sees to the mules before the snow comes.", blind).ok

@@ -500,8 +500,11 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
         nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
         if eyes and lemma in _EYES_SEE:
             out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
-        if lemma in SIGHT and not (lemma == "read" and "lips" in nxt):
-            out.append(("sight", toks[k].low))
+        by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(nxt))
+        if lemma in SIGHT and not by_touch and not (lemma == "see" and nxt[:1] == ["to"]):
+            out.append(
+                ("sight", toks[k].low)
+            )  # not "reads the runes with her fingertips", "sees to the lamps"
         if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
             out.append(("sight", toks[k].low))
         if "sound" in nxt[:3] and nxt[:1] in (["at"], ["to"]) and lemma not in SPOKEN:
