@@ -92,8 +92,14 @@ def test_unhurt_words_built_on_an_injury_verb_and_idioms_count() -> None:
 
 
 def test_near_death_words_at_full_hp_are_a_conflict() -> None:
-    assert "npc-hale-hp" in flagged("Hale, at death's door, leans on the bar.", world(sheriff_hp=27))
+    assert "npc-hale-hp" in flagged("Hale, at death's door, leans on the bar.", world(sheriff_hp=26))
     assert "npc-hale-hp" not in flagged("Hale, at death's door, leans on the bar.", world(sheriff_hp=3))
+    assert "pc-bogdan-hp" in flagged("Bogdan, barely standing, leans on the bar.", world())
+
+
+def test_near_death_words_are_not_judged_when_the_maximum_may_be_unknown() -> None:
+    # an NPC whose maximum equals its HP may only have had its HP recorded
+    assert check("Hale, at death's door, leans on the bar.", world(sheriff_hp=27)).ok
 
 
 def test_health_words_in_dialogue_are_not_held_against_hp() -> None:

@@ -98,7 +98,15 @@ def _health(c: Claim, snap: WorldSnapshot) -> Verdict:
     frac = e.hp / e.max_hp
     if state == "unhurt" and frac <= UNHURT_MAX_FRACTION:
         return Verdict(c, "contradicted", f"{eid}-hp", f"{e.name} is at {e.hp}/{e.max_hp} HP")
-    if state == "near_death" and frac >= NEAR_DEATH_MIN_FRACTION and not snap.round.actions_on(eid):
+    # a maximum equal to the current HP may only be the loader's stand-in for an unknown one: trust it for a
+    # PC (whose sheet has it), not for an NPC or a monster
+    full_known = e.max_hp != e.hp or e.kind == "pc"
+    if (
+        state == "near_death"
+        and frac >= NEAR_DEATH_MIN_FRACTION
+        and full_known
+        and not snap.round.actions_on(eid)
+    ):
         return Verdict(c, "contradicted", f"{eid}-hp", f"{e.name} is at {e.hp}/{e.max_hp} HP")
     return Verdict(c, "supported" if (state == "unhurt") == (frac > UNHURT_MAX_FRACTION) else "unknown")
 
