@@ -357,3 +357,9 @@ def test_reading_by_touch_or_seeing_to_a_task_is_no_sight() -> None:
     blind = world(conditions={"npc-tomas": frozenset({"blinded"})})
     assert check("Tomas reads the raised letters with his fingertips.", blind).ok
     assert check("Tomas sees to the mules before the snow comes.", blind).ok
+
+
+def test_working_together_or_ones_own_breath_is_no_warmth() -> None:
+    snap = world(edges=(ENEMY,))
+    assert check("Hale helps Jonah Pike drag the cart out of the snow.", snap).ok
+    assert check("Hale saves her breath and lets Jonah Pike talk.", snap).ok

@@ -45,6 +45,7 @@ ATTITUDE_GATE = (-40, 60)  # only pairs with a recorded attitude at or beyond th
 # facial displays and courtesies: their valence says nothing about the attitude behind them
 DISPLAYS = frozenset(
     {"smile", "grin", "smirk", "laugh", "chuckle", "nod", "greet", "bow", "wink", "beam", "like", "please"}
+    | {"help", "assist"}  # working together is no warmth: enemies haul the same rope in a storm
 )
 # phrasal verbs whose meaning is not their verb's: (verb lemma, particle) -> a lexicon word
 PHRASAL: dict[tuple[str, str], str] = {
@@ -230,10 +231,14 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
             found.setdefault(m.id, set()).update(range(m.i, m.j))
     first = _previous_sentence(s)
     recent = {m.id for m in s.ex.mentions if m.id and m.id != actor and first <= m.i < s.b}
+    me = s.snap.entities.get(actor)
     for k in range(lo, hi):
-        want = _OBJECT_PRONOUNS_ALL.get(s.tokens[k].low)
+        low = s.tokens[k].low
+        want = _OBJECT_PRONOUNS_ALL.get(low)
         if want is None or s.tokens[k].quoted:
             continue
+        if low in ("his", "their", "her") and me is not None and me.pronoun in (want, None):
+            continue  # "saves his breath": a possessive of the actor's own pronoun is likelier the actor's
         fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
         if len(fits) == 1:
             found.setdefault(next(iter(fits)), set()).add(k)
