@@ -234,8 +234,10 @@ def _kinship(s: _Sentence) -> None:
     made: set[tuple[str, str]] = set()
     for k in range(s.a, s.b):
         t = toks[k]
-        if t.quoted or kin_role(t.low) is None:
-            continue
+        if t.quoted or kin_role(t.low) is None or any(m.i <= k < m.j for m in s.mentions):
+            continue  # "Brother Tobiah", "Mother Abbess": a title inside a name is no kinship
+        if t.text[:1].isupper() and k + 1 < s.b and toks[k + 1].text[:1].isupper() and k > s.a:
+            continue  # a title before a name the index does not know ("Sister Agnes")
         if _plural_kin(s, k, creatures, made):
             continue
         possessor: Mention | None = None
