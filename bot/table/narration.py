@@ -36,7 +36,7 @@ class Narration:
         """resolved -> narrated: retrieve, narrate, check, and store every message before sending any."""
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
-        from bot.scene import load_scene, narration_request, outcomes, round_facts
+        from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
         from ledger.check.judge import check
         from ledger.check.snapshot_sql import snapshot_from_ledger
         from ledger.recall.retrieval import scene_context
@@ -71,6 +71,8 @@ class Narration:
                     s, campaign_id=campaign_id, npc_id=cid, viewer=Viewer.party(), limit=8
                 )
                 knowledge[cid] = tuple(describe_event(e.kind, e.payload, scene.name) for e in events)
+            # What each NPC witnessed or was told, as refs: its lines may speak of these and nothing else.
+            npc_refs = await npc_known_refs(s, campaign_id=campaign_id, npc_ids=sorted(knowledge))
             recent = await ledger_sessions.recent_public(s, campaign_id=campaign_id)
             facts = round_facts(
                 resolution,
@@ -108,6 +110,7 @@ class Narration:
             summaries=[SceneSummary(id=h.id, text=h.text) for h in context.summaries],
             recent=recent,
             npc_knowledge=knowledge,
+            npc_refs=npc_refs,
             players=player_ids,
             variety_seed=int(record.get("seed", 0)) % 1_000_003,
         )
@@ -162,6 +165,8 @@ class Narration:
             "actions": [a.model_dump() for a in actions],
             "initiative": [f"{names.get(e.entity, e.entity)} {e.total}" for e in resolution.initiative],
             "attempts": [a.model_dump(mode="json") for a in outcome.attempts],
+            # The NPC traits that woke and why, so the GM can audit a line (``/ledger record`` shows them).
+            "voices": [line.model_dump(mode="json") for line in outcome.draft.voices],
         }
         await self.ctx.step("narrate")
         stored = "fallback" if source == "offline" else source
