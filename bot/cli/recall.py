@@ -1,12 +1,19 @@
 """``tablekeeper recall``: what the narrator would be reminded of in a scene of a scenario, and why.
 
 ``tablekeeper recall --scenario FILE --at LOCATION --present NAME,NAME [--viewer WHO] [--json]`` loads the
-scenario into a throwaway SQLite ledger (in a temporary folder, never the working tree), resolves the
-location and the names present (case-insensitive names, aliases or ids), and prints the ranked records of
-:func:`ledger.recall.retrieval.scene_context`, each with why it ranked there, then the closest history
-summaries
-(indexed into a temporary Chroma with the offline hashing embedding). ``--viewer`` is ``public``, ``party``
-(default), ``gm`` or ``player:<id>``. An unknown name ends with exit code 2 and one line naming close ones.
+scenario into a SQLite ledger, resolves the location and the names present (case-insensitive names, aliases
+or ids), and prints the ranked records of :func:`ledger.recall.retrieval.scene_context`, each with why it
+ranked there, then the closest history summaries (a Chroma index with the offline hashing embedding).
+``--viewer`` is ``public``, ``party`` (default), ``gm`` or ``player:<id>``. An unknown name ends with exit
+code 2 and one line naming close ones.
+
+The ledger and its summary index are kept between calls, never in the working tree: under the cache folder
+(``--cache DIR``; default ``$TABLEKEEPER_CACHE_DIR``, else ``$XDG_CACHE_HOME/tablekeeper``, else
+``~/.cache/tablekeeper``), in ``recall/<hash of the file's bytes>/`` as ``ledger.db`` with ``chroma/`` next
+to it. The first call on a file validates, loads and indexes it; later calls on the same bytes open what is
+there and re-index only summaries that changed (:meth:`ledger.recall.summaries.SummaryIndex.sync_now`), so
+a 2,000-entry campaign answers in a couple of seconds. Edit the file and it is a new entry. ``--no-cache``
+works in a temporary folder removed afterwards.
 """
 
 from __future__ import annotations
@@ -53,6 +60,12 @@ def add_parser(subparsers: Any) -> None:
         "--session", type=int, default=None, help="the current session (default: the scenario's)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument(
+        "--cache", default=None, metavar="DIR", help="where loaded ledgers and their indexes are kept"
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="load into a temporary folder and remove it afterwards"
+    )
     parser.set_defaults(run=run)
 
 
@@ -73,19 +86,21 @@ def parse_viewer(text: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load, resolve, retrieve and print; raise CliError for a bad file, viewer or name."""
+    """Load (or reopen), resolve, retrieve and print; raise CliError for a bad file, viewer or name."""
     import asyncio
-
-    from ledger.scenario.format import ScenarioError
-    from ledger.scenario.reading import load_scenario
+    import tempfile
+    from pathlib import Path
 
     viewer = parse_viewer(args.viewer)
-    try:
-        scenario = load_scenario(args.scenario)
-    except ScenarioError as exc:
-        raise CliError(f"{exc.source}: {exc.summary()}") from None
     names = [n.strip() for n in args.present.split(",") if n.strip()]
-    result = asyncio.run(_recall(args, scenario, viewer, names))
+    if args.no_cache:
+        with tempfile.TemporaryDirectory(prefix="tablekeeper-recall-") as tmp:
+            folder = Path(tmp) / "ledger"
+            _build(Path(args.scenario), folder)
+            result = asyncio.run(_recall(args, folder, viewer, names))
+    else:
+        folder = _cached(Path(args.scenario), cache_root(args.cache))
+        result = asyncio.run(_recall(args, folder, viewer, names))
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
@@ -93,41 +108,152 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _recall(args: argparse.Namespace, scenario: Any, viewer: Any, names: list[str]) -> dict[str, Any]:
-    import tempfile
+#: Bump when what a cache folder holds changes shape (old folders are then simply not found again).
+CACHE_FORMAT = "recall-1"
+_READY = "ready.json"
+
+
+def cache_root(given: str | None) -> Any:
+    """The cache folder: ``given``, else ``$TABLEKEEPER_CACHE_DIR``, ``$XDG_CACHE_HOME/tablekeeper`` or
+    ``~/.cache/tablekeeper``."""
+    import os
     from pathlib import Path
 
-    from ledger.recall.retrieval import scene_context
-    from ledger.scenario.load import load_scenario_into
-    from ledger.store.db import create_engine, init_db, ledger_session
+    if given:
+        return Path(given).expanduser()
+    if os.environ.get("TABLEKEEPER_CACHE_DIR"):
+        return Path(os.environ["TABLEKEEPER_CACHE_DIR"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tablekeeper"
 
-    session_number = args.session if args.session is not None else scenario.campaign.current_session
-    with tempfile.TemporaryDirectory(prefix="tablekeeper-recall-") as tmp:
-        engine = create_engine(f"sqlite+aiosqlite:///{Path(tmp) / 'ledger.store.db'}")
+
+def _cached(path: Any, root: Any) -> Any:
+    """The folder holding ``path`` loaded (``ledger.db``, ``chroma/``, ``ready.json``), built when missing.
+
+    Keyed by a hash of the file's bytes and the package version, so an edited file or a new release loads
+    afresh. Built in a private folder and renamed into place, so a crash or a second process never leaves
+    or sees half a ledger.
+    """
+    import hashlib
+    import os
+    import shutil
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        _validated(path)  # says why the file cannot be read, as validation does
+        raise CliError(f"cannot read {path}") from None
+    try:
+        release = version("tablekeeper")
+    except PackageNotFoundError:  # pragma: no cover - a source checkout without the package installed
+        release = "source"
+    stamp = f"\0{CACHE_FORMAT}\0{release}\0{_code_stamp()}"
+    key = hashlib.sha256(data + stamp.encode()).hexdigest()[:32]
+    folder = root / "recall" / key
+    if (folder / _READY).is_file():
+        return folder
+    building = root / "recall" / f".{key}.{os.getpid()}"
+    shutil.rmtree(building, ignore_errors=True)
+    try:
+        _build(path, building)
+        try:
+            building.rename(folder)
+        except OSError:  # another process put it there first: use theirs
+            if not (folder / _READY).is_file():
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return folder
+
+
+def _code_stamp() -> str:
+    """Sizes and times of the code that writes a ledger (the store and the scenario loader): a changed
+    loader in a working checkout must not answer from a ledger the old one wrote."""
+    from pathlib import Path
+
+    import ledger.scenario
+    import ledger.store
+
+    parts = []
+    for package in (ledger.store, ledger.scenario):
+        for file in sorted(Path(next(iter(package.__path__))).glob("*.py")):
+            info = file.stat()
+            parts.append(f"{file.name}:{info.st_size}:{info.st_mtime_ns}")
+    return ";".join(parts)
+
+
+def _validated(path: Any) -> Any:
+    from ledger.scenario.format import ScenarioError
+    from ledger.scenario.reading import load_scenario
+
+    try:
+        return load_scenario(path)
+    except ScenarioError as exc:
+        raise CliError(f"{exc.source}: {exc.summary()}") from None
+
+
+def _build(path: Any, folder: Any) -> None:
+    """Validate ``path``, load it into ``folder/ledger.db``, index its summaries, write ``ready.json``."""
+    import asyncio
+
+    scenario = _validated(path)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    async def load() -> int:
+        from ledger.scenario.load import load_scenario_into
+        from ledger.store.db import create_engine, init_db, ledger_session
+
+        engine = create_engine(f"sqlite+aiosqlite:///{folder / 'ledger.db'}")
         try:
             await init_db(engine)
             async with ledger_session(engine) as s:
-                cid = await load_scenario_into(s, scenario=scenario, source=Path(args.scenario).name)
+                cid = await load_scenario_into(s, scenario=scenario, source=path.name)
             async with ledger_session(engine) as s:
-                location = await _resolve(s, cid, args.at, viewer, kinds=("location",), what="location")
-                present = [await _resolve(s, cid, n, viewer, kinds=("entity",), what="name") for n in names]
-                index = await _summary_index(s, cid, Path(tmp) / "chroma")
-                ctx = await scene_context(
-                    s,
-                    campaign_id=cid,
-                    location=location,
-                    present=present,
-                    threads=args.thread,
-                    viewer=viewer,
-                    current_session=session_number,
-                    summaries=index,
-                )
-                labels = await _labels(s, cid, [location, *present, *ctx.dead])
+                await _summary_index(s, cid, folder / "chroma")
         finally:
             await engine.dispose()
-    return {
-        "scenario": Path(args.scenario).name,
+        return cid
+
+    cid = asyncio.run(load())
+    ready = {
+        "campaign_id": cid,
         "campaign": scenario.campaign.name,
+        "current_session": scenario.campaign.current_session,
+        "scenario": path.name,
+    }
+    (folder / _READY).write_text(json.dumps(ready), encoding="utf-8")
+
+
+async def _recall(args: argparse.Namespace, folder: Any, viewer: Any, names: list[str]) -> dict[str, Any]:
+    from ledger.recall.retrieval import scene_context
+    from ledger.store.db import create_engine, ledger_session
+
+    ready = json.loads((folder / _READY).read_text(encoding="utf-8"))
+    cid = int(ready["campaign_id"])
+    session_number = args.session if args.session is not None else int(ready["current_session"])
+    engine = create_engine(f"sqlite+aiosqlite:///{folder / 'ledger.db'}")
+    try:
+        async with ledger_session(engine) as s:
+            location = await _resolve(s, cid, args.at, viewer, kinds=("location",), what="location")
+            present = [await _resolve(s, cid, n, viewer, kinds=("entity",), what="name") for n in names]
+            index = await _summary_index(s, cid, folder / "chroma")
+            ctx = await scene_context(
+                s,
+                campaign_id=cid,
+                location=location,
+                present=present,
+                threads=args.thread,
+                viewer=viewer,
+                current_session=session_number,
+                summaries=index,
+            )
+            labels = await _labels(s, cid, [location, *present, *ctx.dead])
+    finally:
+        await engine.dispose()
+    return {
+        "scenario": ready["scenario"],
+        "campaign": ready["campaign"],
         "session": session_number,
         "viewer": ctx.viewer,
         "location": {"id": location, "name": labels.get(location, location)},
@@ -223,40 +349,70 @@ async def _labels(session: Any, cid: int, ids: list[str]) -> dict[str, str]:
 
 
 async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
-    """Index the loaded history summaries into a temporary Chroma (offline hashing embedding), or None."""
-    from sqlalchemy import select
+    """The campaign's summaries in the Chroma index under ``folder`` (offline hashing embedding), or None.
+
+    The index is kept: :meth:`~ledger.recall.summaries.SummaryIndex.sync_now` embeds only summaries that are
+    new or changed since the last call and drops those gone, and each summary row is marked ``indexed``.
+    An index that cannot be used leaves the scene to the ledger's records (None).
+    """
+    from sqlalchemy import select, update
 
     from ledger.store import models as m
 
-    rows = (await session.exec(select(m.Summary).where(_c(m.Summary).campaign_id == cid))).all()
+    summary = _c(m.Summary)
+    rows = (
+        await session.exec(
+            select(
+                summary.id,
+                summary.session_number,
+                summary.scope,
+                summary.text,
+                summary.event_ids,
+                summary.visibility,
+                summary.index_state,
+            ).where(summary.campaign_id == cid)
+        )
+    ).all()
     if not rows:
         return None
     try:
-        from ledger.recall.summaries import SummaryIndex
+        from ledger.recall.summaries import IndexUnavailable, SummaryDoc, SummaryIndex
     except ImportError:  # the summary layer is optional here
         return None
-    refs = sorted({ref for (row,) in rows for ref in row.event_ids})
     involved: dict[str, set[str]] = {}
-    for entity, ref in (
+    event, entity = _c(m.Event), _c(m.EventEntity)
+    for entity_id, ref in (
         await session.exec(
-            select(_c(m.EventEntity).entity_id, _c(m.Event).ref)
-            .join(m.Event, _c(m.Event).id == _c(m.EventEntity).event_id)
-            .where(_c(m.Event).campaign_id == cid, _c(m.Event).ref.in_(refs))
+            select(entity.entity_id, event.ref)
+            .join(m.Event, event.id == entity.event_id)
+            .where(event.campaign_id == cid, entity.campaign_id == cid)
         )
     ).all():
-        involved.setdefault(ref, set()).add(entity)
-    index = SummaryIndex.local(folder)
-    for (row,) in rows:
-        index.add_now(
-            summary_id=f"summary-{row.id}",
-            campaign=str(cid),
-            session=row.session_number,
-            scope=row.scope,
-            text=row.text,
-            event_ids=row.event_ids,
-            visibility=row.visibility,
-            entities=sorted(set().union(*(involved.get(r, set()) for r in row.event_ids))),
+        involved.setdefault(ref, set()).add(entity_id)
+    docs = [
+        SummaryDoc(
+            id=f"summary-{sid}",
+            session=number,
+            scope=scope,
+            text=text,
+            event_ids=tuple(event_ids),
+            visibility=visibility,
+            entities=tuple(sorted(set().union(*(involved.get(r, set()) for r in event_ids)))),
         )
+        for sid, number, scope, text, event_ids, visibility, _state in rows
+    ]
+    pending = [sid for sid, *_rest, state in rows if state != "indexed"]
+    index = SummaryIndex.local(folder)
+    try:
+        # Rows SQL marks indexed were indexed from what they hold now: only the others are compared.
+        index.sync_now(str(cid), docs, suspect=[f"summary-{sid}" for sid in pending])
+    except IndexUnavailable:
+        return None
+    if pending:
+        await (await session.connection()).execute(
+            update(m.Summary).where(summary.id.in_(pending)).values(index_state="indexed")
+        )
+        await session.commit()
     return index
 
 

@@ -47,10 +47,12 @@ __all__ = [
     "EmbeddingError",
     "HardFact",
     "IndexUnavailable",
+    "SummaryDoc",
     "SummaryError",
     "SummaryHit",
     "SummaryIndex",
     "SummaryRefused",
+    "SyncReport",
     "ThreadChange",
     "Transfer",
     "describe_fact",
@@ -398,6 +400,66 @@ class SummaryHit(BaseModel):
     distance: float
 
 
+_BATCH = 500  # summaries embedded and upserted per Chroma call (Chroma caps one call's batch size)
+
+
+class SummaryDoc(BaseModel):
+    """One summary as the index stores it (what :meth:`SummaryIndex.sync_now` is given)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    session: int
+    scope: str
+    text: str
+    event_ids: tuple[str, ...] = ()
+    visibility: str = "public"
+    entities: tuple[str, ...] = ()
+    hard_facts: tuple[Death | Transfer | ThreadChange, ...] = ()
+
+    def check(self) -> None:
+        """Raise SummaryError for an empty id or text, a bad visibility or a negative session."""
+        if not self.id or not self.text.strip():
+            raise SummaryError("a summary needs an id and non-empty text")
+        if not _VISIBILITY.match(self.visibility):
+            raise SummaryError(
+                f"bad visibility {self.visibility!r} (expected public, party, gm or player:<id>)"
+            )
+        if self.session < 0:
+            raise SummaryError(f"bad session {self.session}")
+
+    def digest(self) -> str:
+        """A short hash of everything indexed from this summary: equal digests need no re-indexing."""
+        data = self.model_dump(mode="json", exclude={"id"})
+        return hashlib.blake2b(json.dumps(data, sort_keys=True).encode("utf-8"), digest_size=12).hexdigest()
+
+    def metadata(self, campaign: str) -> dict[str, Any]:
+        """The Chroma metadata: the fields as JSON strings, a digest, and one ``e:<id>`` flag per entity."""
+        metadata: dict[str, Any] = {
+            "campaign": campaign,
+            "session": int(self.session),
+            "scope": self.scope,
+            "visibility": self.visibility,
+            "event_ids": json.dumps(list(self.event_ids)),
+            "entities": json.dumps(list(self.entities)),
+            "hard_facts": json.dumps([f.model_dump() for f in self.hard_facts]),
+            "digest": self.digest(),
+        }
+        for entity in self.entities:
+            metadata[_entity_flag(entity)] = True
+        return metadata
+
+
+class SyncReport(BaseModel):
+    """What :meth:`SummaryIndex.sync_now` did: summaries embedded now, deleted, and left as they were."""
+
+    model_config = ConfigDict(frozen=True)
+
+    indexed: int
+    deleted: int
+    kept: int
+
+
 def collection_name(campaign: str) -> str:
     """Return the Chroma collection name for ``campaign`` (readable when the id allows, hashed otherwise)."""
     if re.fullmatch(r"[a-z0-9](?:[a-z0-9._-]{0,48}[a-z0-9])?", campaign):
@@ -537,31 +599,77 @@ class SummaryIndex:
     ) -> None:
         """Store (or replace) a summary without verification. Use :meth:`add` from the bot; this is for
         callers that have already verified (the scenario loader, benches)."""
-        if not summary_id or not text.strip():
-            raise SummaryError("a summary needs an id and non-empty text")
-        if not _VISIBILITY.match(visibility):
-            raise SummaryError(f"bad visibility {visibility!r} (expected public, party, gm or player:<id>)")
-        if session < 0:
-            raise SummaryError(f"bad session {session}")
-        metadata: dict[str, Any] = {
-            "campaign": campaign,
-            "session": int(session),
-            "scope": scope,
-            "visibility": visibility,
-            "event_ids": json.dumps(list(event_ids)),
-            "entities": json.dumps(list(entities)),
-            "hard_facts": json.dumps([f.model_dump() for f in hard_facts]),
-        }
-        for entity in entities:
-            metadata[_entity_flag(entity)] = True
-        with self._reaching("add"):
-            vectors = self._vectors([text])
-            self._collection(campaign).upsert(
-                ids=[summary_id],
-                documents=[text],
-                embeddings=vectors,  # type: ignore[arg-type]
-                metadatas=[metadata],
-            )
+        doc = SummaryDoc(
+            id=summary_id,
+            session=session,
+            scope=scope,
+            text=text,
+            event_ids=tuple(event_ids),
+            visibility=visibility,
+            entities=tuple(entities),
+            hard_facts=tuple(hard_facts),
+        )
+        self._upsert(campaign, [doc], "add")
+
+    def _upsert(self, campaign: str, docs: Sequence[SummaryDoc], what: str) -> None:
+        """Embed and upsert ``docs`` in batches (one embedding call and one Chroma call per batch)."""
+        for doc in docs:
+            doc.check()
+        with self._reaching(what):
+            collection = self._collection(campaign)
+            for start in range(0, len(docs), _BATCH):
+                batch = docs[start : start + _BATCH]
+                vectors = self._vectors([d.text for d in batch])
+                collection.upsert(
+                    ids=[d.id for d in batch],
+                    documents=[d.text for d in batch],
+                    embeddings=vectors,  # type: ignore[arg-type]
+                    metadatas=[d.metadata(campaign) for d in batch],
+                )
+
+    def sync_now(
+        self, campaign: str, docs: Sequence[SummaryDoc], *, suspect: Iterable[str] | None = None
+    ) -> SyncReport:
+        """Make ``campaign``'s collection hold exactly ``docs``, re-indexing only what changed.
+
+        Each stored summary keeps a digest of what it was indexed from (text, session, scope, visibility,
+        events, entities, hard facts): a summary whose digest is already there is left alone, a new or
+        changed one is embedded and upserted, one no longer in ``docs`` is deleted. ``suspect`` (when the
+        caller knows it, e.g. the summary rows SQL has not marked ``indexed``) limits the comparison to
+        those ids, provided the collection holds as many summaries as ``docs``; otherwise every stored
+        digest is read. So an index kept next to its database is built once and then costs a count per
+        use. Raises IndexUnavailable.
+        """
+        wanted = {d.id: d for d in docs}
+        if len(wanted) != len(docs):
+            raise SummaryError("summary ids must be unique")
+        with self._reaching("sync"):
+            collection = self._collection(campaign)
+            if suspect is not None and collection.count() == len(docs):
+                ids = [sid for sid in dict.fromkeys(suspect) if sid in wanted]
+                if not ids:
+                    return SyncReport(indexed=0, deleted=0, kept=len(docs))
+                known = collection.get(ids=ids, include=["metadatas"])
+                have = {
+                    sid: str((meta or {}).get("digest", ""))
+                    for sid, meta in zip(known["ids"], known.get("metadatas") or [], strict=True)
+                }
+                todo = [wanted[sid] for sid in ids if have.get(sid) != wanted[sid].digest()]
+                if todo:
+                    self._upsert(campaign, todo, "sync")
+                return SyncReport(indexed=len(todo), deleted=0, kept=len(docs) - len(todo))
+            stored = collection.get(include=["metadatas"])
+            have = {
+                sid: str((meta or {}).get("digest", ""))
+                for sid, meta in zip(stored["ids"], stored.get("metadatas") or [], strict=True)
+            }
+            stale = [sid for sid in have if sid not in wanted]
+            if stale:
+                collection.delete(ids=stale)
+        todo = [d for d in docs if have.get(d.id) != d.digest()]
+        if todo:
+            self._upsert(campaign, todo, "sync")
+        return SyncReport(indexed=len(todo), deleted=len(stale), kept=len(docs) - len(todo))
 
     async def add(
         self,
