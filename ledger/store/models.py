@@ -443,4 +443,34 @@ class Conflict(SQLModel, table=True):
     created_at: datetime = _ts()
 
 
+class Proposal(SQLModel, table=True):
+    """A proposed addition to the world: the narrator's (``origin`` narrator) or a player's nomination.
+
+    ``status`` is accepted (its ``changes`` landed as the events ``refs``), refused (``reason`` says why),
+    queued (a nomination waiting for the GM) or undone (``undo_event`` is the retcon that took it back).
+    Nothing is deleted: an undone proposal stays listed with its retcon.
+    """
+
+    __tablename__ = "proposal"
+    __table_args__ = (Index("ix_proposal_status", "campaign_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id")
+    round_id: int | None = Field(default=None, foreign_key="round.id")
+    origin: str = Field(max_length=20)  # narrator | player
+    author: str = Field(default="", max_length=64)  # the nominating player's user id; "" for the narrator
+    kind: str = Field(max_length=20)  # npc | item | thread | event | attitude | fact
+    summary: str = ""
+    payload: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    changes: list[Any] = Field(default_factory=list, sa_type=JSON)
+    refs: list[Any] = Field(default_factory=list, sa_type=JSON)
+    status: str = Field(max_length=20)
+    reason: str = ""
+    visibility: str = Field(default="public", max_length=80)
+    cause: str = Field(default="", max_length=120)
+    undo_event: str | None = Field(default=None, max_length=20)
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
 metadata = SQLModel.metadata
