@@ -17,7 +17,6 @@ crash interrupted; both then send every message that is due.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -528,7 +527,7 @@ class Rounds:
                 campaign_id=campaign_id,
                 session_number=rnd.session_number,
                 round_number=rnd.number,
-                mutations=mutations + [r["mutation"] for r in reveals],
+                mutations=mutations + [r["mutation"] for r in reveals if r["mutation"]],
                 resolution=record,
                 cause=f"round-{rnd.session_number}.{rnd.number}",
             )
@@ -542,8 +541,11 @@ class Rounds:
         rnd: RoundView,
     ) -> list[dict[str, Any]]:
         """Private discoveries: a successful Perception/Insight/Investigation check shows that player one
-        record the party cannot see (a secret about the target or the place), and the ledger files it as
-        now known to that player."""
+        record the party cannot see (a GM-only fact or stance about the target or the place), told as prose
+        (:func:`bot.narrator.discoveries.discovery_text`, seeded by the round's seed plus the action's index),
+        and the ledger files it as now known to that player. A check that finds nothing hidden tells what the
+        character notices of the target (how hurt, how watchful) and files nothing."""
+        from bot.narrator.discoveries import discovery_text
         from ledger.recall.retrieval import scene_context
 
         out: list[dict[str, Any]] = []
@@ -564,43 +566,45 @@ class Rounds:
                     viewer=GM_VIEW,
                     current_session=rnd.session_number,
                 )
-            # Only the GM's secrets can be discovered; another player's private record is never revealed.
+            # Only the GM's secrets can be discovered; another player's private record is never revealed,
+            # and a record the party already sees (a public stance) is nothing new: no learned fact is filed.
             secret = next((r for r in context.records if r.visibility == "gm"), None)
-            if secret is not None:
-                # "Old Wei: fear = Old Wei fears ... (session 11)" -> the fact itself, as a discovery.
-                text = re.sub(r"\s*\(session \d+\)$", "", secret.text.split(" = ", 1)[-1]).strip()
-            elif result.intent.target and result.intent.target in scene.creatures:
-                # No secret to find: read the target instead, from the ledger (its stance, or how hurt it is).
-                target = scene.creatures[result.intent.target]
-                stance = next((r for r in context.records if r.kind == "edge"), None)
-                if stance is not None:
-                    text = f"You read {target.name} well: {stance.text}"
-                else:
-                    from bot.scene import stat_block
-
-                    full = stat_block(target).max_hp
-                    shape = (
-                        "badly hurt"
-                        if (target.hp if target.hp is not None else full) < full / 2
-                        else "unhurt"
-                    )
-                    text = f"{target.name} is {shape} and watches {actor.name} closely."
-            else:
+            target = scene.creatures.get(result.intent.target or "")
+            if secret is None and target is None:
                 continue
-            key = f"{result.actor}-learned-{slug(secret.ref if secret else str(index))}"[:150]
+            shape = None
+            if secret is None and target is not None:
+                from bot.scene import stat_block
+
+                full = stat_block(target).max_hp
+                hp = target.hp if target.hp is not None else full
+                shape = "badly hurt" if hp < full / 2 else "hurt" if hp < full else "unhurt"
+            # Told as prose (never the record): a secret fact, a hidden stance, or what the character notices.
+            text = discovery_text(
+                actor=actor.name,
+                target=target.name if target is not None else None,
+                secret=secret.text if secret is not None and secret.kind != "edge" else None,
+                stance=secret.text if secret is not None and secret.kind == "edge" else None,
+                shape=shape,
+                seed=resolution.seed + index,
+            )
+            mutation = None
+            if secret is not None:
+                key = f"{result.actor}-learned-{slug(secret.ref)}"[:150]
+                mutation = {
+                    "kind": "set_fact",
+                    "key": key,
+                    "value": text[:190],
+                    "visibility": f"player:{player_seat}" if player_seat else "gm",
+                    "cause": f"round-{rnd.session_number}.{rnd.number}#{index}",
+                }
             out.append(
                 {
                     "actor": result.actor,
                     "seat": player_seat,
                     "text": text[:MAX_NOTE_CHARS],
                     "ref": secret.ref if secret else None,
-                    "mutation": {
-                        "kind": "set_fact",
-                        "key": key,
-                        "value": text[:190],
-                        "visibility": f"player:{player_seat}" if player_seat else "gm",
-                        "cause": f"round-{rnd.session_number}.{rnd.number}#{index}",
-                    },
+                    "mutation": mutation,
                 }
             )
         return out
