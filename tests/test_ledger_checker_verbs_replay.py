@@ -171,3 +171,11 @@ def test_an_item_a_player_submitted_putting_down_may_be_handled_by_others() -> N
     assert refuted("Tam turns the iron key over in his hands.", mira_has_it.with_round(RoundFacts())) == {
         "item-key-holder"
     }
+
+
+def test_a_life_remembered_or_a_tale_told_is_not_the_dead_acting() -> None:
+    assert refuted("When Voss was alive, he haggled over every copper.", abbey()) == set()
+    assert refuted("According to Tam, Voss still prowls the cloister after dark.", abbey()) == set()
+    assert refuted("In Tam's story, Voss strides out of the fog with a lantern.", abbey()) == set()
+    assert refuted("Tam tells the novices that Voss walks the cloister at night.", abbey()) == set()
+    assert refuted("Voss strides out of the fog with a lantern.", abbey()) == {"npc-voss-alive"}

@@ -268,6 +268,9 @@ _RUMOUR = frozenset(
         "tale",
         "tales",
         "stories",
+        "story",
+        "ballad",
+        "ballads",
         "claim",
         "claims",
     ]

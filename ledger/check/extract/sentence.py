@@ -8,6 +8,7 @@ Imports :mod:`.lexicon` and :mod:`.names`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ledger.check.claims import Claim, ClaimKind, Modality
@@ -102,6 +103,8 @@ class _Sentence:
             memory = True
         elif prev_word in _TIME_NOUNS and after and lemma(after[0]) is not None:
             hypo = True
+        # "When Voss was alive, he haggled": a clause of the life someone had looks back over the sentence
+        memory = memory or bool(_IN_LIFE.search(whole))
         memory = memory or any(
             p in whole
             for p in (
@@ -142,6 +145,7 @@ class _Sentence:
                 "word from",
                 "news from",
                 "reports say",
+                "according to",
             )
         )
         # "... says Prince Edric holds the pass": a speech verb right before a name, not after a quote or
@@ -175,6 +179,11 @@ class _Sentence:
                 k = ends[k].i - 1  # "tells Mira where Voss hides": the person told, then the report
             else:
                 break
+        if glue and k >= self.a and lemma(self.tokens[k].low) is None:
+            # "tells the dockhands that Voss walks": a short object between the verb and the report
+            q = next((q for q in range(k - 1, max(self.a, k - 3) - 1, -1) if lemma(self.tokens[q].low)), None)
+            if q is not None and all(self.tokens[x].text.isalpha() for x in range(q, k + 1)):
+                k = q
         if k - 1 < self.a:
             return False
         t, before = self.tokens[k], self.tokens[k - 1]
@@ -345,6 +354,11 @@ _TELL_SOMEONE = frozenset(
         "question",
         "reassure",
     }
+)
+_IN_LIFE = re.compile(
+    r"\b(?:when|while|back when)\s+(?:[\w']+\s+){1,3}(?:was|were)\s+(?:still\s+)?"
+    r"(?:alive|living|young|a (?:boy|girl|child|lad|lass|youth))\b"
+    r"|\bin (?:life|his life|her life|their life)\b"
 )
 _TIME_NOUNS = frozenset(
     {"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week", "moment", "time"}
