@@ -246,6 +246,10 @@ def _covered(
     for m in mentions:
         if not lo <= m.i < hi:
             continue
+        if m.derived and (d := snap.entities.get(m.id or "")) is not None and d.kind == "item":
+            # an item named by a variant the linker derived ("the lantern" for the brass lantern) is
+            # still named in plain words: those words keep their meaning for the secret's concepts
+            continue
         covered.update(range(m.i, m.j))
         e = snap.entities.get(m.id or "")
         if e is None:
