@@ -57,6 +57,7 @@ async def test_a_good_reply_becomes_a_draft_whose_notes_come_from_the_record_not
     assert set(sent["response_format"]["json_schema"]["schema"]["properties"]) == {
         "public_text",
         "private_notes",
+        "proposals",  # issue 12: what the model invents, proposed in a closed vocabulary
     }
 
 

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from bot.narrator.base import (
     MAX_PUBLIC_CHARS,
@@ -27,6 +27,7 @@ from bot.narrator.base import (
     reveal_note,
 )
 from bot.narrator.prompt import PromptPlan, build_prompt
+from bot.narrator.proposals import MAX_PER_ROUND, PROPOSAL_MODELS, Proposal, proposing_draft
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -48,13 +49,60 @@ class NoteReply(BaseModel):
     text: str
 
 
+#: Proposals read from one reply at most (beyond the per-round limit, they are refused and logged).
+MAX_PROPOSALS_READ = 4 * MAX_PER_ROUND
+
+
 class NarrationReply(BaseModel):
-    """The only thing the model decides: the words. Sent to the endpoint as a strict JSON schema."""
+    """What the model decides: the words, and what it proposes to add to the world (the system decides).
+
+    Sent to the endpoint as a strict JSON schema. A proposal outside the vocabulary (an unknown kind, an
+    extra field such as a PC's HP) does not spoil the narration: it is kept aside as refused, with why.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     public_text: str
     private_notes: list[NoteReply]
+    proposals: list[Proposal] = Field(default_factory=list)
+    _refused: list[tuple[dict[str, Any], str]] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_good_proposals(cls, data: Any, handler: Any) -> NarrationReply:
+        refused: list[tuple[dict[str, Any], str]] = []
+        if isinstance(data, dict) and isinstance(data.get("proposals"), list):
+            good: list[Any] = []
+            for raw in data["proposals"][:MAX_PROPOSALS_READ]:
+                kept = raw if isinstance(raw, dict) else {"value": str(raw)[:200]}
+                model = PROPOSAL_MODELS.get(str(kept.get("kind")))
+                if model is None:
+                    refused.append((kept, f"not in the proposal vocabulary: no kind {kept.get('kind')!r}"))
+                    continue
+                try:
+                    model.model_validate(raw)
+                except ValidationError as exc:
+                    refused.append((kept, f"not in the proposal vocabulary: {_vocabulary_error(exc)}"))
+                else:
+                    good.append(raw)
+            data = {**data, "proposals": good}
+        reply: NarrationReply = handler(data)
+        reply._refused = refused
+        return reply
+
+    @property
+    def refused(self) -> list[tuple[dict[str, Any], str]]:
+        """Proposals the reply carried that are not in the vocabulary, with why."""
+        return list(self._refused)
+
+
+def _vocabulary_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    extra = next((e for e in errors if e["type"] == "extra_forbidden"), None)
+    if extra is not None:
+        return f"no field {extra['loc'][-1]!r} (a proposal cannot change HP, inventory or choices)"
+    first = errors[0]
+    return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"[:200]
 
 
 class LLMNarrator:
@@ -191,4 +239,7 @@ def _to_draft(reply: NarrationReply, request: NarrationRequest) -> Draft:
         _log.warning("ignored %d private note(s) the model wrote", len(reply.private_notes))
     # Each discoverer's note comes from the record, never from the model (it was not shown the discovery).
     notes = tuple((reveal.player_id, reveal_note(reveal)) for reveal in request.reveals)
-    return Draft(public_text=public, private_notes=notes, source="generated")
+    draft = Draft(public_text=public, private_notes=notes, source="generated")
+    if reply.proposals or reply.refused:
+        return proposing_draft(draft, reply.proposals, reply.refused)
+    return draft
