@@ -379,6 +379,13 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
         from ledger.recall.summaries import IndexUnavailable, SummaryDoc, SummaryIndex
     except ImportError:  # the summary layer is optional here
         return None
+    pending = [sid for sid, *_rest, state in rows if state != "indexed"]
+    index = SummaryIndex.local(folder)
+    try:
+        if not pending and index.count_now(str(cid)) == len(rows):
+            return index  # indexed when this ledger was built, and nothing changed since
+    except IndexUnavailable:
+        return None
     involved: dict[str, set[str]] = {}
     event, entity = _c(m.Event), _c(m.EventEntity)
     for entity_id, ref in (
@@ -401,8 +408,6 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
         )
         for sid, number, scope, text, event_ids, visibility, _state in rows
     ]
-    pending = [sid for sid, *_rest, state in rows if state != "indexed"]
-    index = SummaryIndex.local(folder)
     try:
         # Rows SQL marks indexed were indexed from what they hold now: only the others are compared.
         index.sync_now(str(cid), docs, suspect=[f"summary-{sid}" for sid in pending])
