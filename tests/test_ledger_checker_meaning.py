@@ -363,3 +363,10 @@ def test_working_together_or_ones_own_breath_is_no_warmth() -> None:
     snap = world(edges=(ENEMY,))
     assert check("Hale helps Jonah Pike drag the cart out of the snow.", snap).ok
     assert check("Hale saves her breath and lets Jonah Pike talk.", snap).ok
+
+
+def test_selling_a_person_is_betraying_them_but_selling_their_things_is_not() -> None:
+    snap = world(edges=(LOYAL,))
+    text = "Within the hour Tomas is at the jail, trading the hour Jonah Pike sleeps for a silver dollar."
+    assert "edge-tomas-jonah" in flagged(text, snap)
+    assert check("Tomas sells Jonah Pike's old saddle for a silver dollar.", snap).ok

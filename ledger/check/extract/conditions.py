@@ -249,7 +249,7 @@ def _subject_position(s: _Sentence, m: Mention) -> bool:
     if m.i == s.a:
         return True
     prev = s.tokens[m.i - 1]
-    return prev.low in _SUBJECT_LEAD or (prev.quoted and not s.tokens[m.i].quoted)
+    return prev.low in _SUBJECT_LEAD or (prev.quoted and not s.tokens[m.i].quoted) or _fronted(s, m.i)
 
 
 def _negated_at(s: _Sentence, k: int) -> bool:
@@ -265,6 +265,9 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
     those joined to it by "and", "then" or a comma ("holds the poster out and reads it aloud", "leans in,
     reading each letter"), up to another subject or a clause break."""
     first = s.verb_after(m)
+    if first is None and m.j < s.b and _fronted(s, m.i) and s.tokens[m.j].low in VERBS:
+        # "Within the hour Tomas is at the jail": the verb right after a subject behind a fronted phrase
+        first = (m.j, s.tokens[m.j].low, VERBS[s.tokens[m.j].low])
     while first is None:
         # "Zaid the water-boy hurries over": a title or role naming the same creature right after the name
         nxt = next((x for x in s.mentions if x.i == m.j and x.ids == m.ids), None)
@@ -414,7 +417,7 @@ def _find_subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
             j = k + 2
         elif word not in _SUBJECT_PRONOUNS:
             continue
-        if k > s.a and toks[k - 1].low not in _SUBJECT_LEAD and not toks[k - 1].quoted:
+        if k > s.a and toks[k - 1].low not in _SUBJECT_LEAD and not toks[k - 1].quoted and not _fronted(s, k):
             continue
         eid = _resolve_pronoun(s, word)
         if eid is not None:
@@ -422,6 +425,20 @@ def _find_subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
             out.append((eid, m, s.modality(m), False))
     out.sort(key=lambda x: x[1].i)
     return out
+
+
+_PREPOSITIONS = frozenset(
+    {"within", "at", "in", "after", "by", "on", "under", "over", "across", "behind", "beside", "near", "from"}
+)
+
+
+def _fronted(s: _Sentence, k: int) -> bool:
+    """True when the sentence opens with a prepositional phrase that runs up to token ``k`` with no verb in
+    it: "Within the hour he is at the watchhouse door"."""
+    toks = s.tokens
+    if k - s.a > 6 or toks[s.a].low not in _PREPOSITIONS:
+        return False
+    return not any(toks[q].low in VERBS for q in range(s.a + 1, k))
 
 
 def _conditions(s: _Sentence) -> None:

@@ -66,6 +66,8 @@ SYNONYMS = {"double-cross": "betray", "backstab": "betray", "doublecross": "betr
 # lexicon entries rated for another sense than the one a narration uses them in ("hands him a note" is not
 # help, "like a brother" is not liking); never counted
 OTHER_SENSE = frozenset({"hand", "like", "please", "pretty", "well", "kind", "mean", "fine", "free", "fair"})
+# selling or trading a person (or what they are doing: "the hour Magda sleeps") is betraying them
+_TRADE = frozenset({"sell", "trade", "barter", "peddle", "auction"})
 _SUBORDINATE = frozenset(
     {"while", "as", "when", "before", "after", "until", "because", "though", "although", "since", "whereas"}
 )
@@ -122,6 +124,8 @@ def _score(
         neg = any(toks[q].low in _NEGATORS or toks[q].low.endswith("n't") for q in range(max(s.a, k - 2), k))
         nxt = [toks[q].low for q in range(k + 1, min(hi, k + 5))]
         phrasal = next((w for (v, p), w in PHRASAL.items() if v == lemma and p in nxt), None)
+        if lemma in _TRADE and any(k < q < end and not _possessive_at(s, q) for q in at):
+            phrasal = "betray"  # "trading the hour Magda sleeps for a crown": a person sold is betrayed
         v = (
             valence(phrasal or SYNONYMS.get(lemma, ""))
             if phrasal or lemma in SYNONYMS
@@ -161,7 +165,8 @@ def _attitudes(s: _Sentence) -> None:
     """attitude(actor, other, warm|hostile) for a creature's behaviour toward another in one clause."""
     strong = _strong_edges(s.snap)
     charmed = _charmed(s)
-    here = {m.id for m in s.mentions if m.id} | {s.ex.antecedent.get(s.a)}
+    first = _previous_sentence(s)  # a pronoun subject stands for someone named here or just before
+    here = {m.id for m in s.ex.mentions if m.id and first <= m.i < s.b}
     if not (here & strong.keys()) and not charmed:
         return
     for eid, m, mod, _ in _subjects(s):
@@ -209,6 +214,14 @@ def _strong_edges(snap: WorldSnapshot) -> dict[str, tuple[str, ...]]:
     table = {k: tuple(v) for k, v in out.items()}
     snap.cache["meaning-strong-edges"] = table
     return table
+
+
+def _possessive_at(s: _Sentence, q: int) -> bool:
+    """True when token ``q`` names the other creature as an owner ("Magda's boots"), not as the one sold."""
+    named = next((m for m in s.mentions if m.i <= q < m.j), None)
+    if named is not None:
+        return named.poss
+    return s.tokens[q].poss or s.tokens[q].low in ("his", "her", "their", "its")
 
 
 def _charmed(s: _Sentence) -> dict[str, str]:
