@@ -16,6 +16,7 @@ their verb's ("sells them out") are mapped to a lexicon word (:data:`PHRASAL`).
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from importlib import resources
 
@@ -80,7 +81,12 @@ _NEGATION_SCALAR = -0.74  # VADER's own factor for a negated word
 def vader_lexicon() -> dict[str, float]:
     """word -> mean valence, read once from ``vaderSentiment/vader_lexicon.txt`` (no network, no import of
     the package's code)."""
-    text = resources.files("vaderSentiment").joinpath("vader_lexicon.txt").read_text(encoding="utf-8")
+    try:
+        text = resources.files("vaderSentiment").joinpath("vader_lexicon.txt").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        # a broken install must not break the check: attitude by behaviour is then simply not read
+        logging.getLogger(__name__).warning("vaderSentiment's lexicon is missing: attitude checks are off")
+        return {}
     out: dict[str, float] = {}
     for line in text.splitlines():
         parts = line.split("\t")
