@@ -22,10 +22,12 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     StrictBool,
     StrictInt,
     StrictStr,
+    Tag,
     field_validator,
     model_validator,
 )
@@ -245,6 +247,89 @@ class InlineStats(_Model):
     challenge: float = Field(default=0, ge=0, le=30)
 
 
+# --- issue 13: an NPC's persona as a table (read by bot.narrator.voices.persona_from_sheet) ---------
+#: Placeholders a trait line may use; the narrator fills them in.
+_LINE_PLACEHOLDERS = frozenset({"actor", "address", "npc"})
+_LINE_MARKUP = re.compile(r"[\[\]()<>*_`|#@\\\"“”]")
+_LINE_ID = re.compile(r"\b[a-z]+-[a-z0-9][a-z0-9-]*\b")
+
+
+class PersonaTrait(_Model):
+    """``[[npcs.persona.traits]]``: when ``on``/``ref`` comes up in a round, the NPC may say ``line``.
+
+    ``on`` is a person, item, place or thread (``ref`` is its id) or an ``event`` (``ref`` is addressed,
+    threatened or helped). ``attitude = [min, max]`` (or ``attitude_min``/``attitude_max``) is the range of
+    the NPC's attitude towards whoever set it off in which the trait wakes; ``mentions`` are the records the
+    line speaks of (spoken only when the NPC witnessed or was told each). ``says = false``: ``line`` is a
+    narrated reaction, not speech. The line is spoken as written: no ids, brackets or markup.
+    """
+
+    on: Literal["person", "item", "place", "thread", "event"]
+    ref: Annotated[str, Field(min_length=1, max_length=120)]
+    line: Annotated[str, Field(min_length=1, max_length=200)]
+    says: StrictBool = True
+    attitude: (
+        tuple[Annotated[StrictInt, Field(ge=-100, le=100)], Annotated[StrictInt, Field(ge=-100, le=100)]]
+        | None
+    ) = None
+    attitude_min: Annotated[StrictInt, Field(ge=-100, le=100)] = -100
+    attitude_max: Annotated[StrictInt, Field(ge=-100, le=100)] = 100
+    mentions: tuple[RecordId, ...] = ()
+
+    @field_validator("line")
+    @classmethod
+    def _speakable(cls, value: str) -> str:
+        if _LINE_MARKUP.search(value) or _LINE_ID.search(value):
+            raise ValueError("a line is spoken as written: no ids, brackets, quotes or markup")
+        unknown = set(re.findall(r"{(\w*)}", value)) - _LINE_PLACEHOLDERS
+        if unknown:
+            raise ValueError(
+                f"unknown placeholder {{{sorted(unknown)[0]}}} (use {{actor}}, {{address}}, {{npc}})"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _range(self) -> PersonaTrait:
+        low, high = self.attitude if self.attitude is not None else (self.attitude_min, self.attitude_max)
+        if low > high:
+            raise ValueError("attitude: the minimum is above the maximum")
+        if self.on == "event" and self.ref not in ("addressed", "threatened", "helped"):
+            raise ValueError("ref: an event trait wakes on addressed, threatened or helped")
+        return self
+
+
+class Persona(_Model):
+    """``[npcs.persona]``: how an NPC sounds and what moves it (instead of a free-text ``persona`` note).
+
+    ``voice`` and ``speech`` are speakable descriptions; ``address`` maps a person's id or name (or
+    ``everyone``) to how the NPC calls them; ``wants``, ``fears`` and ``knows`` are record ids (GM data, never
+    spoken); ``traits`` are the only lines ever put in the NPC's mouth.
+    """
+
+    voice: Annotated[str, Field(max_length=300)] = ""
+    speech: Annotated[str, Field(max_length=300)] = ""
+    address: dict[str, Annotated[str, Field(min_length=1, max_length=60)]] = Field(default_factory=dict)
+    wants: tuple[RecordId, ...] = ()
+    fears: tuple[RecordId, ...] = ()
+    knows: tuple[RecordId, ...] = ()
+    traits: tuple[PersonaTrait, ...] = ()
+
+
+def _persona_form(value: Any) -> str:
+    """Which form a ``persona`` takes; the tags are ones a problem's key path leaves out, so an error reads
+    ``npcs[0].persona.traits[1].line`` rather than naming the union's branches."""
+    return "str" if isinstance(value, str) else "function-table"
+
+
+PersonaField = Annotated[
+    Annotated[Text, Tag("str")] | Annotated[Persona, Tag("function-table")],
+    Discriminator(_persona_form),
+]
+
+
+# --- end issue 13 ---------------------------------------------------------------------------------
+
+
 class NonPlayerCharacter(_Model):
     """``[[npcs]]``: an NPC or monster; stats from a bestiary entry (``bestiary = "bandit"``) or inline."""
 
@@ -261,7 +346,7 @@ class NonPlayerCharacter(_Model):
     conditions: tuple[Slug, ...] = ()
     hostile: StrictBool = False
     home: RecordId | None = None
-    persona: Text = ""
+    persona: PersonaField = ""  # a free-text note (never spoken) or a persona table (issue 13)
     speech: Text = ""
     session: Session = 1
     visibility: Visibility = "public"

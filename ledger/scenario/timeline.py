@@ -140,8 +140,12 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
             npc_sheet["bestiary"] = npc.bestiary
         if npc.stats:
             npc_sheet["stats"] = npc.stats.model_dump(by_alias=True)
-        if npc.persona:
-            npc_sheet["persona"] = npc.persona
+        if npc.persona:  # a free-text note, or a persona table as bot.narrator.voices reads it (issue 13)
+            npc_sheet["persona"] = (
+                npc.persona
+                if isinstance(npc.persona, str)
+                else npc.persona.model_dump(mode="json", exclude_defaults=True)
+            )
         if npc.speech:
             npc_sheet["speech"] = npc.speech
         put(
