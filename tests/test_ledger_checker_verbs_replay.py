@@ -179,3 +179,11 @@ def test_a_life_remembered_or_a_tale_told_is_not_the_dead_acting() -> None:
     assert refuted("In Tam's story, Voss strides out of the fog with a lantern.", abbey()) == set()
     assert refuted("Tam tells the novices that Voss walks the cloister at night.", abbey()) == set()
     assert refuted("Voss strides out of the fog with a lantern.", abbey()) == {"npc-voss-alive"}
+
+
+def test_someone_presented_as_here_is_here() -> None:
+    assert refuted("There is Harlan Voss, leaning on the font as if nothing had happened.", abbey()) == {
+        "npc-voss-alive"
+    }
+    assert refuted("The abbot is there too, lighting candles.", abbey()) == {"npc-abbot-location"}
+    assert "npc-voss-alive" in refuted("Voss, it seems, has come back from the grave.", abbey())

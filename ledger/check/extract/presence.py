@@ -348,6 +348,7 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue
         if v is None:
             _fragment(s, m, eid, kind, c1)
+            _existential(s, m, eid, kind, c1)
             continue
         if not inverted and _is_object(s, m):
             continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
@@ -364,7 +365,8 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             if cond:
                 s.claim("condition", (eid, cond), m, mod, form)
                 continue
-            if nxt[:1] == ["here"] or nxt[:2] == ["already", "here"]:
+            there = nxt[:1] == ["there"] and _location_after(s, k) is None  # "Brann is there too, ..."
+            if nxt[:1] == ["here"] or nxt[:2] == ["already", "here"] or there:
                 s.claim("present", (eid,), m, mod, "here")
                 s.claim("acts", (eid,), m, mod, "be")
                 continue
@@ -394,6 +396,29 @@ def _fragment(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> 
     if base is None or "VBG" not in tags(t.low, base):
         return
     _act(s, m, eid, kind, k, base, s.modality(m, k), c1, False)
+
+
+def _existential(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> None:
+    """ "There is Harlan Voss, leaning on a bollard", "It is Voss, smiling": a creature presented as here,
+    doing what the participle after it says (else just being there, which a body may be)."""
+    toks = s.tokens
+    c0, _ = s.clause_of(m.i)
+    lead = [t.low for t in toks[max(c0, m.i - 3) : m.i] if t.text not in (",", "and", "then")]
+    if (
+        kind not in ("npc", "monster")
+        or m.poss
+        or lead[-2:] not in (["there", "is"], ["here", "is"], ["it", "is"])
+    ):
+        return
+    base, k = "be", m.j
+    if m.j + 1 < c1 and toks[m.j].text == ",":
+        t = toks[m.j + 1]
+        found = verb_lemma(t.low) if t.text.islower() and not t.quoted else None
+        if found is not None and "VBG" in tags(t.low, found):
+            base, k = found, m.j + 1
+    mod = s.modality(m, k)
+    s.claim("acts", (eid,), m, mod, base)
+    s.claim("present", (eid,), m, mod, base)
 
 
 def _present_in(s: _Sentence) -> bool:

@@ -32,7 +32,7 @@ from ledger.check.extract.lexicon import (
     VERBS,
 )
 from ledger.check.extract.names import Extraction, Mention
-from ledger.check.extract.verbs import can_be_past, is_finite, lemma, verb_class
+from ledger.check.extract.verbs import can_be_past, is_finite, lemma, tags, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 
@@ -235,11 +235,20 @@ class _Sentence:
                 nxt = self.tokens[k + 1].low if k + 1 < self.b else ""
                 if nxt in VERBS and nxt.endswith("ing"):
                     return k + 1, nxt, VERBS[nxt]
+                base = lemma(nxt) if nxt.endswith("ing") and k + 1 < self.b else None
+                if base is not None and not self.tokens[k + 1].quoted:
+                    return k + 1, nxt, base  # "Voss is pirouetting": a verb the hand table lacks
                 return (
                     k,
                     t.low,
                     "be" if t.low in ("is", "was", "are", "were", "seems") else VERBS.get(t.low, "be"),
                 )
+            if t.low in ("has", "have") and k + 1 < self.b and not self.tokens[k + 1].quoted:
+                # "Voss has come back": the present perfect tells what holds now
+                nxt = self.tokens[k + 1].low
+                base = lemma(nxt)
+                if base is not None and "VBN" in tags(nxt, base) and base not in ("be", "have"):
+                    return k + 1, nxt, base
             if t.low in VERBS:
                 if t.low.endswith("ing"):
                     return None  # "Voss, smiling" is not a finite verb
