@@ -187,3 +187,10 @@ def test_someone_presented_as_here_is_here() -> None:
     }
     assert refuted("The abbot is there too, lighting candles.", abbey()) == {"npc-abbot-location"}
     assert "npc-voss-alive" in refuted("Voss, it seems, has come back from the grave.", abbey())
+
+
+def test_they_after_naming_only_pcs_is_the_party() -> None:
+    text = "Mira and Oren finish their bread. They climb the worn stair to the chapel. The abbot looks up."
+    assert refuted(text, abbey()) == set()
+    text = "Mira and Tam finish their bread. They climb the worn stair to the chapel. The abbot looks up."
+    assert refuted(text, abbey()) == {"npc-abbot-location"}

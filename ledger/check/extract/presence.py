@@ -540,13 +540,31 @@ def _destination(s: _Sentence, k: int) -> str | None:
 _PARTY_NOUNS = frozenset({"party", "company", "companions", "group", "adventurers", "band", "fellowship"})
 
 
+def _they_are_the_party(s: _Sentence) -> bool:
+    """ "They" means the party when the creatures named since the previous sentence began are PCs only."""
+    here = s.tokens[s.a].start
+    starts = [a for a, _ in s.ex.sentences if a < here]
+    since = starts[-1] if starts else here
+    named = [
+        s.snap.entities[m.id].kind
+        for m in s.ex.mentions
+        if m.id is not None
+        and m.id in s.snap.entities
+        and since <= s.tokens[m.i].start < here + len(s.raw)
+        and not m.quoted
+    ]
+    creatures = [k for k in named if k in ("pc", "npc", "monster")]
+    return bool(creatures) and all(k == "pc" for k in creatures)
+
+
 def _party_moves(s: _Sentence) -> None:
     """ "You take the back stairs down into the wine cellar", "We climb to the chapel", "The party heads up to
     the scriptorium": the party (you, we, the party) goes to a known place; replayed by the judge as
     ``at(*party*, place)``. The subject is read up to the clause's first verb."""
     toks = s.tokens
     words = set(s.narr.split())
-    if not (words & {"you", "we"} or words & _PARTY_NOUNS):
+    they = "they" in words and _they_are_the_party(s)
+    if not (words & {"you", "we"} or words & _PARTY_NOUNS or they):
         return
     for c0 in s.clauses:
         _, c1 = s.clause_of(c0)
@@ -556,7 +574,11 @@ def _party_moves(s: _Sentence) -> None:
             if t.quoted or any(x.i == q for x in s.mentions):
                 break
             low = t.low
-            if low in ("you", "we") or (low in _PARTY_NOUNS and toks[q - 1].low in ("the", "your", "our")):
+            if (
+                low in ("you", "we")
+                or (low == "they" and they)
+                or (low in _PARTY_NOUNS and toks[q - 1].low in ("the", "your", "our"))
+            ):
                 party = True
                 continue
             base = verb_lemma(low) if t.text.islower() and low not in _OBJECT_LEAD else None
