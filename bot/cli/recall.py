@@ -175,12 +175,21 @@ def _code_stamp() -> str:
     import ledger.scenario
     import ledger.store
 
+    store = Path(next(iter(ledger.store.__path__)))
+    files = [
+        *sorted(Path(next(iter(ledger.scenario.__path__))).glob("*.py")),
+        *(store / name for name in _WRITERS),
+        *sorted((store / "migrations" / "versions").glob("*.py")),
+    ]
     parts = []
-    for package in (ledger.store, ledger.scenario):
-        for file in sorted(Path(next(iter(package.__path__))).glob("*.py")):
-            info = file.stat()
-            parts.append(f"{file.name}:{info.st_size}:{info.st_mtime_ns}")
+    for file in files:
+        info = file.stat()
+        parts.append(f"{file.name}:{info.st_size}:{info.st_mtime_ns}")
     return ";".join(parts)
+
+
+# The store's modules that decide what a loaded ledger holds (the rest of the store only reads it).
+_WRITERS = ("models.py", "narrative.py", "vocabulary.py", "world.py", "writes.py", "visibility.py")
 
 
 def _validated(path: Any) -> Any:
