@@ -220,7 +220,7 @@ class _Sentence:
             if t.text == ",":
                 # skip an appositive: "Voss, wiping a mug, greets you"
                 close = next(
-                    (q for q in range(k + 1, min(self.b, k + 10)) if self.tokens[q].text == ","), None
+                    (q for q in range(k + 1, min(self.b, k + 16)) if self.tokens[q].text == ","), None
                 )
                 if close is None:
                     return None
