@@ -23,7 +23,29 @@ if TYPE_CHECKING:
     from bot.table.reads import Reads
     from bot.table.rounds import Rounds
     from bot.table.summaries import SummaryUpkeep
+    from ledger.scenario.format import Scenario, ScenarioError
     from ledger.store.records import CampaignView
+
+#: The ``scenario`` choice that starts a blank world (one place where the PCs stand; the GM builds the rest).
+BLANK = "blank"
+#: How many of a bad world file's problems the GM is shown (the scenario reader's own limit).
+MAX_WORLD_PROBLEMS = 20
+#: A refusal is one Discord message: the problems are cut to fit.
+MAX_REFUSAL_CHARS = 1900
+
+
+class CampaignExportView(v.View):
+    """A campaign exported as a scenario file for its GM: the TOML ``text`` and what it holds.
+
+    ``problems`` lists what the scenario reader would refuse in the file (empty: it loads back as it is).
+    """
+
+    name: str
+    filename: str
+    text: str
+    events: int
+    entries: int
+    problems: tuple[str, ...] = ()
 
 
 class Campaigns:
@@ -46,8 +68,11 @@ class Campaigns:
         """Begin a campaign in this channel (the caller becomes its GM), from a bundled scenario or blank.
 
         A scenario campaign opens its next session and first round at once, so players can /join and /act.
+        ``scenario`` ``blank`` (or none) starts a blank world: one place, the Crossroads, where the PCs stand
+        until the GM builds the rest.
         """
-        path = resolve_scenario(scenario) if scenario else None
+        blank = scenario is None or scenario.strip().lower() in ("", BLANK)
+        path = None if blank or scenario is None else resolve_scenario(scenario)
         return await self._start(where, caller, name=name, path=path)
 
     async def start_campaign_from_file(
@@ -56,15 +81,98 @@ class Campaigns:
         """Like :meth:`start_campaign` with any scenario file (the terminal table and the demo)."""
         return await self._start(where, caller, name="", path=path)
 
-    async def _start(
-        self, where: v.Where, caller: v.Caller, *, name: str, path: Path | None
+    def check_world_upload(self, *, filename: str, size: int) -> None:
+        """Refuse a GM's world file before it is downloaded: not a ``.toml`` name, or over the size cap."""
+        from ledger.scenario.reading import MAX_SCENARIO_BYTES
+
+        shown = _shown_filename(filename)
+        if not shown.lower().endswith(".toml"):
+            raise InvalidAction(f"Attach the world as a .toml scenario file (got '{shown}').")
+        if size > MAX_SCENARIO_BYTES:
+            raise InvalidAction(
+                f"{shown} is too large: {size:,} bytes, at most {MAX_SCENARIO_BYTES:,}. Nothing was created."
+            )
+
+    async def start_campaign_from_upload(
+        self, where: v.Where, caller: v.Caller, *, filename: str, data: bytes, name: str | None = None
     ) -> v.CampaignView:
-        from ledger.scenario.load import load_scenario_file
+        """Begin a campaign from a GM's own world file (the bytes of a ``.toml`` attachment).
+
+        The file is read with the scenario reader's limits (size, nesting) and every check; a bad file is
+        refused with its first problems (at most 20) and nothing is created. ``name`` renames the campaign.
+        """
+        import asyncio
+
+        from ledger.scenario.format import ScenarioError, ScenarioUnreadable
+        from ledger.scenario.reading import parse_scenario
+
+        self.check_world_upload(filename=filename, size=len(data))
+        source = _shown_filename(filename)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidAction(
+                f"{source} is not UTF-8 text: save it as UTF-8 TOML. Nothing was created."
+            ) from None
+        try:
+            # A big file takes a moment to check: off the event loop, so the bot keeps answering.
+            scenario = await asyncio.to_thread(parse_scenario, text, source=source)
+        except ScenarioUnreadable as err:
+            raise InvalidAction(f"{source}: {err.summary()}. Nothing was created.") from None
+        except ScenarioError as err:
+            raise InvalidAction(_world_problems(source, err)) from None
+        if name and name.strip():
+            campaign = scenario.campaign.model_copy(update={"name": name.strip()[:120]})
+            scenario = scenario.model_copy(update={"campaign": campaign})
+        return await self._start(where, caller, name="", world=(scenario, source))
+
+    async def export_campaign(self, where: v.Where, caller: v.Caller) -> CampaignExportView:
+        """The whole campaign, history included, as a scenario file that loads back the same (GM)."""
+        from ledger.scenario.export import ExportError, export_campaign
+
+        async with self.ctx.session() as s:
+            campaign = await self.lookups.campaign(s, where)
+            await self.lookups.require_gm(s, campaign, caller)
+            try:
+                export = await export_campaign(s, campaign_id=campaign.id, now=self.ctx.clock())
+            except ExportError as err:
+                raise TableError(f"The campaign cannot be exported: {err}.") from None
+        return CampaignExportView(
+            name=campaign.name,
+            filename=export.filename,
+            text=export.text,
+            events=export.events,
+            entries=export.entries,
+            problems=export.problems,
+        )
+
+    async def _start(
+        self,
+        where: v.Where,
+        caller: v.Caller,
+        *,
+        name: str,
+        path: Path | None = None,
+        world: tuple[Scenario, str] | None = None,
+    ) -> v.CampaignView:
+        from ledger.scenario.load import load_scenario_file, load_scenario_into
 
         async with self.ctx.session() as s:
             if await service.find_campaign(s, guild_id=where.guild_id, channel_id=where.channel_id):
                 raise TableError("A campaign already runs in this channel. End it with /campaign end first.")
-            if path is not None:
+            if world is not None:
+                try:
+                    campaign_id = await load_scenario_into(
+                        s,
+                        scenario=world[0],
+                        guild_id=where.guild_id,
+                        channel_id=where.channel_id,
+                        owner_user_id=caller.user_id,
+                        source=world[1],
+                    )
+                except LedgerError as err:
+                    raise InvalidAction(f"{world[1]}: {err}. Nothing was created.") from None
+            elif path is not None:
                 from ledger.scenario.format import ScenarioError
 
                 try:
@@ -392,6 +500,32 @@ def resolve_scenario(name: str) -> Path:
         known = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.toml")))
         raise NotFound(f"No scenario '{name}'. Available: {known}.")
     return path
+
+
+def _shown_filename(filename: str) -> str:
+    """An uploaded file's name as we echo it: its last path part, printable, at most 80 characters."""
+    name = Path(filename.replace("\\", "/")).name
+    name = re.sub(r"[^A-Za-z0-9._ -]+", "_", name).strip() or "world.toml"
+    return name[:80]
+
+
+def _world_problems(source: str, err: ScenarioError) -> str:
+    """A bad world file's refusal: how many problems, then the first ones, cut to one message."""
+    count = len(err.problems)
+    head = f"{source} is not a valid world ({count} problem{'s' if count != 1 else ''}); nothing was created."
+    if count == 1:
+        first = err.problems[0]
+        return f"{source}: {first.path + ': ' if first.path else ''}{first.message}. Nothing was created."
+    lines = [head]
+    for p in err.problems[:MAX_WORLD_PROBLEMS]:
+        line = f"- {p.path}: {p.message}" if p.path else f"- {p.message}"
+        if sum(len(x) + 1 for x in lines) + len(line) > MAX_REFUSAL_CHARS - 40:
+            break
+        lines.append(line)
+    shown = len(lines) - 1
+    if shown < count:
+        lines.append(f"... and {count - shown} more.")
+    return "\n".join(lines)
 
 
 def _owners(pcs: Sequence[Any], members: Sequence[Any]) -> list[tuple[Any, str]]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from bot import views as v
 from bot.intent_parser import IntentParser, OfflineIntentParser
-from bot.table.campaigns import Campaigns
+from bot.table.campaigns import CampaignExportView, Campaigns
 from bot.table.context import Lookups, TableContext
 from bot.table.delivery import Courier, Delivery, ResendView
 from bot.table.gm_desk import GMDesk
@@ -216,6 +216,22 @@ class Table:
     ) -> v.CampaignView:
         """Like :meth:`start_campaign` with any scenario file (the terminal table and the demo)."""
         return await self.campaigns.start_campaign_from_file(where, caller, path=path)
+
+    def check_world_upload(self, *, filename: str, size: int) -> None:
+        """Refuse a GM's world file before downloading it: not ``.toml``, or over the scenario size cap."""
+        self.campaigns.check_world_upload(filename=filename, size=size)
+
+    async def start_campaign_from_upload(
+        self, where: v.Where, caller: v.Caller, *, filename: str, data: bytes, name: str | None = None
+    ) -> v.CampaignView:
+        """Begin a campaign from a GM's own world file (validated, size-capped; nothing made on an error)."""
+        return await self.campaigns.start_campaign_from_upload(
+            where, caller, filename=filename, data=data, name=name
+        )
+
+    async def export_campaign(self, where: v.Where, caller: v.Caller) -> CampaignExportView:
+        """The whole campaign, history included, as a scenario file that loads back the same (GM)."""
+        return await self.campaigns.export_campaign(where, caller)
 
     async def campaign_status(self, where: v.Where, caller: v.Caller) -> v.CampaignView:
         """The campaign in this channel: session, round, location and players."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from pydantic import ValidationError
 
-from ledger.scenario.changes import CHANGE_KINDS
+from ledger.scenario.changes import CHANGE_KINDS, CreateEntity
 from ledger.scenario.format import Scenario, ScenarioProblem, shown_value
 from ledger.scenario.values import FACT_KEY_RE, SLUG, THREAD_ID_RE, VISIBILITY_RE
 
@@ -122,6 +122,13 @@ def static_problems(s: Scenario) -> list[ScenarioProblem]:
     problems += _rules_problems(s)
     # A player:<handle> scope must name a player who owns a PC here (catches typos that would hide a record).
     owners = {str(pc.owner) for pc in s.pcs if pc.owner is not None}
+    # A PC created by a history change (an exported campaign's players) owns its player's scope too.
+    owners |= {
+        str(c.owner).removeprefix("player:")
+        for entry in s.history
+        for c in entry.changes
+        if isinstance(c, CreateEntity) and c.entity_kind == "pc" and c.owner
+    }
     for path, vis in _visibilities(s):
         if vis.startswith("player:") and vis.removeprefix("player:") not in owners:
             add(
