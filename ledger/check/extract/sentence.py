@@ -120,8 +120,9 @@ class _Sentence:
                 "yesterday",
             )
         )
+        said_before = " ".join(before)
         rumour = bool(_RUMOUR & set(before_clause)) or any(
-            p in " ".join(before)
+            p in said_before
             for p in (
                 "they say",
                 "it is said",
