@@ -241,3 +241,21 @@ class Choice(View):
 
     name: str
     value: str
+
+
+# --- the GM builds the world live (bot.table.world) ------------------------------------------------------
+
+
+class WorldChangeView(View):
+    """What one GM world-building command changed, for the GM's private confirmation.
+
+    ``changes`` holds one line per ledger event written (``ev-000042: Marta Vell enters the story``), in
+    order; ``records`` the ids created or changed; ``notices`` what else happened (a DM sent or kept).
+    """
+
+    command: str  # "npc", "spawn", "move", "item", "item-remove", "thread-open", "secret"
+    summary: str  # one line: "Marta Vell joins the world at The Crossroads."
+    changes: tuple[str, ...]
+    records: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+

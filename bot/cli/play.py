@@ -8,6 +8,10 @@ action (``alice: grab the spyglass``). The commands mirror the Discord ones::
     /round status | close (GM)     /ledger inventory [PLAYER] | threads | history [N] | record ID
     /ledger relationships [NPC] | notes | dispute ID REASON                         /recap
     /gm rule ID accept|reject NOTE | thread ID STATUS NOTE | disputes               /roll EXPR
+    /gm npc name: N [description: D] [location: L] [stats: C] [attitude: A] [pronouns: P]
+    /gm spawn creature: C [count: N] [name: N] [location: L]      /gm move who: W|party to: L [description: D]
+    /gm item name: N [to: H] [quantity: Q] [description: D]       /gm item-remove name: N fate: F [from: H]
+    /gm thread-open kind: K from: A to: B terms: T [visibility: V] /gm secret about: X text: T [for: PLAYER]
     /status   /who   /as NAME   /help   /quit
 
 The speaker ``gm`` is the game master (the campaign owner). Lines are read from stdin (piped or typed) and
@@ -47,6 +51,11 @@ HELP = """commands (prefix a line with NAME: to speak as NAME, or use /as NAME):
   /ledger inventory [PLAYER] | threads | history [N] | record ID | relationships [NPC] | notes
   /ledger dispute ID REASON       object to a record; the GM rules on it
   /gm rule ID accept|reject NOTE  /gm thread ID STATUS NOTE  /gm disputes   (GM)
+  /gm npc name: N [description: D] [location: L] [stats: C] [attitude: A] [pronouns: P]   (GM)
+  /gm spawn creature: C [count: N] [name: N] [location: L]   /gm move who: NPC|party to: L [description: D]
+  /gm item name: N [to: H] [quantity: Q] [description: D]    /gm item-remove name: N fate: F [from: H]
+  /gm thread-open kind: K from: A to: B terms: T [visibility: everyone|gm|PLAYER]
+  /gm secret about: X text: T [for: PLAYER]
   /roll EXPR   /recap   /status   /who   /as NAME   /help   /quit"""
 
 
@@ -438,6 +447,10 @@ class PlaySession:
     async def _cmd_gm(self, rest: str) -> None:
         from bot.terminal import show_thread
 
+        sub, _, options = rest.strip().partition(" ")
+        if sub.lower() in WORLD_COMMANDS:
+            await self._gm_world(sub.lower(), options)
+            return
         try:
             parts = shlex.split(rest)
         except ValueError:
@@ -471,7 +484,27 @@ class PlaySession:
         else:
             raise UsageError(
                 "usage: /gm rule ID accept|reject NOTE | /gm thread ID STATUS NOTE | /gm disputes"
+                " | /gm npc|spawn|move|item|item-remove|thread-open|secret KEY: VALUE ..."
             )
+
+    async def _gm_world(self, sub: str, text: str) -> None:
+        """``/gm npc name: Marta Vell attitude: 20``: the same world commands and options as on Discord."""
+        method, keys, required, numbers = WORLD_COMMANDS[sub]
+        options = _options(text, keys)
+        missing = [k for k in required if not options.get(k)]
+        if missing:
+            shown = " ".join(f"{k}: ..." for k in keys)
+            raise UsageError(f"usage: /gm {sub} {shown} ({', '.join(missing)} needed)")
+        args: dict[str, Any] = {}
+        for key, value in options.items():
+            name = {"from": "holder" if sub == "item-remove" else "from_", "for": "for_"}.get(key, key)
+            args[name] = (
+                _int(value, f"usage: /gm {sub}: {key} is a whole number") if key in numbers else value
+            )
+        view = await getattr(self.table, method)(self.where, self._speaker(), **args)
+        self.s.line(view.summary)
+        for line in (*view.changes, *view.notices):
+            self.s.line(f"  {line}")
 
     async def _cmd_recap(self, rest: str) -> None:
         from bot.terminal import show_recap
@@ -507,6 +540,44 @@ def _line_reader(stdin: TextIO) -> Callable[[], Awaitable[str]] | None:
 
     threading.Thread(target=pump, name="tablekeeper-stdin", daemon=True).start()
     return lines.get
+
+
+#: ``/gm <sub>`` world commands: (table method, option keys in order, required keys, whole-number keys).
+WORLD_COMMANDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "npc": (
+        "gm_npc",
+        ("name", "description", "location", "stats", "attitude", "pronouns"),
+        ("name",),
+        ("attitude",),
+    ),
+    "spawn": ("gm_spawn", ("creature", "count", "name", "location"), ("creature",), ("count",)),
+    "move": ("gm_move", ("who", "to", "description"), ("who", "to"), ()),
+    "item": ("gm_item", ("name", "to", "quantity", "description"), ("name",), ("quantity",)),
+    "item-remove": ("gm_item_remove", ("name", "fate", "from", "quantity"), ("name", "fate"), ("quantity",)),
+    "thread-open": (
+        "gm_thread_open",
+        ("kind", "from", "to", "terms", "visibility"),
+        ("kind", "from", "to", "terms"),
+        (),
+    ),
+    "secret": ("gm_secret", ("about", "text", "for"), ("about", "text"), ()),
+}
+
+
+def _options(text: str, keys: tuple[str, ...]) -> dict[str, str]:
+    """``name: Marta Vell attitude: 20`` -> ``{"name": "Marta Vell", "attitude": "20"}`` for the known keys.
+
+    A value runs to the next known ``key:``; anything before the first key is an error (say which keys exist).
+    """
+    pattern = re.compile(r"(?:^|(?<=\s))(" + "|".join(re.escape(k) for k in keys) + r")\s*:", re.I)
+    found = list(pattern.finditer(text))
+    if text.strip() and (not found or text[: found[0].start()].strip()):
+        raise UsageError(f"options are KEY: VALUE, with KEY one of: {', '.join(keys)}")
+    out: dict[str, str] = {}
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(text)
+        out[match.group(1).lower()] = text[match.end() : end].strip()
+    return out
 
 
 class UsageError(Exception):

@@ -24,6 +24,7 @@ from bot.table.narration import Narration
 from bot.table.reads import Reads
 from bot.table.rounds import Rounds
 from bot.table.summaries import SummaryUpkeep
+from bot.table.world import WorldBuilder
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -83,6 +84,7 @@ class Table:
         self.reads = Reads(ctx, self.lookups)
         self.desk = GMDesk(ctx, self.lookups, self.reads)
         self.campaigns = Campaigns(ctx, self.lookups, self.rounds, self.reads, self.summary_upkeep)
+        self.world = WorldBuilder(ctx, self.lookups, self.reads)
 
     # --- construction ----------------------------------------------------------------------------------
 
@@ -416,6 +418,42 @@ class Table:
     ) -> v.ConflictView:
         """Dismiss a queued conflict, or turn it into an explicit retcon of its refuting record (GM)."""
         return await self.desk.gm_conflict(where, caller, conflict_id=conflict_id, action=action, note=note)
+
+    # --- the GM builds the world live (bot.table.world) ------------------------------------------------
+
+    async def gm_npc(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """Create or update an NPC (GM): name, description, location, stats, attitude, pronouns."""
+        return await self.world.gm_npc(where, caller, **options)
+
+    async def gm_spawn(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """Put SRD monsters in a scene (GM): creature, count, name, location."""
+        return await self.world.gm_spawn(where, caller, **options)
+
+    async def gm_move(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """Move an NPC or the party (GM); a new place is created with its description."""
+        return await self.world.gm_move(where, caller, **options)
+
+    async def gm_item(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """Give an item to someone or leave it at a place (GM)."""
+        return await self.world.gm_item(where, caller, **options)
+
+    async def gm_item_remove(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """An item leaves the world with its fate: sold, lost, destroyed, used up, confiscated (GM)."""
+        return await self.world.gm_item_remove(where, caller, **options)
+
+    async def gm_thread_open(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """Open a favour, debt, oath, feud, bounty, quest, prophecy or rumour (GM)."""
+        return await self.world.gm_thread_open(where, caller, **options)
+
+    async def gm_secret(self, where: v.Where, caller: v.Caller, **options: Any) -> v.WorldChangeView:
+        """A GM secret about someone or something, hidden or told to one player now (GM)."""
+        return await self.world.gm_secret(where, caller, **options)
+
+    async def gm_autocomplete(
+        self, where: v.Where, caller: v.Caller, *, kind: str, prefix: str
+    ) -> tuple[v.Choice, ...]:
+        """Choices for the GM's world commands (SRD creatures, places, creatures, items, players)."""
+        return await self.world.autocomplete(where, caller, kind=kind, prefix=prefix)
 
     # --- delivery --------------------------------------------------------------------------------------
 

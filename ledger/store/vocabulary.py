@@ -33,7 +33,7 @@ ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:#[0-9]+)?$"
 Slug = Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)]
 Name = Annotated[str, Field(min_length=1, max_length=120)]
 EntityKind = Literal["pc", "npc", "monster"]
-ThreadKind = Literal["favour", "debt", "oath", "bounty", "prophecy", "quest", "feud"]
+ThreadKind = Literal["favour", "debt", "oath", "bounty", "prophecy", "quest", "feud", "rumour"]
 ThreadStatus = Literal["open", "settled", "expired", "broken"]
 FactValue = StrictBool | StrictInt | StrictStr
 
@@ -168,8 +168,9 @@ class SetEdge(ChangeBase):
 
 
 class OpenThread(ChangeBase):
-    """A new favour, debt, oath, bounty, prophecy, quest or feud, open; ``place`` is where it belongs, if
-    anywhere (the harbour a smuggling debt is about): kept in the event and among what it involves."""
+    """A new favour, debt, oath, bounty, prophecy, quest, feud or rumour, open; ``place`` is where it
+    belongs, if anywhere (the harbour a smuggling debt is about): kept in the event and among what it
+    involves."""
 
     kind: Literal["open_thread"] = "open_thread"
     id: Slug
