@@ -194,3 +194,11 @@ def test_they_after_naming_only_pcs_is_the_party() -> None:
     assert refuted(text, abbey()) == set()
     text = "Mira and Tam finish their bread. They climb the worn stair to the chapel. The abbot looks up."
     assert refuted(text, abbey()) == {"npc-abbot-location"}
+
+
+def test_setting_out_for_a_place_goes_there() -> None:
+    text = "Mira and Oren set off for the chapel. The abbot looks up from his prayers."
+    assert refuted(text, abbey()) == set()
+    assert refuted("Tam heads for the chapel. The abbot looks up from his prayers.", abbey()) == {
+        "npc-abbot-location"
+    }

@@ -512,6 +512,10 @@ _GESTURES_TOWARD = frozenset(
 )
 
 
+# verbs that set out "for" a place ("makes for the gate", "sets off for the docks")
+_SETTING_OUT = frozenset({"head", "make", "set", "leave", "depart", "start", "strike", "go", "sail", "ride"})
+
+
 def _destination(s: _Sentence, k: int) -> str | None:
     """The known place the verb at ``k`` goes to: "to/into/onto/toward the X", or "up/down the X" right
     after the verb, in the same clause, before anyone else is named."""
@@ -528,6 +532,7 @@ def _destination(s: _Sentence, k: int) -> str | None:
             return None
         if (
             t.low in _GOING
+            or (t.low == "for" and (base in MOTION or base in _SETTING_OUT))  # "heads for the gate"
             or (q == k + 1 and t.low in ("up", "down"))
             or (t.low in ("up", "down") and s.tokens[q - 1].low in ("out", "back", "and"))
         ):
