@@ -1,8 +1,11 @@
 """Retrieval's candidates: every ledger row a scene's queries return, as a record that can be ranked and told.
 
-Each candidate knows who it involves and witnessed, its session, importance, permanence and moment (the batch
-it was applied in), and how to render itself in one line once the names are known. Events already told by a
-retrieved projection (the thread, edge or fact they set) and superseded events are not candidates.
+Each candidate knows who it involves and witnessed, its session, importance and moment (the batch it was
+applied in), what kind of record it is (a thread with its kind and status, an edge with its kind, a death, a
+narrative event with its kind and participants, a settlement), and how to render itself in one line once the
+names are known. Events already told by a retrieved projection (the thread, edge or fact they set) and
+superseded events are not candidates; a closed thread whose settlement event was read is told by that event
+(:func:`merge_settlements`), which then carries the thread's terms.
 """
 
 from __future__ import annotations
@@ -12,18 +15,18 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ledger.recall.queries import (
-    PERMANENT_EDGE_WORDS,
+    NARRATIVE_EVENT,
     events_stmt,
     fetch_rows,
     links_stmt,
     names_stmt,
+    numbered,
     query_params,
 )
 from ledger.store.visibility import Viewer
 
 RecordKind = Literal["thread", "edge", "fact", "event", "holding"]
 
-PERMANENT_THREAD_KINDS = frozenset({"favour", "debt", "oath", "bounty", "prophecy"})
 SKIPPED_EVENT_KINDS = frozenset({"create_entity", "create_location", "create_item"})
 
 
@@ -38,21 +41,35 @@ class Candidate:
     involved: set[str]
     witnessed: set[str] = field(default_factory=set)
     importance: int = 5
-    permanent: bool = False
-    tier_label: str = ""  # "favour", "death", "quest" ...
-    active: bool = False  # a current matter (open quest, a condition now)
+    permanent: bool = False  # flagged permanent by whoever wrote it (the table, a file)
+    label: str = ""  # "favour", "death", "bargain", "sister" ...
     asked: bool = False  # a thread the caller asked for
     render: Any = None  # (names) -> text
     subject: tuple[str, ...] = ()  # projection identity an event would duplicate
     moment: tuple[Any, ...] = ()
+    # threads (and a settlement event, which carries its thread's)
+    thread_kind: str = ""
+    status: str = ""
+    opened: int = 0
+    parties: tuple[str, ...] = ()
+    # edges
+    source: str = ""
+    target: str = ""
+    # facts and events
+    fact_field: str = ""
+    death: bool = False
+    condition: bool = False
+    at_location: bool = False  # a death found by where the body lies
+    # events
+    change: str = ""  # the change kind (set_alive, record_event, thread_transition ...)
+    narrative: str = ""  # a narrative event's kind (bargain, insult, ...)
+    participants: tuple[str, ...] = ()
+    bears_on: str = ""  # the thread a narrative event or a transition is about
+    settles: str = ""  # set when this event is the settlement a closed thread is told by
 
 
 def _edge_ref(source: str, target: str, kind: str) -> str:
     return f"{source}>{target}:{kind}"
-
-
-def _edge_permanent(kind: str) -> bool:
-    return any(word in PERMANENT_EDGE_WORDS for word in kind.replace("_", "-").split("-"))
 
 
 def _signed(n: int) -> str:
@@ -60,23 +77,26 @@ def _signed(n: int) -> str:
 
 
 def _cause_fields(row: Any) -> dict[str, Any]:
-    """Importance and moment of a projection row, from its joined cause event (defaults when it has none)."""
+    """Importance, permanence and moment of a projection row, from its joined cause event (defaults when it
+    has none)."""
     if row.c_session is None:
         return {}
     return {
         "importance": int(row.c_importance),
+        "permanent": bool(row.c_permanent),
         "moment": _moment(row.c_session, row.c_round, row.c_cause, row.c_importance, row.c_permanent),
     }
 
 
+def _thread_head(t: Any) -> str:
+    return f"{t.id} ({t.kind}, {t.status}, since session {t.opened_session}): {t.terms}"
+
+
 def add_thread(add: Any, t: Any, *, asked: bool) -> None:
     """A thread row (with its cause event) as a candidate; ``asked``: the scene is about it."""
-    permanent = t.kind in PERMANENT_THREAD_KINDS and t.status in ("open", "broken")
-    active = t.status == "open"
-    since = t.opened_session
 
     def render(names: Mapping[str, str], t: Any = t) -> str:
-        text = f"{t.id} ({t.kind}, {t.status}, since session {since}): {t.terms}"
+        text = _thread_head(t)
         if t.status != "open":
             text += f" [{t.status} in session {t.session_number}]"
         return text
@@ -85,15 +105,17 @@ def add_thread(add: Any, t: Any, *, asked: bool) -> None:
         Candidate(
             ref=t.id,
             kind="thread",
-            session=since if t.status == "open" else t.session_number,
+            session=t.opened_session if t.status == "open" else t.session_number,
             visibility=t.visibility,
             involved=set(t.parties),
-            permanent=permanent,
-            tier_label=t.kind if t.status == "open" else f"{t.status} {t.kind}",
-            active=active,
+            label=t.kind,
             asked=asked,
             render=render,
             subject=(t.id,),
+            thread_kind=t.kind,
+            status=t.status,
+            opened=int(t.opened_session),
+            parties=tuple(t.parties),
             **_cause_fields(t),
         )
     )
@@ -112,13 +134,14 @@ def add_edge(add: Any, e: Any) -> None:
         Candidate(
             ref=_edge_ref(e.source_id, e.target_id, e.kind),
             kind="edge",
-            session=e.session_number,
+            session=int(e.since_session) or int(e.session_number),
             visibility=e.visibility,
             involved={e.source_id, e.target_id},
-            permanent=_edge_permanent(e.kind),
-            tier_label=e.kind,
+            label=e.kind,
             render=render,
             subject=("edge", e.source_id, e.target_id, e.kind),
+            source=e.source_id,
+            target=e.target_id,
             **_cause_fields(e),
         )
     )
@@ -134,27 +157,20 @@ def add_fact(
     if subject in dead and field_name != "alive":
         return  # a dead entity named present: only the death matters
     implied = field_name in ("alive", "location", "hp") and not (field_name == "alive" and f.value is False)
-    if subject in present and implied:
+    if implied:
         return  # implied by the scene itself (they are here, alive); the checker has hp
     if field_name == "exits":
         return  # scenery the narrator gets from the location itself
     death = field_name == "alive" and f.value is False
     condition = field_name.startswith("condition-") and f.value is True
-    label = "death" if death else "condition" if condition else "fact"
 
     def render(names: Mapping[str, str], f: Any = f) -> str:
         who = names.get(subject, subject) if subject else None
         if death:
             where = f" at {names.get(at_location, at_location)}" if at_location else ""
             return f"{who} is dead (since session {f.session_number}){where}"
-        if field_name == "alive":
-            return f"{who} is alive"
         if condition:
             return f"{who} is {field_name.removeprefix('condition-')} (since session {f.session_number})"
-        if field_name == "location":
-            return f"{who} is at {names.get(str(f.value), str(f.value))}"
-        if field_name == "hp":
-            return f"{who} has {f.value} HP"
         if who is not None:
             return (
                 f"{who}: {field_name.replace('-', ' ')} = {_fact_value(f.value)} (session {f.session_number})"
@@ -168,11 +184,13 @@ def add_fact(
             session=f.session_number,
             visibility=f.visibility,
             involved={x for x in (subject, at_location) if x},
-            permanent=death or bool(f.c_permanent),
-            tier_label=label,
-            active=condition and subject in present,
+            label="death" if death else "condition" if condition else "fact",
             render=render,
             subject=("fact", f.key),
+            fact_field=field_name,
+            death=death,
+            condition=condition,
+            at_location=at_location is not None,
             **_cause_fields(f),
         )
     )
@@ -193,7 +211,7 @@ def add_holding(add: Any, h: Any) -> None:
             session=h.session_number,
             visibility=h.visibility,
             involved={h.holder_id, h.item_id},
-            tier_label="holding",
+            label="holding",
             render=_holding_renderer(h.item_id, h.holder_id, h.quantity),
             **_cause_fields(h),
         )
@@ -209,17 +227,30 @@ def _holding_renderer(item: str, holder: str, quantity: int) -> Any:
 
 
 async def add_events(
-    session: Any, add: Any, cid: int, anchors: Sequence[str], viewer: Viewer, cands: Mapping[str, Candidate]
+    session: Any,
+    add: Any,
+    cid: int,
+    viewer: Viewer,
+    cands: Mapping[str, Candidate],
+    *,
+    anchors: Sequence[str],
+    npcs: Sequence[str],
+    people: Sequence[str],
+    threads: Sequence[str],
 ) -> None:
-    """Events involving or witnessed by the anchors: the newest few of each, plus permanent ones in a window.
+    """Events the scene may recall: each anchor's newest few, the notable ones each NPC present (``npcs``)
+    shares with the scene's ``people`` or had lately, and the newest of each of ``threads``.
 
-    Two statements: the events (each anchor's newest ids read backwards from its index, with a LIMIT), then
-    who they involve, who witnessed them and whether a retcon or correction superseded them.
+    Two statements: the events (:func:`ledger.recall.queries.events_stmt`), then who they involve, who
+    witnessed them and whether a retcon or correction superseded them.
     """
 
     gm = viewer.visible() is None
-    params = query_params(cid, viewer, **{f"a{i}": a for i, a in enumerate(anchors)})
-    rows = await fetch_rows(session, events_stmt(gm, len(anchors)), params)
+    a_ids, n_ids = numbered("a", anchors), numbered("n", npcs)
+    t_ids, q_ids = numbered("t", threads), numbered("q", people)
+    params = query_params(cid, viewer, **a_ids, **n_ids, **t_ids, **q_ids)
+    stmt = events_stmt(gm, len(a_ids), len(n_ids), len(t_ids), len(q_ids))
+    rows = await fetch_rows(session, stmt, params)
     events = {r.id: r for r in rows if r.kind not in SKIPPED_EVENT_KINDS}
     if not events:
         return
@@ -236,17 +267,25 @@ async def add_events(
         else:
             witnessed[eid].add(ent)
     projected = {c.subject for c in cands.values() if c.subject}
+    closed = {c.ref for c in cands.values() if c.kind == "thread" and c.status != "open"}
     for eid in ids:
         row = events[eid]
         if row.ref in superseded:
             continue
-        subject = _event_subject(row.payload)
-        if subject is not None and subject in projected:
-            continue  # the thread/edge/fact it set is retrieved and says the same, better
         payload = dict(row.payload or {})
-        death = payload.get("kind") == "set_alive" and payload.get("alive") is False
+        change = str(payload.get("kind") or row.kind)
+        subject = _event_subject(payload)
+        settlement = change == "thread_transition" and str(payload.get("thread")) in closed
+        if subject is not None and subject in projected and not settlement:
+            continue  # the thread/edge/fact it set is retrieved and says the same, better
+        death = change == "set_alive" and payload.get("alive") is False
         # Hit points are a passing state even inside a permanent moment: the death says what lasted.
-        transient = payload.get("kind") == "set_hp"
+        transient = change == "set_hp"
+        narrative = str(payload.get("event_kind") or "") if change == NARRATIVE_EVENT else ""
+        participants = tuple(str(p) for p in payload.get("participants") or ()) if narrative else ()
+        bears_on = (
+            str(payload.get("thread") or "") if change in (NARRATIVE_EVENT, "thread_transition") else ""
+        )
         add(
             Candidate(
                 ref=row.ref,
@@ -254,16 +293,52 @@ async def add_events(
                 session=int(row.session_number),
                 visibility=row.visibility,
                 involved=involved[eid],
-                witnessed=witnessed[eid],
+                witnessed=witnessed[eid] - involved[eid],
                 importance=max(0, int(row.importance) - (3 if transient else 0)),
-                permanent=(bool(row.permanent) and not transient) or death,
-                tier_label="death" if death else str(row.kind).replace("_", " "),
+                permanent=bool(row.permanent) and not transient,
+                label="death" if death else narrative or change.replace("_", " "),
                 render=_event_renderer(row.ref, int(row.session_number), payload),
                 moment=_moment(
                     row.session_number, row.round_number, row.cause, row.importance, row.permanent
                 ),
+                death=death,
+                change=change,
+                narrative=narrative,
+                participants=participants,
+                bears_on=bears_on,
+                status=str(payload.get("status") or "") if change == "thread_transition" else "",
             )
         )
+
+
+def merge_settlements(cands: dict[str, Candidate]) -> None:
+    """Tell each closed thread by the event that closed it, when that event was read.
+
+    The event takes the thread's kind, parties, opening session and terms (its text names them), and the
+    thread record itself is dropped: the settlement is what matters now, not the old demand.
+    """
+    threads = {c.ref: c for c in cands.values() if c.kind == "thread" and c.status != "open"}
+    best: dict[str, Candidate] = {}
+    for c in cands.values():
+        if c.change != "thread_transition" or c.bears_on not in threads:
+            continue
+        if c.status == threads[c.bears_on].status and c.ref >= best.get(c.bears_on, c).ref:
+            best[c.bears_on] = c  # the last transition to the thread's status
+    for tid, ev in best.items():
+        t = cands.pop(tid)
+        ev.settles = tid
+        ev.label = t.label
+        ev.thread_kind, ev.opened, ev.parties, ev.asked = t.thread_kind, t.opened, t.parties, t.asked
+        ev.involved |= set(t.parties)
+        ev.render = _settlement_renderer(ev.ref, ev.session, t, ev.render)
+
+
+def _settlement_renderer(ref: str, session_number: int, thread: Candidate, told: Any) -> Any:
+    def render(names: Mapping[str, str]) -> str:
+        # "ev-000123 (session 20): favor-0003-01 became settled: favour repaid" and the thread's own line
+        return f"{told(names)} | {thread.render(names)}"
+
+    return render
 
 
 def _moment(
@@ -346,6 +421,11 @@ def _describe(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return f"{p.get('thread')} became {p.get('status')}{reason}"
     if kind == "set_fact":
         return f"{p.get('key')} = {_fact_value(p.get('value'))}"
+    if kind == NARRATIVE_EVENT:
+        who = ", ".join(n(x) for x in p.get("participants") or ())
+        where = f" at {n(p.get('place'))}" if p.get("place") else ""
+        between = f" ({who}{where})" if who or where else ""
+        return f"{p.get('event_kind')}{between}: {p.get('summary')}"
     if kind in ("retcon", "correction"):
         inner = "; ".join(_describe(c, names) for c in p.get("changes") or ())
         return f"{kind} of {p.get('target')} ({p.get('reason')}): {inner}"

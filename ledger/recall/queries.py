@@ -3,43 +3,72 @@
 Every statement is keyed by the scene's ids (never by the campaign's length) and filters visibility in SQL
 (``visibility IN :vis``, or no restriction for the GM), so a record the viewer may not see never leaves the
 database. :func:`ledger.recall.retrieval.scene_context` runs them; :mod:`.candidates` turns their rows into
-candidates.
+candidates. Every per-id sub-select reads one index range (``ix_edge_target``, the edge and event-index
+primary keys, ``ix_thread_party_entity``, ``ix_event_entity_entity``, ``ix_event_witness_entity``) with its
+own LIMIT, so a scene costs at most a fixed number of rows per id, however long the campaign.
+
+Statements whose shape depends on how many ids a scene has take them as numbered parameters (``a0``, ``a1``
+...), padded with ``""`` (which matches nothing) up to a bucket of :data:`ID_BUCKET`, so a handful of shapes
+serve every scene.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, literal, or_, select, true, union_all
+from sqlalchemy import and_, bindparam, case, false, literal, select, true, union_all
 
 from ledger.store import models as m
+from ledger.store.narrative import NARRATIVE_KINDS, significance
 from ledger.store.visibility import Viewer
 
-# Query caps: each query reads at most this many rows, whatever the campaign's length.
-THREAD_CAP = 20
-EDGE_CAP = 20
+# Query caps: each query reads at most this many rows per id of the scene, whatever the campaign's length.
+EDGES_PER_PERSON = 32  # edges from, and edges to, each person present
 FACT_CAP = 120
 HOLDING_CAP = 20
 AT_LOCATION_CAP = 60
-RECENT_EVENTS_PER_ENTITY = 8
-PERMANENT_WINDOW_PER_ENTITY = 60
-PERMANENT_EVENT_CAP = 20
+THREADS_PER_PARTY = 30  # threads binding each NPC present, the place, an asked thread: open ones first
+OPEN_THREADS_PER_OTHER = 6  # open threads (the oldest) of each PC present and of each one-hop tie
+RECENT_EVENTS_PER_ENTITY = 8  # the newest events involving or witnessed by each anchor
+NOTABLE_WINDOW = 400  # how far back, in its own events, an NPC's notable events are looked for
+NOTABLE_SHARED_PER_PERSON = 10  # notable events an NPC present shares with someone else present
+NOTABLE_OWN_WINDOW = 120
+NOTABLE_OWN_PER_PERSON = 4  # the newest notable events of an NPC present, whoever with
+EVENTS_PER_THREAD = 4  # the newest events of a closed or asked thread: its settlement and what bore on it
+ID_BUCKET = 4
 
-#: Edge kinds that are standing obligations or enmities, matched as words of the kind slug.
-PERMANENT_EDGE_WORDS = frozenset(
-    {"favour", "favor", "debt", "owes", "feud", "enemy", "enemies", "oath", "sworn", "bounty", "vengeance",
-     "nemesis", "blood", "killed", "murdered", "betrayed"}
-)  # fmt: skip
+#: Narrative kinds that make an event notable: their significance between two people is at least
+#: :data:`NOTABLE_SIGNIFICANCE` (bonds made or broken, words that change how people stand).
+NOTABLE_SIGNIFICANCE = 3
+NOTABLE_KINDS: tuple[str, ...] = tuple(
+    k for k in NARRATIVE_KINDS if significance(k, 2) >= NOTABLE_SIGNIFICANCE
+)
+#: The event kind of a narrative event (``record_event`` changes).
+NARRATIVE_EVENT = "record_event"
 #: The name shown for an entity, location or item the viewer may not see.
 UNKNOWN_NAME = "someone unknown"
 
 
+def bucket(n: int) -> int:
+    """``n`` rounded up to a multiple of :data:`ID_BUCKET` (0 stays 0)."""
+    return -(-n // ID_BUCKET) * ID_BUCKET
+
+
+def numbered(prefix: str, ids: Sequence[str]) -> dict[str, str]:
+    """``{prefix0: id0, ...}`` padded with ``""`` up to the bucket of ``len(ids)``."""
+    padded = [*ids, *([""] * (bucket(len(ids)) - len(ids)))]
+    return {f"{prefix}{i}": x for i, x in enumerate(padded)}
+
+
 async def fetch_rows(session: Any, stmt: Any, params: Mapping[str, Any] | None = None) -> list[Any]:
-    """Rows of a Core ``select`` (tuples, one per row) through sqlmodel's ``exec``."""
-    run = getattr(session, "exec", None) or session.execute
-    return list((await run(stmt, params=dict(params or {}))).all())
+    """Rows of a Core ``select`` (tuples, one per row), run on the session's connection (a Core statement
+    needs nothing of the ORM, whose execution path costs more than these small reads)."""
+    connection = getattr(session, "connection", None)
+    conn = await connection() if inspect.iscoroutinefunction(connection) else session
+    return list((await conn.execute(stmt, dict(params or {}))).all())
 
 
 def _tbl(model: Any) -> Any:
@@ -77,24 +106,52 @@ def _with_cause(limited: Any) -> Any:
 # building a SQLAlchemy statement with a dozen sub-selects costs more than running it.
 
 
+#: A viewer sees at most three visibilities (public, party, its own ``player:<id>``).
+MAX_VISIBILITIES = 3
+
+
 def _vis(col: Any, gm: bool) -> Any:
-    """``visibility IN :vis`` (an expanding parameter), or no restriction for the GM."""
-    return true() if gm else col.in_(bindparam("vis", expanding=True))
+    """``visibility IN (:v0, :v1, :v2)``, or no restriction for the GM. Plain parameters, not an expanding
+    one: a statement whose parameters are all plain is compiled once and reused as it is."""
+    return true() if gm else col.in_([bindparam(f"v{i}") for i in range(MAX_VISIBILITIES)])
+
+
+def one_of(col: Any, prefix: str, n: int) -> Any:
+    """``col IN (:<prefix>0, ... :<prefix><n-1>)`` (see :func:`numbered`), false when ``n`` is 0."""
+    return col.in_([bindparam(f"{prefix}{i}") for i in range(n)]) if n else false()
 
 
 def query_params(cid: int, viewer: Viewer, **more: Any) -> dict[str, Any]:
+    """The parameters every statement takes (the campaign, the viewer's visibilities) and ``more``."""
     out: dict[str, Any] = {"cid": cid, **more}
     allowed = viewer.visible()
     if allowed is not None:
-        out["vis"] = list(allowed)
+        padded = [*allowed, *([allowed[-1]] * MAX_VISIBILITIES)][:MAX_VISIBILITIES]
+        out.update({f"v{i}": v for i, v in enumerate(padded)})
     return out
 
 
 @lru_cache(maxsize=64)
-def facts_stmt(gm: bool, with_location: bool) -> Any:
-    """Facts about the subjects, and (with a location) who lies dead there, the ``alive`` facts first."""
+def facts_stmt(gm: bool, n_subjects: int, n_ties: int, with_location: bool) -> Any:
+    """Facts about the subjects ``s<i>`` (``ix_fact_subject``), whether the ties ``k<j>`` are alive, and
+    (with a location) who lies dead there (``ix_fact_field_value``); the ``alive`` facts first."""
     fact = _c(m.Fact)
-    cond = fact.subject.in_(bindparam("subjects", expanding=True))
+    parts = [
+        select(_tbl(m.Fact)).where(
+            fact.campaign_id == bindparam("cid"),
+            one_of(fact.subject, "s", n_subjects),
+            _vis(fact.visibility, gm),
+        )
+    ]
+    if n_ties:
+        parts.append(
+            select(_tbl(m.Fact)).where(
+                fact.campaign_id == bindparam("cid"),
+                one_of(fact.subject, "k", n_ties),
+                fact.field == "alive",
+                _vis(fact.visibility, gm),
+            )
+        )
     if with_location:
         lying_here = (
             select(fact.subject)
@@ -106,77 +163,101 @@ def facts_stmt(gm: bool, with_location: bool) -> Any:
             )
             .limit(AT_LOCATION_CAP)
         )
-        cond = or_(
-            cond, and_(fact.subject.in_(lying_here), fact.field == "alive", fact.value_text == "false")
+        parts.append(
+            select(_tbl(m.Fact)).where(
+                fact.campaign_id == bindparam("cid"),
+                fact.field == "alive",
+                fact.value_text == "false",
+                fact.subject.in_(lying_here),
+                _vis(fact.visibility, gm),
+            )
         )
-    return _with_cause(
-        select(_tbl(m.Fact))
-        .where(fact.campaign_id == bindparam("cid"), cond, _vis(fact.visibility, gm))
-        .order_by((fact.field == "alive").desc(), fact.key)
-        .limit(FACT_CAP)
-    )
+    rows = union_all(*parts).subquery()
+    return _with_cause(select(rows).order_by((rows.c.field == "alive").desc(), rows.c.key).limit(FACT_CAP))
 
 
 @lru_cache(maxsize=64)
-def threads_stmt(gm: bool, n_asked: int) -> Any:
-    """Threads binding the anchors (``thread_party`` by entity) and the asked ones; open and recent first."""
+def edges_stmt(gm: bool, n_people: int) -> Any:
+    """Edges from (primary key) or to (``ix_edge_target``) the people ``a<i>``, at most EDGES_PER_PERSON per
+    person and side: ties between two of them first, then the oldest (kinship and alliances are usually the
+    oldest ties; a long feud too)."""
+    edge = _c(m.Edge)
+    sides = [
+        select(_tbl(m.Edge))
+        .where(edge.campaign_id == bindparam("cid"), one_of(side, "a", n_people), _vis(edge.visibility, gm))
+        .order_by(one_of(other, "a", n_people).desc(), edge.since_session, side, other, edge.kind)
+        .limit(EDGES_PER_PERSON * n_people)
+        .subquery()
+        for side, other in ((edge.source_id, edge.target_id), (edge.target_id, edge.source_id))
+    ]
+    return _with_cause(union_all(*(select(sq) for sq in sides)))
+
+
+def _threads_of(prefix: str, n: int, cap: int, gm: bool, *, open_only: bool) -> Any:
+    """Ids of the threads binding the entities ``<prefix><i>`` (``thread_party`` joined to each thread by
+    primary key): open ones first, the oldest first; then closed ones, the most recently closed first; at
+    most ``cap``."""
+    party, thread = _c(m.ThreadParty), _c(m.Thread)
+    is_open = thread.status == "open"
+    inner = (
+        select(thread.id.label("thread_id"))
+        .select_from(
+            _tbl(m.ThreadParty).join(
+                _tbl(m.Thread), and_(thread.campaign_id == party.campaign_id, thread.id == party.thread_id)
+            )
+        )
+        .where(
+            party.campaign_id == bindparam("cid"),
+            one_of(party.entity_id, prefix, n),
+            _vis(thread.visibility, gm),
+        )
+    )
+    if open_only:
+        inner = inner.where(is_open).order_by(thread.opened_session, thread.id)
+    else:
+        inner = inner.order_by(
+            is_open.desc(), case((is_open, thread.opened_session), else_=-thread.session_number), thread.id
+        )
+    sub = inner.limit(cap).subquery()
+    return select(sub.c.thread_id)
+
+
+@lru_cache(maxsize=128)
+def threads_stmt(gm: bool, n_parties: int, n_pcs: int, n_ties: int, n_asked: int) -> Any:
+    """Threads binding the parties ``p<i>`` (NPCs present, the place: THREADS_PER_PARTY each, open first),
+    the oldest open ones of the PCs present ``o<j>`` and of the one-hop ties ``r<l>``
+    (OPEN_THREADS_PER_OTHER each) and the asked ones (``k<m>``), each read by primary key."""
     thread = _c(m.Thread)
-    asked: Any = bindparam("asked", expanding=True)
-    bound = select(_c(m.ThreadParty).thread_id).where(
-        _c(m.ThreadParty).campaign_id == bindparam("cid"),
-        _c(m.ThreadParty).entity_id.in_(bindparam("anchors", expanding=True)),
+    parts = []
+    if n_parties:
+        parts.append(_threads_of("p", n_parties, THREADS_PER_PARTY * n_parties, gm, open_only=False))
+    if n_pcs:
+        parts.append(_threads_of("o", n_pcs, OPEN_THREADS_PER_OTHER * n_pcs, gm, open_only=True))
+    if n_ties:
+        parts.append(_threads_of("r", n_ties, OPEN_THREADS_PER_OTHER * n_ties, gm, open_only=True))
+    parts.append(
+        select(thread.id).where(thread.campaign_id == bindparam("cid"), one_of(thread.id, "k", n_asked))
     )
     return _with_cause(
         select(_tbl(m.Thread))
         .where(
             thread.campaign_id == bindparam("cid"),
-            or_(thread.id.in_(bound), thread.id.in_(asked)),
+            thread.id.in_(union_all(*parts)),
             _vis(thread.visibility, gm),
         )
-        .order_by(
-            thread.id.in_(asked).desc(),
-            (thread.status == "open").desc(),
-            thread.session_number.desc(),
-            thread.id,
-        )
-        .limit(THREAD_CAP + n_asked)
+        .order_by(thread.id)
     )
 
 
 @lru_cache(maxsize=64)
-def edges_stmt(gm: bool) -> Any:
-    """Edges from (primary key) or to (``ix_edge_target``) someone present: ties between two of them,
-    standing obligations and enmities, then the newest; at most EDGE_CAP per side."""
-    edge = _c(m.Edge)
-    living: Any = bindparam("living", expanding=True)
-    standing = or_(*(edge.kind.contains(word) for word in sorted(PERMANENT_EDGE_WORDS)))
-    sides = [
-        select(_tbl(m.Edge))
-        .where(edge.campaign_id == bindparam("cid"), side.in_(living), _vis(edge.visibility, gm))
-        .order_by(
-            (edge.source_id.in_(living) & edge.target_id.in_(living)).desc(),
-            standing.desc(),
-            edge.session_number.desc(),
-            edge.source_id,
-            edge.target_id,
-            edge.kind,
-        )
-        .limit(EDGE_CAP)
-        .subquery()
-        for side in (edge.source_id, edge.target_id)
-    ]
-    return _with_cause(union_all(*(select(sq) for sq in sides)))
-
-
-@lru_cache(maxsize=64)
-def holdings_stmt(gm: bool) -> Any:
-    """What the anchors hold (``ix_holding_holder``), newest first."""
+def holdings_stmt(gm: bool, n_holders: int) -> Any:
+    """What the holders ``h<i>`` hold (``ix_holding_holder``), newest first."""
     holding = _c(m.Holding)
     return _with_cause(
         select(_tbl(m.Holding))
         .where(
             holding.campaign_id == bindparam("cid"),
-            holding.holder_id.in_(bindparam("anchors", expanding=True)),
+            one_of(holding.holder_id, "h", n_holders),
             holding.quantity > 0,
             _vis(holding.visibility, gm),
         )
@@ -185,47 +266,81 @@ def holdings_stmt(gm: bool) -> Any:
     )
 
 
-@lru_cache(maxsize=64)
-def events_stmt(gm: bool, n_anchors: int) -> Any:
-    """Each anchor's newest events (involved or witnessed), plus the permanent ones in a wider window.
+def _newest(table: Any, param: str, cap: int) -> Any:
+    """The newest ``cap`` event ids of the entity ``param`` in ``table`` (its index read backwards)."""
+    return (
+        select(table.event_id.label("event_id"))
+        .where(table.campaign_id == bindparam("cid"), table.entity_id == bindparam(param))
+        .order_by(table.event_id.desc())
+        .limit(cap)
+        .subquery()
+    )
 
-    Anchor ``i`` is the parameter ``a<i>``. Every sub-select reads an index backwards with a LIMIT.
+
+def _notable(gm: bool) -> Any:
+    """A notable narrative event the viewer may see (the kind and its ``event_kind`` read on the row)."""
+    ev = _c(m.Event)
+    return and_(
+        ev.kind == NARRATIVE_EVENT,
+        ev.payload["event_kind"].as_string().in_(NOTABLE_KINDS),
+        _vis(ev.visibility, gm),
+    )
+
+
+@lru_cache(maxsize=256)
+def events_stmt(gm: bool, n_anchors: int, n_npcs: int, n_threads: int, n_people: int) -> Any:
+    """The event rows a scene may recall, from four kinds of bounded sub-select (each reads one index
+    backwards with a LIMIT):
+
+    * the newest RECENT_EVENTS_PER_ENTITY involving or witnessed by each anchor ``a<i>`` (people, the place,
+      asked threads);
+    * for each NPC present ``n<j>``: the notable narrative events it shares with another person of the scene
+      (``q<l>``) among its NOTABLE_WINDOW newest, and its own newest notable ones;
+    * the newest EVENTS_PER_THREAD of each thread ``t<k>`` (a settlement, the narrative events bearing on it).
     """
-
-    def newest(table: Any, i: int, cap: int) -> Any:
-        inner = (
-            select(table.event_id.label("event_id"))
-            .where(table.campaign_id == bindparam("cid"), table.entity_id == bindparam(f"a{i}"))
-            .order_by(table.event_id.desc())
-            .limit(cap)
+    ev, ee, ew = _c(m.Event), _c(m.EventEntity), _c(m.EventWitness)
+    ids: list[Any] = []
+    for i in range(n_anchors):
+        for table in (ee, ew):
+            ids.append(select(_newest(table, f"a{i}", RECENT_EVENTS_PER_ENTITY).c.event_id))
+    for j in range(n_npcs):
+        window = _newest(ee, f"n{j}", NOTABLE_WINDOW)
+        other = _tbl(m.EventEntity).alias(f"other{j}")
+        shared = (
+            select(window.c.event_id.label("event_id"))
+            .select_from(window.join(_tbl(m.Event), ev.id == window.c.event_id))
+            .where(
+                _notable(gm),
+                select(other.c.event_id)
+                .where(
+                    other.c.event_id == window.c.event_id,
+                    one_of(other.c.entity_id.concat(""), "q", n_people),
+                    other.c.entity_id != bindparam(f"n{j}"),
+                )
+                .exists(),
+            )
+            .order_by(window.c.event_id.desc())
+            .limit(NOTABLE_SHARED_PER_PERSON)
             .subquery()
         )
-        return select(inner.c.event_id)
-
-    def window(cap: int, tables: Sequence[Any]) -> Any:
-        return union_all(*(newest(t, i, cap) for i in range(n_anchors) for t in tables))
-
-    ev = _c(m.Event)
+        ids.append(select(shared.c.event_id))
+        own_window = _newest(ee, f"n{j}", NOTABLE_OWN_WINDOW)
+        own = (
+            select(own_window.c.event_id.label("event_id"))
+            .select_from(own_window.join(_tbl(m.Event), ev.id == own_window.c.event_id))
+            .where(_notable(gm))
+            .order_by(own_window.c.event_id.desc())
+            .limit(NOTABLE_OWN_PER_PERSON)
+            .subquery()
+        )
+        ids.append(select(own.c.event_id))
+    for k in range(n_threads):
+        ids.append(select(_newest(ee, f"t{k}", EVENTS_PER_THREAD).c.event_id))
     cols = (ev.id, ev.ref, ev.kind, ev.payload, ev.cause, ev.session_number, ev.round_number, ev.visibility,
             ev.importance, ev.permanent)  # fmt: skip
     # No ``event.campaign_id`` test here: the ids come from this campaign's index rows, and with one SQLite
     # would walk ix_event_when over the whole campaign instead of looking the ids up by primary key.
-    recent = select(*cols).where(
-        ev.id.in_(window(RECENT_EVENTS_PER_ENTITY, (m.EventEntity, m.EventWitness))),
-        _vis(ev.visibility, gm),
-    )
-    lasting = (
-        select(*cols)
-        .where(
-            ev.id.in_(window(PERMANENT_WINDOW_PER_ENTITY, (m.EventEntity,))),
-            ev.permanent.is_(True),
-            _vis(ev.visibility, gm),
-        )
-        .order_by(ev.id.desc())
-        .limit(PERMANENT_EVENT_CAP)
-        .subquery()
-    )
-    return union_all(recent, select(lasting))
+    return select(*cols).where(ev.id.in_(union_all(*ids)), _vis(ev.visibility, gm))
 
 
 @lru_cache(maxsize=8)

@@ -1,50 +1,38 @@
 """Scene retrieval: the few ledger records a narrator needs for this scene, the decisive one first.
 
 The scene (its location, the entities present, the active threads) drives everything. Candidates come only
-from indexed, LIMIT-bounded queries keyed by those ids, so the cost follows the size of the scene, not the
-length of the campaign:
+from indexed, LIMIT-bounded queries keyed by those ids (:mod:`.queries`), so the cost follows the size of the
+scene, not the length of the campaign. Seven statements, in this order, each built once per shape and cached:
 
-* threads binding someone present (``thread_party`` by entity) and the threads asked for (by primary key);
-* relationship edges from or to someone present (edge primary key / ``ix_edge_target``);
-* facts about someone present or the location (``ix_fact_subject``), and who lies dead at the location
-  (``ix_fact_field_value``);
-* holdings of someone present or lying at the location (``ix_holding_holder``);
-* events involving or witnessed by someone present or the location: for each, its newest few
-  (``ix_event_entity_entity`` / ``ix_event_witness_entity`` read backwards with a LIMIT), plus the permanent
-  ones among its newest :data:`PERMANENT_WINDOW_PER_ENTITY` events. Older permanent *events* are reached
-  through the projections they left (a thread, an edge, a death or a fact), which never age out; a
-  ``permanent`` copy on ``event_entity`` with an index ``(campaign_id, entity_id, permanent, event_id)``
-  would make the event recall exact.
+1. edges from or to each person named present (their ties, enmities and obligations);
+2. facts about those present and the place, who lies dead at the place, and whether each one-hop tie
+   (kin, ally, employer, faction: :func:`ledger.store.ties.reaches`) is alive;
+3. threads binding each NPC present and the place (open ones first, the oldest first, then the recently
+   closed), the oldest open ones of each PC present and of each one-hop tie, and the threads asked for;
+4. holdings of those present and at the place;
+5. events: each anchor's newest few (involved or witnessed), the notable narrative events each NPC present
+   shares with someone else present or had lately (read back through a bounded window of its own events,
+   however old), and the newest events of each closed matter of the scene (its settlement);
+6. who those events involve and witnessed, and which were superseded;
+7. the display names of what is shown.
 
-Ranking (every score is explained in the record's ``why``):
-
-1. permanent matters (open favours, debts, oaths, bounties, prophecies, broken oaths, feuds, deaths, events
-   flagged permanent) binding someone present, and the threads the caller asked for: score >= 100;
-2. current matters of the scene (open quests, conditions of those present): 60..99;
-3. permanent matters tied only to the location (a death there): 50..59;
-4. trivia: importance plus involvement, halved every :data:`HALF_LIFE_SESSIONS` sessions of age: < 50.
-
-Within a tier the records most about who is present rank first (an NPC present weighs three PCs, since the
-party is in every scene; a witness counts half), then the more important; on equal scores a projection comes
-before an event, then ``ref`` decides. Events already explained by a retrieved projection (the thread, edge
-or fact they set) are dropped, and an event is skipped once :data:`MAX_EVENTS_PER_MOMENT` records of its
-moment (the batch it was applied in: session, round, cause, importance, permanence) are already chosen.
-``set_hp`` events are never permanent (hit points pass). Someone named present whom the ledger records as
-dead is not treated as present: a first record says so.
+A one-hop tie reaches retrieval: a dead party's open matters surface when their kin or ally is present, with
+their death. Ranking (:mod:`.ranking`, every score explained in the record's ``why``): asked threads; open
+matters of the NPCs present and of the place (and those a dead tie left); settled matters told by their
+settlement; at most a few of a PC's own open matters, the oldest first; what is true between those present;
+the last notable events between them; then ties' matters and decaying trivia. Trivia of one moment (the batch
+it was applied in) is shown at most :data:`MAX_EVENTS_PER_MOMENT` times. Someone named present whom the
+ledger records as dead is not treated as present: a first record says so.
 
 Visibility is applied in SQL on every query (``visibility IN :vis`` with :meth:`Viewer.visible`, the same
 rule as :func:`ledger.store.visibility.visible_clause`, bound as a parameter so statements are built once),
-so a
-record the viewer may not see never leaves the database; names of entities the viewer may not see render as
-"someone unknown".
-
-Seven statements per scene, each built once per shape and cached (building a statement with a dozen
-sub-selects costs more than running it).
+so a record the viewer may not see never leaves the database; names of entities the viewer may not see render
+as "someone unknown".
 """
 
 import asyncio
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -58,22 +46,31 @@ from ledger.recall.candidates import (
     add_holding,
     add_thread,
     display_names,
+    merge_settlements,
 )
 from ledger.recall.queries import (
     edges_stmt,
     facts_stmt,
     fetch_rows,
     holdings_stmt,
+    numbered,
     query_params,
     threads_stmt,
 )
-from ledger.recall.ranking import score_candidate, why_ranked
+from ledger.recall.ranking import Placement, Scene, Tie, rank, split_present, why_ranked
 from ledger.recall.summaries import IndexUnavailable, SummaryHit
+from ledger.store.ties import REACHING, TieKind, tie_kind
 from ledger.store.visibility import Viewer
 
 MAX_RECORDS = 10
 MAX_SUMMARIES = 5
 MAX_EVENTS_PER_MOMENT = 2
+#: One-hop ties whose aliveness is read, and whose open matters are read (dead ones first).
+MAX_TIE_CANDIDATES = 24
+MAX_TIES = 12
+#: Closed matters of the scene whose newest events (the settlement) are read.
+MAX_CLOSED_THREADS = 12
+_TIE_ORDER: dict[str, int] = {"kinship": 0, "alliance": 1, "employment": 2, "membership": 3}
 
 
 class SceneRecord(BaseModel):
@@ -168,6 +165,7 @@ async def scene_context(
     scene_ids = list(dict.fromkeys(present))
     asked_threads = list(dict.fromkeys(threads))
     here = [location] if location else []
+    gm = viewer.visible() is None
 
     cands: dict[str, Candidate] = {}
 
@@ -175,71 +173,103 @@ async def scene_context(
         if c.ref not in cands:
             cands[c.ref] = c
 
-    gm = viewer.visible() is None
+    # --- edges from or to each person named present: their ties, enmities and obligations ---------------
+    edge_rows: list[Any] = []
+    if scene_ids:
+        edge_rows = await fetch_rows(
+            session,
+            edges_stmt(gm, len(numbered("a", scene_ids))),
+            query_params(cid, viewer, **numbered("a", scene_ids)),
+        )
+    reach = _one_hop(edge_rows, scene_ids, location)
 
-    # --- facts: about those named present and the place, and who lies dead here (one query) -------------
+    # --- facts: about those named present and the place, who lies dead here, whether the ties live --------
     dead: dict[str, tuple[int, str]] = {}
+    tie_dead: set[str] = set()
     fact_rows: list[Any] = []
     if scene_ids or location:
+        subjects = numbered("s", [*scene_ids, *here])
+        tie_ids = numbered("k", list(reach)[:MAX_TIE_CANDIDATES])
         fact_rows = await fetch_rows(
             session,
-            facts_stmt(gm, location is not None),
-            query_params(
-                cid, viewer, subjects=[*scene_ids, *here], **({"location": location} if location else {})
-            ),
+            facts_stmt(gm, len(subjects), len(tie_ids), location is not None),
+            query_params(cid, viewer, **subjects, **tie_ids, **({"location": location} if location else {})),
         )
         for f in fact_rows:
-            if f.subject in scene_ids and f.field == "alive" and f.value is False:
-                dead[f.subject] = (int(f.session_number), f.visibility)
+            if f.field == "alive" and f.value is False:
+                if f.subject in scene_ids:
+                    dead[f.subject] = (int(f.session_number), f.visibility)
+                elif f.subject in reach:
+                    tie_dead.add(f.subject)
     living = [e for e in scene_ids if e not in dead]
+    npcs, pcs = split_present(living)
+    ties = _choose_ties(reach, set(living), tie_dead)
+    scene = Scene(npcs, pcs, location, current_session, ties)
     present_set = set(living)
-    anchors = [*living, *here]
     for f in fact_rows:
-        if f.subject in scene_ids or (location and f.subject == location):
+        if f.subject in scene_ids or (location and f.subject == location) or f.subject in ties:
             add_fact(add, f, present_set, dead)
-        else:
+        elif f.subject not in reach:
             add_fact(add, f, present_set, dead, at_location=location)
-
-    # --- threads binding the anchors and the ones asked for ------------------------------------------------
-    if anchors or asked_threads:
-        for t in await fetch_rows(
-            session,
-            threads_stmt(gm, len(asked_threads)),
-            query_params(cid, viewer, anchors=anchors, asked=asked_threads),
-        ):
-            add_thread(add, t, asked=t.id in asked_threads)
-
-    # --- edges from or to someone present ------------------------------------------------------------------
-    if living:
-        for e in await fetch_rows(session, edges_stmt(gm), query_params(cid, viewer, living=living)):
+    for e in edge_rows:
+        if e.source_id in present_set or e.target_id in present_set:
             add_edge(add, e)
 
+    # --- threads: of the NPCs present and the place, a PC's and a tie's oldest open ones, the asked ones ---
+    parties = sorted(npcs) + here
+    if parties or pcs or ties or asked_threads:
+        p_ids, o_ids = numbered("p", parties), numbered("o", sorted(pcs))
+        r_ids, k_ids = numbered("r", sorted(ties)), numbered("k", asked_threads)
+        stmt = threads_stmt(gm, len(p_ids), len(o_ids), len(r_ids), len(k_ids))
+        params = query_params(cid, viewer, **p_ids, **o_ids, **r_ids, **k_ids)
+        for t in await fetch_rows(session, stmt, params):
+            add_thread(add, t, asked=t.id in asked_threads)
+
     # --- holdings of someone present or lying here -------------------------------------------------------
+    anchors = [*living, *here]
     if anchors:
-        for h in await fetch_rows(session, holdings_stmt(gm), query_params(cid, viewer, anchors=anchors)):
+        holders = numbered("h", anchors)
+        for h in await fetch_rows(
+            session, holdings_stmt(gm, len(holders)), query_params(cid, viewer, **holders)
+        ):
             add_holding(add, h)
 
-    # --- events --------------------------------------------------------------------------------------------
+    # --- events: the newest of each anchor, notable ones between those present, closed matters' last ------
+    closed = sorted(
+        (c for c in cands.values() if c.kind == "thread" and c.status != "open"),
+        key=lambda c: (not c.asked, -c.session, c.ref),
+    )
+    closed_ids = [c.ref for c in closed if c.asked or c.involved & (npcs | set(here))][:MAX_CLOSED_THREADS]
     event_anchors = [*anchors, *asked_threads]
-    if event_anchors:
-        await add_events(session, add, cid, event_anchors, viewer, cands)
+    if event_anchors or closed_ids:
+        await add_events(
+            session,
+            add,
+            cid,
+            viewer,
+            cands,
+            anchors=event_anchors,
+            npcs=sorted(npcs),
+            people=sorted(living),
+            threads=closed_ids,
+        )
+    merge_settlements(cands)
 
-    # --- rank: score everything, pick the few, then name only what is shown --------------------------------
-    scored = [(score_candidate(c, present_set, location, current_session), c) for c in cands.values()]
-    # Ties: current state (thread, edge, fact, holding) before the event that led to it, then by ref.
-    scored.sort(key=lambda item: (-round(item[0], 6), item[1].kind == "event", item[1].ref))
-    picked: list[tuple[float, Candidate]] = []
+    # --- rank: place everything, pick the few, then name only what is shown -------------------------------
+    picked: list[Placement] = []
     per_moment: dict[tuple[Any, ...], int] = {}
     room = max_records - len(dead)
-    for score, c in scored:
+    for p in rank(cands.values(), scene):
         if len(picked) >= room:
             break
-        if c.moment:
+        c = p.candidate
+        if p.band == "trivia" and c.moment:
             if c.kind == "event" and per_moment.get(c.moment, 0) >= MAX_EVENTS_PER_MOMENT:
                 continue  # this moment is already told by the records above
             per_moment[c.moment] = per_moment.get(c.moment, 0) + 1
-        picked.append((score, c))
-    names = await display_names(session, cid, [c for _, c in picked], [*scene_ids, *here], viewer)
+        picked.append(p)
+    extra = [*scene_ids, *here, *(t.via for t in ties.values()), *ties]
+    names = await display_names(session, cid, [p.candidate for p in picked], extra, viewer)
     chosen: list[SceneRecord] = [
         SceneRecord(
             ref=f"{entity}-alive",
@@ -253,16 +283,17 @@ async def scene_context(
         )
         for entity, (died, visibility) in sorted(dead.items())
     ]
-    for score, c in picked:
+    for p in picked:
+        c = p.candidate
         chosen.append(
             SceneRecord(
                 ref=c.ref,
                 kind=c.kind,
                 text=c.render(names),
-                score=round(score, 3),
-                why=why_ranked(c, present_set, location, current_session, names),
+                score=round(p.score, 3),
+                why=why_ranked(p, scene, names),
                 session=c.session,
-                permanent=c.permanent,
+                permanent=p.band != "trivia",
                 visibility=c.visibility,
             )
         )
@@ -301,6 +332,32 @@ async def scene_context(
         summaries=hits,
         summaries_unavailable=unavailable,
     )
+
+
+def _one_hop(edges: Sequence[Any], people: Sequence[str], location: str | None) -> dict[str, Tie]:
+    """Everyone one hop from a person named present along a reaching tie (kin, ally, employer, faction),
+    with the first such tie (by kind, then id): the ties whose matters a scene may reach."""
+    named = set(people)
+    found: dict[str, tuple[tuple[int, str, str], Tie]] = {}
+    for e in edges:
+        kind: TieKind | None = tie_kind(e.kind)
+        if kind not in REACHING or kind is None:
+            continue
+        for via, other in ((e.source_id, e.target_id), (e.target_id, e.source_id)):
+            if via in named and other not in named and other != location:
+                key = (_TIE_ORDER.get(kind, 9), via, e.kind)
+                if other not in found or key < found[other][0]:
+                    found[other] = (key, Tie(other, via, e.kind, kind))
+    ordered = sorted(found.items(), key=lambda item: (item[1][0][0], item[0]))
+    return {who: tie for who, (_key, tie) in ordered}
+
+
+def _choose_ties(reach: Mapping[str, Tie], living: set[str], dead: set[str]) -> dict[str, Tie]:
+    """The one-hop ties of the living people present whose matters are read: the dead first, at most
+    :data:`MAX_TIES`."""
+    usable = [t for t in reach.values() if t.via in living]
+    usable.sort(key=lambda t: (t.who not in dead, _TIE_ORDER.get(t.tie, 9), t.who))
+    return {t.who: Tie(t.who, t.via, t.edge_kind, t.tie, dead=t.who in dead) for t in usable[:MAX_TIES]}
 
 
 async def _query_summaries(
