@@ -192,7 +192,7 @@ class _Judge:
         # what the helpless body still does, knowingly
         told = set(c.text.lower().replace(",", " ").split())
         bad = [k for k in bad if k not in told and not (k == "paralyzed" and "paralysed" in told)]
-        if bad and c.detail not in _HELPLESS_VERBS:
+        if bad and c.detail not in _HELPLESS_VERBS and not _posture(c.detail):
             return Verdict(c, "contradicted", f"{eid}-condition-{bad[0]}", f"{e.name} is {bad[0]}")
         held = sorted(e.conditions & {"restrained", "grappled"})
         if held and c.detail in MOTION:
