@@ -136,7 +136,9 @@ async def test_every_world_command_lands_privately_with_the_gm_as_cause(harness:
     assert [k.item_name for k in key] == ["Rusty Key"]
     assert {e.cause for e in events[:10]} == {f"gm-{GM.user_id}"}
     # Updating an NPC of the same name changes what changed, as ledger events.
-    updated = await h.command("gm npc", GM, name="Marta Vell", description="Soaked to the knees.", attitude=-20)
+    updated = await h.command(
+        "gm npc", GM, name="Marta Vell", description="Soaked to the knees.", attitude=-20
+    )
     assert "Marta Vell is updated" in updated.text, updated.text
     assert "Marta Vell's description: Soaked to the knees." in updated.text
     assert "Marta Vell -> Bram: regard (-20)" in updated.text
@@ -152,7 +154,11 @@ async def test_every_world_command_lands_privately_with_the_gm_as_cause(harness:
     hidden = await h.command("gm secret", GM, about="Jonah Pike", text="Jonah sold the grain to the bandits.")
     assert "seen by the GM only" in hidden.text, hidden.text
     told = await h.command(
-        "gm secret", GM, about="Marta Vell", text="Her brother leads the bandits.", **{"for": str(ALICE.user_id)}
+        "gm secret",
+        GM,
+        about="Marta Vell",
+        text="Her brother leads the bandits.",
+        **{"for": str(ALICE.user_id)},
     )
     assert "Sent to the player by DM" in told.text, told.text
     assert "Her brother leads the bandits." in h.dms[ALICE.user_id][-1].content
@@ -199,9 +205,7 @@ async def test_bad_input_is_a_one_line_refusal_and_changes_nothing(harness: Disc
     _refused(await h.command("gm npc", ALICE, name="Evil Twin"), "only the gm")
     _refused(await h.command("gm spawn", BOB, creature="wolf"), "only the gm")
     _refused(await h.command("gm npc", GM, name="Long", description="x" * 1500), "too long")
-    _refused(
-        await h.command("gm secret", GM, about="Marta Vell", text="y" * 900), "too long"
-    )
+    _refused(await h.command("gm secret", GM, about="Marta Vell", text="y" * 900), "too long")
     _refused(await h.command("gm item-remove", GM, name="Golden Goose", fate="lost"), "no item")
     _refused(
         await h.command(
@@ -235,7 +239,10 @@ async def test_a_blank_campaign_built_live_plays_three_rounds_naming_the_newcome
     assert {"npc-marta-vell", "npc-jonah-pike", "monster-bandit-2", "item-rusty-key"} <= ids
     posts: list[str] = []
     rounds = [
-        (("ask Marta Vell about the ferry", "npc-marta-vell"), ("ask Jonah Pike about the grain", "npc-jonah-pike")),
+        (
+            ("ask Marta Vell about the ferry", "npc-marta-vell"),
+            ("ask Jonah Pike about the grain", "npc-jonah-pike"),
+        ),
         (("attack the first bandit", "monster-bandit-1"), ("attack the second bandit", "monster-bandit-2")),
         (("thank Marta Vell", "npc-marta-vell"), ("look around the mill", None)),
     ]
@@ -252,7 +259,6 @@ async def test_a_blank_campaign_built_live_plays_three_rounds_naming_the_newcome
         post = h.channel_posts[-1]
         posts.append("\n".join([post.content, *(str(e.get("description", "")) for e in post.embeds)]))
     told = "\n".join(posts)
-    print(told)
     assert "Marta Vell" in told and "Jonah Pike" in told, told
     assert "Bandit 2" not in told
     conflicts = await h.command("gm conflicts", GM)

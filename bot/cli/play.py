@@ -50,7 +50,7 @@ HELP = """commands (prefix a line with NAME: to speak as NAME, or use /as NAME):
   /round status | /round close    who acted / close the round now (GM)
   /ledger inventory [PLAYER] | threads | history [N] | record ID | relationships [NPC] | notes
   /ledger dispute ID REASON       object to a record; the GM rules on it
-  /gm rule ID accept|reject NOTE  /gm thread ID STATUS NOTE  /gm disputes   (GM)
+  /gm rule ID accept|reject NOTE  /gm thread ID STATUS NOTE  /gm disputes  /gm conflicts   (GM)
   /gm npc name: N [description: D] [location: L] [stats: C] [attitude: A] [pronouns: P]   (GM)
   /gm spawn creature: C [count: N] [name: N] [location: L]   /gm move who: NPC|party to: L [description: D]
   /gm item name: N [to: H] [quantity: Q] [description: D]    /gm item-remove name: N fate: F [from: H]
@@ -475,6 +475,12 @@ class PlaySession:
                     self.where, caller, thread_id=parts[1], status=parts[2].lower(), note=" ".join(parts[3:])
                 ),
             )
+        elif sub == "conflicts":
+            conflicts = await self.table.gm_conflicts(self.where, caller)
+            for c in conflicts:
+                self.s.line(f"conflict #{c.id} (round {c.round_number}): {c.claim} [{c.status}]")
+            if not conflicts:
+                self.s.line("no conflicts")
         elif sub == "disputes":
             disputes = await self.table.gm_disputes(self.where, caller)
             for d in disputes:
@@ -484,7 +490,7 @@ class PlaySession:
         else:
             raise UsageError(
                 "usage: /gm rule ID accept|reject NOTE | /gm thread ID STATUS NOTE | /gm disputes"
-                " | /gm npc|spawn|move|item|item-remove|thread-open|secret KEY: VALUE ..."
+                " | /gm conflicts | /gm npc|spawn|move|item|item-remove|thread-open|secret KEY: VALUE ..."
             )
 
     async def _gm_world(self, sub: str, text: str) -> None:
