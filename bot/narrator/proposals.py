@@ -381,7 +381,7 @@ def _build(
             return f"there is no place called {p.place!r}"
         npc = fresh_id("npc", p.name, taken)
         description = f"{p.role}. {p.description}".strip(". ") if p.role else p.description
-        change = {
+        change: dict[str, Any] = {
             "kind": "create_entity",
             "id": npc,
             "entity_kind": "npc",
@@ -391,10 +391,10 @@ def _build(
         }
         return [change], {"created": npc}
     if isinstance(p, ItemProposal):
-        if why := clash(p.name):
-            return why
         if pc := mentions_pc(f"{p.holder} {p.description}"):
             return f"it would change a PC's inventory ({pc})"
+        if why := clash(p.name):
+            return why
         if p.holder.strip():
             holder = person(p.holder, npc_only=True)
             if holder is None:
@@ -407,7 +407,7 @@ def _build(
                 return "it needs a place or an NPC to hold it"
             holder = place
         item = fresh_id("item", p.name, taken)
-        change = {
+        change_item: dict[str, Any] = {
             "kind": "create_item",
             "id": item,
             "name": p.name.strip(),
@@ -415,7 +415,7 @@ def _build(
             "holder": holder,
             "quantity": 1,
         }
-        return [change], {"created": item, "holder": holder}
+        return [change_item], {"created": item, "holder": holder}
     if isinstance(p, ThreadProposal):
         by = person(p.by)
         if by in pcs:
@@ -437,7 +437,7 @@ def _build(
         if (pc := mentions_pc(p.terms)) and _PC_STATE.search(p.terms) and "promise" not in p.offer:
             return f"it would change a PC's HP, inventory or choices ({pc})"
         thread_kind, tag = OFFER_THREADS[p.offer]
-        change = {
+        change_thread: dict[str, Any] = {
             "kind": "open_thread",
             "id": "",
             "thread_kind": thread_kind,
@@ -446,7 +446,7 @@ def _build(
             "tags": [tag],
             "place": location,
         }
-        return [change], {"thread_kind": thread_kind}
+        return [change_thread], {"thread_kind": thread_kind}
     if isinstance(p, EventProposal):
         participants: list[str] = []
         for name in p.participants:
@@ -464,7 +464,7 @@ def _build(
             witnesses.append(who)
         if (pc := mentions_pc(p.summary)) and _PC_STATE.search(p.summary):
             return f"it would change a PC's HP, inventory or choices ({pc})"
-        change = {
+        change_event: dict[str, Any] = {
             "kind": "record_event",
             "event_kind": p.event_kind,
             "summary": p.summary.strip(),
@@ -472,11 +472,12 @@ def _build(
             "place": location,
             "witnesses": list(dict.fromkeys(witnesses)),
         }
-        return [change], {}
+        return [change_event], {}
     # attitude
-    npc = person(p.npc)
-    if npc is None:
+    found = person(p.npc)
+    if found is None:
         return f"there is nobody called {p.npc!r}"
+    npc = found
     if npc in pcs:
         return f"it decides for a PC ({snapshot.entities[npc].name}): a PC's feelings are the player's choice"
     target = names.find(p.toward, ("pc",))
@@ -492,7 +493,7 @@ def _build(
     before = edge.attitude if edge is not None else 0
     edge_kind = edge.kind if edge is not None else "regard"
     after = max(-100, min(100, before + p.change))
-    change = {
+    change_edge: dict[str, Any] = {
         "kind": "set_edge",
         "source": npc,
         "target": target,
@@ -500,7 +501,7 @@ def _build(
         "attitude": after,
         "reason": f"round {round_ref}: {p.reason.strip()}"[:300],
     }
-    return [change], {"before": before, "had_edge": edge is not None, "edge_kind": edge_kind}
+    return [change_edge], {"before": before, "had_edge": edge is not None, "edge_kind": edge_kind}
 
 
 # --- a draft that carries proposals ----------------------------------------------------------------------

@@ -21,6 +21,8 @@ from bot.table.context import Lookups, TableContext
 from bot.table.delivery import Courier, Delivery, ResendView
 from bot.table.gm_desk import GMDesk
 from bot.table.narration import Narration
+from bot.table.nominations import Nominations
+from bot.table.proposals import Proposals
 from bot.table.reads import Reads
 from bot.table.rounds import Rounds
 from bot.table.summaries import SummaryUpkeep
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from bot.narrator.base import Narrator
     from bot.narrator.claims_llm import LLMClaimExtractor
     from bot.narrator.offline import OfflineNarrator
+    from bot.narrator.proposals import NominationView, ProposalView, UndoView
     from ledger.recall.summaries import SummaryIndex
 
 
@@ -85,6 +88,8 @@ class Table:
         self.desk = GMDesk(ctx, self.lookups, self.reads)
         self.campaigns = Campaigns(ctx, self.lookups, self.rounds, self.reads, self.summary_upkeep)
         self.world = WorldBuilder(ctx, self.lookups, self.reads)
+        self.proposals = Proposals(ctx, self.lookups)
+        self.nominations = Nominations(ctx, self.lookups)
 
     # --- construction ----------------------------------------------------------------------------------
 
@@ -454,6 +459,20 @@ class Table:
     ) -> tuple[v.Choice, ...]:
         """Choices for the GM's world commands (SRD creatures, places, creatures, items, players)."""
         return await self.world.autocomplete(where, caller, kind=kind, prefix=prefix)
+
+    # --- the narrator proposes, players nominate (bot.table.proposals, bot.table.nominations) ----------
+
+    async def gm_proposals(self, where: v.Where, caller: v.Caller) -> tuple[ProposalView, ...]:
+        """The narrator's proposals and players' nominations, newest first, with status and reason (GM)."""
+        return await self.proposals.gm_proposals(where, caller)
+
+    async def gm_undo_proposal(self, where: v.Where, caller: v.Caller, *, proposal_id: int) -> UndoView:
+        """Undo a landed proposal or nomination (GM): a retcon of its changes, never a deletion."""
+        return await self.proposals.gm_undo_proposal(where, caller, proposal_id=proposal_id)
+
+    async def remember(self, where: v.Where, caller: v.Caller, *, text: str) -> NominationView:
+        """A player nominates what to remember; it lands if the record supports it, else it is queued."""
+        return await self.nominations.remember(where, caller, text=text)
 
     # --- delivery --------------------------------------------------------------------------------------
 

@@ -18,9 +18,14 @@ from ledger.store import sessions as ledger_sessions
 from ledger.store.visibility import Viewer
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterable, Sequence
+
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
     from bot.narrator.base import Draft, Reveal
     from bot.table.context import TableContext
     from bot.table.summaries import SummaryUpkeep
+    from ledger.check.snapshot import WorldSnapshot
     from ledger.store.records import RoundView
     from rules.round import RoundResolution
 
@@ -170,6 +175,9 @@ class Narration:
         }
         await self.ctx.step("narrate")
         stored = "fallback" if source == "offline" else source
+        stage = await self._proposals(
+            campaign_id, rnd, outcome.draft, party_snapshot, location=location, present=present, acted=texts
+        )
         async with self.ctx.session() as s:
             await ledger_sessions.store_narration(
                 s,
@@ -184,7 +192,48 @@ class Narration:
                     (f"{c.claim} ({c.message})"[:500], c.refuted_by) for c in dict.fromkeys(outcome.conflicts)
                 ],
                 revealed_seed=str(record.get("seed")),
+                stage=stage,
             )
+
+    async def _proposals(
+        self,
+        campaign_id: int,
+        rnd: RoundView,
+        draft: Draft,
+        snapshot: WorldSnapshot,
+        *,
+        location: str | None,
+        present: Sequence[str],
+        acted: Iterable[str],
+    ) -> Callable[[AsyncSession], Awaitable[None]] | None:
+        """The narrator's proposals, decided now and staged in the narration's transaction (None: none)."""
+        from bot.narrator.proposals import judge_proposals, proposals_of
+        from bot.table.proposals import stage_decisions
+        from ledger.check.judge import check
+
+        proposals, refused = proposals_of(draft)
+        if not proposals and not refused:
+            return None
+
+        def text_check(text: str) -> tuple[list[str], list[str]]:
+            report = check(text, snapshot, audience="party")
+            conflicts = [x.reason or f"{x.claim.text!r} contradicts the ledger" for x in report.conflicts()]
+            leaks = [f"{lk.text!r} is a {lk.visibility} record" for lk in report.leaks]
+            return conflicts, leaks
+
+        decisions = judge_proposals(
+            proposals,
+            snapshot,
+            check=text_check,
+            location=location,
+            present=present,
+            acted=acted,
+            round_ref=f"{rnd.session_number}.{rnd.number}",
+            refused=refused,
+        )
+        async with self.ctx.session() as s:
+            gm = (await service.get_campaign(s, campaign_id=campaign_id)).owner_user_id
+        return stage_decisions(decisions, campaign_id=campaign_id, rnd=rnd, gm_user_id=gm)
 
 
 def _int_id(user_id: str | None) -> int | None:

@@ -9,7 +9,7 @@ double as the campaign's recent narration and each player's private notes.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -624,10 +624,12 @@ async def store_narration(
     source: str,
     conflicts: Sequence[tuple[str, str | None]],
     revealed_seed: str,
+    stage: Callable[[AsyncSession], Awaitable[None]] | None = None,
 ) -> RoundView:
     """resolved -> narrated in ONE transaction: the public post, each private note, the GM's conflicts and
     the revealed seed. A crash before it leaves the round ``resolved`` (narrate again); after it, the exact
     messages to send are stored, so a restart sends these and never a second, different narration.
+    ``stage`` adds the caller's own writes to the same transaction (the narrator's accepted proposals).
 
     Raises RoundStateError when the round is not ``resolved`` any more (someone else narrated it).
     """
@@ -642,6 +644,8 @@ async def store_narration(
         if row.state != "resolved":
             raise RoundStateError(f"round {row.number} is {row.state}, not resolved")
         check_round_move(row.state, "narrated")
+        if stage is not None:
+            await stage(session)
         session.add(
             m.Outbox(
                 campaign_id=row.campaign_id, round_id=round_id, kind="public", content=public, source=source
