@@ -1,7 +1,8 @@
-"""/campaign start|status|end, /session start|end, /join and /leave: thin calls into the table."""
+"""/campaign start|status|export|end, /session start|end, /join and /leave: thin calls into the table."""
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Literal
 
@@ -12,6 +13,8 @@ from discord.ext import commands
 from bot.discord_client import TableCog
 from bot.discord_courier import defer, reply
 from bot.discord_format import safe
+from bot.errors import InvalidAction, TableError
+from bot.table.campaigns import BLANK, CampaignExportView
 from cogs.render import campaign_embed, character_embed, recap_embed
 
 _log = logging.getLogger(__name__)
@@ -27,19 +30,35 @@ class CampaignCog(TableCog):
 
     @campaign.command(name="start")
     @app_commands.describe(
-        name="The campaign's name, shown in every recap",
-        scenario="A scenario file to start from (leave empty for a blank world)",
+        name="The campaign's name, shown in every recap (a world file or scenario names its own)",
+        scenario="A bundled scenario to start from, or 'blank' for an empty world",
+        world="Your own world: a scenario .toml file (see docs/scenario.md)",
     )
     async def campaign_start(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 100],
+        name: app_commands.Range[str, 1, 100] | None = None,
         scenario: str | None = None,
+        world: discord.Attachment | None = None,
     ) -> None:
         """Start a campaign in this channel; you become its GM."""
         where, caller = self.context(interaction)
-        await defer(interaction)
-        view = await self.table.start_campaign(where, caller, name=name, scenario=scenario)
+        if world is not None:
+            if scenario is not None:
+                raise InvalidAction("Give a bundled scenario or your own world file, not both.")
+            # Refused before anything is downloaded: a name that is no .toml, a file over the size cap.
+            await self.table.check_world_upload(filename=world.filename, size=world.size)
+            await defer(interaction)
+            try:
+                data = await world.read()
+            except discord.HTTPException:
+                raise TableError(f"I couldn't download {safe(world.filename)}: attach it again.") from None
+            view = await self.table.start_campaign_from_upload(
+                where, caller, filename=world.filename, data=data, name=name
+            )
+        else:
+            await defer(interaction)
+            view = await self.table.start_campaign(where, caller, name=name or "", scenario=scenario)
         await reply(
             interaction, embed=campaign_embed(view, title=f"A new campaign begins: {safe(view.name)}")
         )
@@ -48,7 +67,19 @@ class CampaignCog(TableCog):
     async def _scenario_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, "scenario", current)
+        choices = await self.complete(interaction, "scenario", current)
+        if BLANK.startswith(current.strip().lower()):
+            choices = [app_commands.Choice(name="blank (an empty world you build)", value=BLANK), *choices]
+        return choices[:25]
+
+    @campaign.command(name="export")
+    async def campaign_export(self, interaction: discord.Interaction) -> None:
+        """Download this campaign, history included, as a world file (GM only)."""
+        where, caller = self.context(interaction)
+        await defer(interaction, ephemeral=True)
+        export = await self.table.export_campaign(where, caller)
+        file = discord.File(io.BytesIO(export.text.encode("utf-8")), filename=export.filename)
+        await reply(interaction, _export_text(export), file=file, ephemeral=True)
 
     @campaign.command(name="status")
     async def campaign_status(self, interaction: discord.Interaction) -> None:
@@ -122,6 +153,18 @@ class CampaignCog(TableCog):
         where, caller = self.context(interaction)
         view = await self.table.leave(where, caller)
         await reply(interaction, f"{safe(view.name)} leaves the party.")
+
+
+def _export_text(export: CampaignExportView) -> str:
+    """The GM's private note beside an exported world file: what it holds, and whether it loads back."""
+    text = (
+        f"**{safe(export.name)}**, exported: {export.events} events in {export.entries} history entries. "
+        "Start a campaign from it with `/campaign start world:`."
+    )
+    if export.problems:
+        shown = "\n".join(f"- {safe(line)}" for line in export.problems[:5])
+        text += f"\nThis file would not load back as it is; fix these first:\n{shown}"
+    return text
 
 
 async def setup(bot: commands.Bot) -> None:

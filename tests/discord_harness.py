@@ -35,6 +35,7 @@ from bot.discord_client import build_bot
 from bot.discord_courier import DiscordCourier
 from bot.errors import InvalidAction, NoCampaign, NoOpenRound, NotAPlayer, NotFound, NotGM, TableError
 from bot.table import DMClosed, ResendView
+from bot.table.campaigns import CampaignExportView
 from bot.views import (
     ActionLine,
     Caller,
@@ -670,6 +671,23 @@ class FakeTable:
         campaign = _Campaign(id=len(self.campaigns) + 1, name=name, owner=caller.user_id, where=where)
         self.campaigns[(where.guild_id, where.channel_id)] = campaign
         return self._view(campaign)
+
+    async def check_world_upload(self, *, filename: str, size: int) -> None:
+        if not filename.endswith(".toml") or size > 4 * 1024 * 1024:
+            raise InvalidAction("Attach the world as a .toml scenario file of at most 4 MB.")
+
+    async def start_campaign_from_upload(
+        self, where: Where, caller: Caller, *, filename: str, data: bytes, name: str | None = None
+    ) -> CampaignView:
+        await self.check_world_upload(filename=filename, size=len(data))
+        return await self.start_campaign(where, caller, name=name or filename, scenario=None)
+
+    async def export_campaign(self, where: Where, caller: Caller) -> CampaignExportView:
+        campaign = self._gm(where, caller)
+        text = f'[campaign]\nname = "{campaign.name}"\n'
+        return CampaignExportView(
+            name=campaign.name, filename="campaign.toml", text=text, events=0, entries=0
+        )
 
     async def campaign_status(self, where: Where, caller: Caller) -> CampaignView:
         return self._view(self._campaign(where))

@@ -13,6 +13,7 @@ from tests.discord_harness import GUILD_ID, DiscordHarness, FakeTable
 EXPECTED = {
     "campaign start",
     "campaign status",
+    "campaign export",
     "campaign end",
     "session start",
     "session end",

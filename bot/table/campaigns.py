@@ -81,7 +81,7 @@ class Campaigns:
         """Like :meth:`start_campaign` with any scenario file (the terminal table and the demo)."""
         return await self._start(where, caller, name="", path=path)
 
-    def check_world_upload(self, *, filename: str, size: int) -> None:
+    async def check_world_upload(self, *, filename: str, size: int) -> None:
         """Refuse a GM's world file before it is downloaded: not a ``.toml`` name, or over the size cap."""
         from ledger.scenario.reading import MAX_SCENARIO_BYTES
 
@@ -106,7 +106,7 @@ class Campaigns:
         from ledger.scenario.format import ScenarioError, ScenarioUnreadable
         from ledger.scenario.reading import parse_scenario
 
-        self.check_world_upload(filename=filename, size=len(data))
+        await self.check_world_upload(filename=filename, size=len(data))
         source = _shown_filename(filename)
         try:
             text = data.decode("utf-8")

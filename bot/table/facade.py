@@ -224,9 +224,9 @@ class Table:
         """Like :meth:`start_campaign` with any scenario file (the terminal table and the demo)."""
         return await self.campaigns.start_campaign_from_file(where, caller, path=path)
 
-    def check_world_upload(self, *, filename: str, size: int) -> None:
+    async def check_world_upload(self, *, filename: str, size: int) -> None:
         """Refuse a GM's world file before downloading it: not ``.toml``, or over the scenario size cap."""
-        self.campaigns.check_world_upload(filename=filename, size=size)
+        await self.campaigns.check_world_upload(filename=filename, size=size)
 
     async def start_campaign_from_upload(
         self, where: v.Where, caller: v.Caller, *, filename: str, data: bytes, name: str | None = None
