@@ -21,6 +21,7 @@ from bot.discord_format import (
     clip,
     fit_embeds,
     narration_markdown,
+    round_message_embeds,
     round_report_embeds,
     split_text,
 )
@@ -106,6 +107,13 @@ class DiscordCourier:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+        #: Seed commitments of the rounds whose dice and story this courier posted as one round message,
+        #: so the command that closed such a round answers with a pointer instead of the same dice again.
+        self.rounds_posted: set[str] = set()
+
+    def posted_round(self, report: RoundReport) -> bool:
+        """Whether ``report``'s round went out as one round message (:meth:`post_round`) from this courier."""
+        return bool(report.seed_commitment) and report.seed_commitment in self.rounds_posted
 
     @staticmethod
     def reply_handle(interaction: discord.Interaction) -> str:
@@ -174,6 +182,40 @@ class DiscordCourier:
             first = first or str(message.id)
         assert first is not None
         return first
+
+    async def post_round(
+        self,
+        guild_id: str,
+        channel_id: str,
+        text: str,
+        report: RoundReport,
+        *,
+        mention_user_ids: Sequence[str] = (),
+    ) -> str:
+        """Post a round as one message: the dice first, the story under it, the narration's source below.
+
+        A long fight spreads over as many messages as Discord's limits need (10 embeds, 6000 characters each),
+        in order; only the first pings ``mention_user_ids``. A round without a story in ``report`` falls back
+        to posting ``text``. Returns the first message's id.
+        """
+        if not report.public_text.strip():
+            return await self.post_public(guild_id, channel_id, text, mention_user_ids=mention_user_ids)
+        channel = self.client.get_partial_messageable(int(channel_id), guild_id=int(guild_id))
+        # The content is only the round's header (and the players' pings); the dice and the story are embeds.
+        header = " ".join([*(f"<@{u}>" for u in mention_user_ids), f"**Round {report.round_number}**"])
+        first: str | None = None
+        for index, batch in enumerate(fit_embeds(round_message_embeds(report))):
+            with _permission("Send Messages"):
+                message = await channel.send(
+                    header if index == 0 else None,
+                    embeds=batch,
+                    allowed_mentions=_allowed(mention_user_ids if index == 0 else ()),
+                )
+            first = first or str(message.id)
+        if len(self.rounds_posted) > 1000:  # a long-running bot: forget the oldest answers owed
+            self.rounds_posted.clear()
+        self.rounds_posted.add(report.seed_commitment)
+        return first or ""
 
     async def post_results(
         self, guild_id: str, channel_id: str, report: RoundReport, *, header: str = ""

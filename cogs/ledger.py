@@ -113,9 +113,9 @@ class LedgerCog(TableCog):
         await answer_pages(interaction, mine, await shared(), render=pages, public=shared)
 
     @ledger.command(name="record")
-    @app_commands.describe(id="A record id, e.g. ev-000123, npc-old-wei or favor-0003-01")
+    @app_commands.describe(id="A record id (ev-000123, npc-old-wei, favor-0003-01) or a round (round-3)")
     async def record(self, interaction: discord.Interaction, id: app_commands.Range[str, 1, 100]) -> None:
-        """Show one record with its cause chain and how to replay its rolls."""
+        """Show a record (or a round) as a card: what, when, who saw it, why, and how to replay its roll."""
         where, caller = self.context(interaction)
         ref = id.strip()
 

@@ -177,22 +177,31 @@ def _cause(cause: str) -> str:
 
 
 def record_embed(view: RecordView) -> discord.Embed:
-    """One ledger record with its fields, its causes and how to replay it."""
-    # an event or a thread goes by its ref (players type it); anything else by its name
-    named = view.kind not in ("event", "thread") and view.text and "\n" not in view.text
+    """One ledger record as a card: what (the title, or the story of a round), when, who saw it, the record's
+    own details, why (its cause chain) and the replay of the roll behind it; the ref to type in the footer.
+
+    Every value is words the table wrote (names, not ids or Python reprs); no field appears twice.
+    """
+    what = view.text.strip() or view.ref
+    short = len(what) <= 256 and "\n" not in what
     embed = discord.Embed(
-        title=clip(safe(view.text), 256) if named else f"{view.ref} ({view.kind})",
-        description=None if named else clip(safe(view.text), EMBED_DESCRIPTION_LIMIT),
+        title=clip(safe(what), 256) if short else _RECORD_TITLES.get(view.kind, view.kind.capitalize()),
+        description=None if short else clip(safe(what), EMBED_DESCRIPTION_LIMIT),
         colour=COLOUR_LEDGER,
     )
     for key, value in list(view.fields.items())[:20]:
-        embed.add_field(name=clip(key, 256), value=clip(safe(value) or "—", 1024))
+        text = clip(safe(value) or "—", 1024)
+        embed.add_field(name=clip(key[:1].upper() + key[1:], 256), value=text, inline=len(text) <= 40)
     if view.causes:
-        causes = " ← ".join(safe(c) for c in view.causes)
-        embed.add_field(name="Caused by", value=clip(causes, 1024), inline=False)
+        joiner = "\n" if view.kind == "round" else " ← "
+        embed.add_field(name="Why", value=clip(joiner.join(safe(c) for c in view.causes), 1024), inline=False)
     if view.replay:
         embed.add_field(name="Replay", value=clip(view.replay, 1024), inline=False)
+    embed.set_footer(text=clip(f"{view.kind} · {view.ref} · /ledger dispute {view.ref} if it is wrong", 2048))
     return embed
+
+
+_RECORD_TITLES = {"round": "A round, as it was told", "event": "An event"}
 
 
 def note_line(note: NoteView) -> str:

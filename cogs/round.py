@@ -23,16 +23,20 @@ ACT_TEXT_LIMIT = 500
 async def send_round_report(interaction: discord.Interaction, report: RoundReport, *, header: str) -> None:
     """Post the round's mechanics, and tell players whose DMs are closed where their note waits.
 
-    The narration itself reaches the channel through the table's courier; this reply holds the dice.
+    The narration reaches the channel through the table's courier; when it went out as one round message with
+    its dice (``DiscordCourier.post_round``), this reply points there instead of showing the dice twice.
     """
     lines = [header]
+    courier = getattr(getattr(interaction.client, "table", None), "courier", None)
+    posted = isinstance(courier, DiscordCourier) and courier.posted_round(report)
+    if posted:
+        lines.append("The dice and the story are in the round's message.")
     undelivered = list(report.dms_undelivered)
     if undelivered:
         mentions = ", ".join(f"<@{u}>" for u in undelivered)
         lines.append(f"{mentions}: I couldn't DM you, so your private note waits in `/ledger notes`.")
-    await reply(
-        interaction, "\n".join(lines), embeds=round_report_embeds(report), mention_user_ids=undelivered
-    )
+    embeds = [] if posted else round_report_embeds(report)
+    await reply(interaction, "\n".join(lines), embeds=embeds, mention_user_ids=undelivered)
     if str(interaction.user.id) in undelivered:
         await interaction.followup.send(
             "Your DMs are closed to me: read your private note with `/ledger notes` "

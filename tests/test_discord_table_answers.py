@@ -44,6 +44,16 @@ def _field(outcome: Outcome, name: str) -> str:
     raise AssertionError(f"no field {name!r} in {outcome.text}")
 
 
+def _round_field(harness: DiscordHarness, name: str) -> str:
+    """A field of the round's message in the channel (the dice and the story are posted there, issue 13)."""
+    for post in harness.channel_posts:
+        for embed in post.embeds:
+            for f in embed.get("fields", []):
+                if f.get("name") == name:
+                    return str(f.get("value", ""))
+    raise AssertionError(f"no field {name!r} in the channel's round messages")
+
+
 async def test_a_players_gm_command_is_refused_without_a_public_thinking(harness: DiscordHarness) -> None:
     refused = [
         await harness.command("gm rule", ALICE, id=1, decision="accept", note="mine now"),
@@ -93,9 +103,11 @@ async def test_messages_show_names_not_ids_or_python_reprs(harness: DiscordHarne
     record = await harness.command("ledger record", BOB, id="ev-000090")
     assert "potion of healing passed from Sister Tamsin to Orrin Vale" in record.text
     assert "None" not in record.text and "pc-greyrock" not in record.text, record.text
-    assert "Greyrock" in _field(record, "witnesses")
+    assert "Greyrock" in _field(
+        record, "Who saw it"
+    )  # the record card (issue 13): witnesses under who saw it
     fields = [f["name"] for m in record.messages for e in m.embeds for f in e.get("fields", [])]
-    assert "cause" not in fields and fields.count("Caused by") == 1, fields
+    assert "cause" not in fields and fields.count("Why") == 1, fields
 
     choices = await harness.autocomplete("ledger record", BOB, "id", id="ev-00009")
     named = [c["name"] for c in choices if c["value"] == "ev-000090"]
@@ -118,7 +130,7 @@ async def test_initiative_reads_as_a_name_and_a_total(harness: DiscordHarness) -
     for member in (ALICE, BOB, CARA):
         closed = await harness.command("ready", member)
     assert closed is not None
-    order = _field(closed, "Initiative").splitlines()
+    order = _round_field(harness, "Initiative").splitlines()
     assert order and all(re.fullmatch(r"\d+\. .+ \(initiative -?\d+\)", line) for line in order), order
 
 
@@ -150,11 +162,16 @@ async def test_user_text_reaches_the_channel_escaped(harness: DiscordHarness) ->
     public = "\n".join(m.text for o in (joined, started, ready) for m in o.messages if not m.ephemeral)
     assert not re.search(r"(?<!\\)\[Free gold\]\(", public), public
     assert "**LOUD**" not in public and "@everyone" not in public
-    assert "`" in _field(ready, "Sister Tamsin")  # the bot's own formatting (roll lines as code) stays
-    story = [p.content for p in harness.channel_posts if "Free gold" in p.content]
+    assert "`" in _round_field(harness, "Sister Tamsin")  # the bot's own formatting (rolls as code) stays
+    # The round's message: its header stays bold; the story (an embed under the dice) names the character
+    # as typed.
+    rounds = [p for p in harness.channel_posts if "**Round " in p.content]
+    story = [
+        e.get("description", "") for p in rounds for e in p.embeds if "Free gold" in e.get("description", "")
+    ]
     assert story, "the narration names the character"
-    for post in story:  # the narration in the channel: its header stays bold, the name reads as typed
-        assert "**Round " in post and not re.search(r"(?<!\\)\[Free gold\]\(", post), post
+    for post in story:
+        assert not re.search(r"(?<!\\)\[Free gold\]\(", post), post
         assert "**LOUD**" not in post, post
 
 

@@ -139,7 +139,7 @@ async def _play_round(harness: DiscordHarness, fake: FakeLLM, draft: str) -> Non
     for member in PLAYERS[:-1]:
         await harness.command("ready", member)
     closed = await harness.command("ready", PLAYERS[-1])
-    assert "results" in closed.text, closed.text
+    assert "round's message" in closed.text, closed.text  # the dice are in the round's message (issue 13)
 
 
 _SECRET_EVENT: dict[int, str] = {}

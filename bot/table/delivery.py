@@ -60,10 +60,12 @@ class ResendView(BaseModel):
 class Courier(Protocol):
     """Where the table's messages go: a Discord channel and DMs, or the terminal.
 
-    Optional, used when present: ``post_results(guild_id, channel_id, report, *, header="")`` posts a round's
-    dice in the channel, and ``answer(handle, text, report)`` answers a command whose reply a crash left
-    unanswered (``handle`` is the front end's opaque reply handle; raise :class:`ReplyExpired` when it is too
-    old). A post that fails for want of a permission raises :class:`MissingPermission`.
+    Optional, used when present: ``post_round(guild_id, channel_id, text, report, *, mention_user_ids=())``
+    posts a round's dice and story as one message instead of ``post_public``;
+    ``post_results(guild_id, channel_id, report, *, header="")`` posts a round's dice in the channel, and
+    ``answer(handle, text, report)`` answers a command whose reply a crash left unanswered (``handle`` is the
+    front end's opaque reply handle; raise :class:`ReplyExpired` when it is too old). A post that fails for
+    want of a permission raises :class:`MissingPermission`.
     """
 
     async def post_public(
@@ -196,6 +198,13 @@ class Delivery:
         if message.kind == "public":
             text = _public_text(message.content)
             players = sorted({u for u in message.content.get("players", ()) if u.isdigit()})
+            post_round = getattr(courier, "post_round", None)  # the dice and the story as one message
+            if post_round is not None:
+                report = await self.report(rnd.id)
+                external = await post_round(
+                    campaign.guild_id, campaign.channel_id, text, report, mention_user_ids=players
+                )
+                return external, "sent"
             external = await courier.post_public(
                 campaign.guild_id, campaign.channel_id, text, mention_user_ids=players
             )

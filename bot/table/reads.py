@@ -221,20 +221,21 @@ class Reads:
     async def record(
         self, where: v.Where, caller: v.Caller, *, ref: str, public: bool = False
     ) -> v.RecordView:
-        """Any record the caller may see, with its cause chain and, for a roll, a replay check.
+        """Any record the caller may see, as a card: what, when, who saw it, why (its causes) and the replay.
 
+        ``ref`` is a record id, or a round (``round-12.3``; ``round-3`` or ``round 3`` in the latest session):
+        its story, the actions behind it and the NPC lines that woke in it, each with why (issue 13).
         ``public`` reads as the channel does: a record the channel may not see is :class:`NotFound`.
         """
-        from rules.fairness import replay_round, verify_seed
-        from rules.intents import Intent as _Intent
-        from rules.round import RoundResolution
-        from rules.state import RoundState
-
+        ref = ref.strip()
         async with self.ctx.session() as s:
             campaign = await self.lookups.campaign(s, where)
             viewer = await self.lookups.reader(s, campaign, caller, public)
+            round_ref = _ROUND_REF.fullmatch(ref)
+            if round_ref is not None:
+                return await self._round_record(s, campaign.id, viewer, round_ref)
             try:
-                rec = await service.record(s, campaign_id=campaign.id, ref=ref.strip(), viewer=viewer)
+                rec = await service.record(s, campaign_id=campaign.id, ref=ref, viewer=viewer)
             except LedgerError:
                 raise NotFound(f"No record '{ref}' that you may see.") from None
             payloads = [rec.data.get("payload", rec.data), *(e.payload for e in rec.cause_chain)]
@@ -242,54 +243,101 @@ class Reads:
             refs += [k for p in payloads if isinstance(p, dict) for k in fact_keys(str(p.get("key", "")))]
             refs += [str(x) for val in rec.data.values() if isinstance(val, list) for x in val]
             names = await self.lookups.names(s, campaign.id, [r for r in refs if "-" in r])
-            replay = None
             root = rec.root_cause or ""
-            found = re.match(r"round-(\d+)\.(\d+)", root) or re.match(r"round-(\d+)\.(\d+)", ref)
-            if found:
-                sess_n, round_n = int(found.group(1)), int(found.group(2))
-                rnd = await ledger_sessions.find_round(
-                    s, campaign_id=campaign.id, session_number=sess_n, number=round_n
-                )
-                if rnd is not None and rnd.state in ("narrated", "posted") and rnd.resolution:
-                    data = rnd.resolution
-                    seed = int(data["seed"])
-                    same = replay_round(
-                        seed=seed,
-                        intents=[_Intent.model_validate(i) for i in data["intents"]],
-                        state=RoundState.model_validate(data["state"]),
-                        recorded=RoundResolution.model_validate(data["resolution"]),
-                    )
-                    fair = verify_seed(seed, rnd.seed_commitment)
-                    replay = (
-                        f"round {sess_n}.{round_n}: seed {seed}, commitment {rnd.seed_commitment[:16]}... "
-                        f"{'matches' if fair else 'DOES NOT match'}; re-resolving "
-                        f"{'gives identical results' if same else 'DIFFERS'}"
-                    )
+            replay = await _replay(s, campaign.id, root)
 
         def name(r: str | None) -> str:
             return names.get(r or "", r or "nobody")
 
-        shown = {k: val for k, val in rec.data.items() if k not in _HIDDEN_FIELDS}
+        if rec.record_kind == "event":
+            kind = str(rec.data.get("kind", rec.record_kind))
+            text = str(describe_event(kind, rec.data.get("payload", rec.data), name))
+        else:
+            text = str(rec.data.get("name") or rec.data.get("terms") or rec.ref)
+        shown = {k: val for k, val in rec.data.items() if k not in _HIDDEN_FIELDS | _CARD_FIELDS}
+        if rec.record_kind == "event":
+            shown.pop("kind", None)  # the text says what happened
         if viewer.role != "gm":  # an NPC's sheet (persona, speech, hostility) is the GM's and the narrator's
             shown.pop("sheet", None)
-        fields = {k: _field_text(val, name) for k, val in shown.items() if val not in (None, "", [], {})}
-        text = (
-            describe_event(
-                str(rec.data.get("kind", rec.record_kind)), rec.data.get("payload", rec.data), name
-            )
-            if rec.record_kind == "event"
-            else rec.data.get("name", rec.ref)
+        fields = {"When": _when(rec.session_number, rec.round_number)}
+        witnesses = ", ".join(name(w) for w in rec.data.get("witnesses") or ())
+        fields["Who saw it"] = visibility_label(rec.visibility) + (
+            f"; witnesses: {witnesses}" if witnesses else ""
         )
-        if rec.session_number is not None:
-            fields["session"] = str(rec.session_number)
-        fields["seen by"] = visibility_label(rec.visibility)
+        for key, val in shown.items():
+            value = _sheet_text(val) if key == "sheet" else _field_text(val, name)
+            if val in (None, "", [], {}) or value == text:
+                continue  # no empty field, and nothing the card's title already says
+            fields[key.replace("_", " ")] = value
         return v.RecordView(
             ref=rec.ref,
             kind=rec.record_kind,
-            text=str(text),
+            text=text,
             fields=fields,
             causes=tuple(f"{e.ref}: {describe_event(e.kind, e.payload, name)}" for e in rec.cause_chain)
             + ((cause_label(rec.root_cause),) if rec.root_cause else ()),
+            replay=replay,
+        )
+
+    async def _round_record(
+        self, s: AsyncSession, campaign_id: int, viewer: Viewer, found: re.Match[str]
+    ) -> v.RecordView:
+        """A told round as a card: its story, its actions (the why), the NPC lines that woke, the replay.
+
+        An NPC line whose trigger is a record the viewer may not see is left out (the GM sees every one).
+        """
+        session_number = found.group("session")
+        number = int(found.group("round"))
+        if session_number is None:
+            session_number = (await ledger_sessions.latest_session(s, campaign_id=campaign_id)).number
+        label = f"round-{session_number}.{number}"
+        rnd = await ledger_sessions.find_round(
+            s, campaign_id=campaign_id, session_number=int(session_number), number=number
+        )
+        if rnd is None or rnd.state not in ("narrated", "posted"):
+            raise NotFound(f"No told round '{label}'.")
+        messages = await service.list_outbox(s, round_id=rnd.id)
+        content = next((m.content for m in messages if m.kind == "public"), {})
+        voices: list[dict[str, Any]] = []
+        for voice in content.get("voices", ()):
+            trigger = str(voice.get("trigger", ""))
+            on, _, trigger_ref = trigger.partition(":")
+            if on in ("person", "item", "place", "thread") and viewer.role != "gm":
+                try:
+                    await service.record(s, campaign_id=campaign_id, ref=trigger_ref, viewer=viewer)
+                except LedgerError:
+                    continue  # the trigger is a record this viewer may not see
+            voices.append(voice)
+        refs = [str(x.get("trigger", "")).partition(":")[2] for x in voices]
+        names = await self.lookups.names(s, campaign_id, [r for r in refs if "-" in r])
+        replay = await _replay(s, campaign_id, label)
+
+        def named(text: str) -> str:
+            return _ID_WORD.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+        fields = {
+            "When": _when(rnd.session_number, rnd.number),
+            "Who saw it": "everyone (told in the channel)",
+            "Narration": _SOURCES.get(str(content.get("source", "")), str(content.get("source", "unknown"))),
+        }
+        lines = [
+            f"{x.get('npc_name', '?')}: {_spoken(str(x.get('text', '')))} — woke on "
+            f"{named(_trigger_words(str(x.get('trigger', ''))))} because {named(str(x.get('why', '')))}"
+            for x in voices
+        ]
+        if lines:
+            fields["NPC voices"] = "\n".join(lines)
+        actions = [
+            f"{a.get('actor', '?')}: {a.get('summary', '')} → {a.get('outcome', '')}"
+            for a in content.get("actions", ())
+            if isinstance(a, dict)
+        ]
+        return v.RecordView(
+            ref=label,
+            kind="round",
+            text=str(content.get("text", "")) or f"Round {rnd.number}",
+            fields=fields,
+            causes=tuple(actions),
             replay=replay,
         )
 
@@ -530,3 +578,107 @@ def dispute_view(d: DisputeRecord) -> v.DisputeView:
         status=d.status,
         ruling_note=d.ruling_note or None,
     )
+
+
+#: A round as ``/ledger record`` takes it: ``round-12.3``, or ``round-3`` / ``round 3`` in the latest session.
+_ROUND_REF = re.compile(r"round[- ](?:(?P<session>\d+)\.)?(?P<round>\d+)", re.I)
+#: Fields the card shows in its own words (When, Who saw it) or not at all (bookkeeping).
+_CARD_FIELDS = frozenset(
+    {"session", "opened_session", "source_session", "since_session", "witnesses", "involved", "importance",
+     "permanent", "superseded_by", "name"}
+)  # fmt: skip
+_ID_WORD = re.compile(r"\b[a-z]+-[a-z0-9]+(?:-[a-z0-9]+)*\b")
+_SOURCES = {
+    "offline": "offline narrator",
+    "fallback": "built from the results (the narrator's draft conflicted with the ledger)",
+    "generated": "the narrator, checked against the ledger",
+    "regenerated": "the narrator, rewritten once after a conflict",
+}
+_TRIGGERS = {
+    "event:addressed": "being spoken to",
+    "event:threatened": "being threatened",
+    "event:helped": "being helped",
+    "stock:addressed": "being spoken to (a stock line)",
+    "stock:threatened": "being threatened (a stock line)",
+    "stock:helped": "being helped (a stock line)",
+}
+
+
+def _when(session_number: int | None, round_number: int | None) -> str:
+    """``session 12, round 3``, or ``session 12`` for a record no round made."""
+    when = f"session {session_number}" if session_number is not None else "before play"
+    return when + (f", round {round_number}" if round_number is not None else "")
+
+
+def _spoken(text: str) -> str:
+    """The words an NPC said, from the narrated sentence (“Line,” Old Wei replies.), or the sentence."""
+    said = re.match(r"\s*“(.+?)”", text)
+    if said is None:
+        return text
+    words = said.group(1)
+    return f"“{words[:-1]}.”" if words.endswith(",") else f"“{words}”"
+
+
+def _trigger_words(trigger: str) -> str:
+    """``thread:favor-0003-01`` as ``the thread favor-0003-01`` (ids become names where the caller knows)."""
+    if trigger in _TRIGGERS:
+        return _TRIGGERS[trigger]
+    on, _, ref = trigger.partition(":")
+    return f"the {on} {ref}" if ref else trigger
+
+
+def _sheet_text(sheet: Any) -> str:
+    """An NPC's sheet for the GM: its plain settings, and a persona table summed up, never dumped."""
+    if not isinstance(sheet, dict):
+        return _field_text(sheet)
+    parts = []
+    for key, val in sheet.items():
+        if key == "persona" and isinstance(val, dict):
+            traits = len(val.get("traits") or ())
+            voice = str(val.get("voice", ""))[:80]
+            parts.append(f"persona: {voice} ({traits} trait{'s' if traits != 1 else ''})")
+        elif isinstance(val, str | int | float | bool):
+            parts.append(f"{key.replace('_', ' ')}: {_field_text(val)}")
+    return "; ".join(parts)[:1000]
+
+
+async def _replay(s: AsyncSession, campaign_id: int, root: str) -> str | None:
+    """How a round-made record replays: the seed against its commitment, re-resolving, and the roll itself."""
+    from bot.scene import roll_lines
+    from rules.fairness import replay_round, verify_seed
+    from rules.intents import Intent as _Intent
+    from rules.round import RoundResolution
+    from rules.state import RoundState
+
+    found = re.match(r"round-(\d+)\.(\d+)(?:#(\d+))?", root)
+    if not found:
+        return None
+    sess_n, round_n = int(found.group(1)), int(found.group(2))
+    rnd = await ledger_sessions.find_round(s, campaign_id=campaign_id, session_number=sess_n, number=round_n)
+    if rnd is None or rnd.state not in ("narrated", "posted") or not rnd.resolution:
+        return None
+    data = rnd.resolution
+    seed = int(data["seed"])
+    recorded = RoundResolution.model_validate(data["resolution"])
+    same = replay_round(
+        seed=seed,
+        intents=[_Intent.model_validate(i) for i in data["intents"]],
+        state=RoundState.model_validate(data["state"]),
+        recorded=recorded,
+    )
+    fair = verify_seed(seed, rnd.seed_commitment)
+    text = (
+        f"round {sess_n}.{round_n}: seed {seed}, commitment {rnd.seed_commitment[:16]}... "
+        f"{'matches' if fair else 'DOES NOT match'}; re-resolving "
+        f"{'gives identical results' if same else 'DIFFERS'}"
+    )
+    index = int(found.group(3)) if found.group(3) else None
+    if index is not None and 0 <= index < len(recorded.results):
+        names: dict[str, str] = data.get("names", {})
+        rolls = [
+            _ID_WORD.sub(lambda m: names.get(m.group(0), m.group(0)), r)
+            for r in roll_lines(recorded.results[index])
+        ]
+        if rolls:
+            text += "\nthe roll: " + "; ".join(rolls)
+    return text
