@@ -545,7 +545,7 @@ class Rounds:
         (:func:`bot.narrator.discoveries.discovery_text`, seeded by the round's seed plus the action's index),
         and the ledger files it as now known to that player. A check that finds nothing hidden tells what the
         character notices of the target (how hurt, how watchful) and files nothing."""
-        from bot.narrator.discoveries import discovery_text
+        from bot.narrator.discoveries import Shape, discovery_text
         from ledger.recall.retrieval import scene_context
 
         out: list[dict[str, Any]] = []
@@ -572,7 +572,7 @@ class Rounds:
             target = scene.creatures.get(result.intent.target or "")
             if secret is None and target is None:
                 continue
-            shape = None
+            shape: Shape | None = None
             if secret is None and target is not None:
                 from bot.scene import stat_block
 
