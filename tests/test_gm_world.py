@@ -259,6 +259,12 @@ async def test_a_blank_campaign_built_live_plays_three_rounds_naming_the_newcome
         post = h.channel_posts[-1]
         posts.append("\n".join([post.content, *(str(e.get("description", "")) for e in post.embeds)]))
     told = "\n".join(posts)
+    # The GM's newcomers are heard first in the next round's story; same-named bandits read by ordinal.
+    assert (
+        "Marta Vell, Jonah Pike, the first bandit, the second bandit and the third bandit are here."
+        in posts[0]
+    )
+    assert "the first bandit" in posts[1].lower() and "here." not in posts[1]
     assert "Marta Vell" in told and "Jonah Pike" in told, told
     assert "Bandit 2" not in told
     conflicts = await h.command("gm conflicts", GM)

@@ -84,6 +84,8 @@ class OfflineNarrator:
         # Each sentence with its weight when the post is too long: a hit, a fall or a death is never cut.
         body: list[tuple[str, str]] = []
         voices: tuple[VoiceLine, ...] = ()
+        if request.arrivals:  # what the GM just added to the scene is heard first
+            body.append((_arrivals(request), "opener"))
         if not request.outcomes:
             body.append((sentence(rng.choice(_QUIET).format(place=request.location.name)), "opener"))
         else:
@@ -123,6 +125,13 @@ class OfflineNarrator:
         )
         kept = tuple(v for v in voices if v.text in public)
         return Draft(public_text=public, private_notes=notes, source="fallback", voices=kept)
+
+
+def _arrivals(request: NarrationRequest) -> str:
+    """``Marta Vell and the first bandit are here.``: the creatures the GM brought into the scene."""
+    names = [name for _, name in request.arrivals]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{listed[:1].upper()}{listed[1:]} {'is' if len(names) == 1 else 'are'} here."
 
 
 def _fit_weighted(body: Sequence[tuple[str, str]], limit: int) -> str:

@@ -42,6 +42,7 @@ class Narration:
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
+        from bot.table.world import arrivals, readable_scene
         from ledger.check.judge import check
         from ledger.check.snapshot_sql import snapshot_from_ledger
         from ledger.recall.retrieval import scene_context
@@ -57,6 +58,15 @@ class Narration:
             pc_ids = [m.character_id for m in members if m.character_id]
             scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
             present = sorted(scene.creatures)
+            # What the GM brought into the scene this round is told first; same-named monsters by ordinal.
+            arrived = await arrivals(
+                s,
+                campaign_id=campaign_id,
+                session_number=rnd.session_number,
+                round_number=rnd.number,
+                present=present,
+            )
+            told = readable_scene(scene)
             location = scene.locations[0] if scene.locations else None
             context = await scene_context(
                 s,
@@ -107,9 +117,9 @@ class Narration:
             campaign=campaign.name,
             session_number=rnd.session_number,
             round_number=rnd.number,
-            scene=scene,
+            scene=told,
             after=resolution,
-            outcomes_=outcomes(resolution, scene, texts),
+            outcomes_=outcomes(resolution, told, texts),
             reveals=reveals,
             records=[RetrievedRecord(ref=r.ref, text=r.text, why=r.why) for r in context.records],
             summaries=[SceneSummary(id=h.id, text=h.text) for h in context.summaries],
@@ -118,7 +128,7 @@ class Narration:
             npc_refs=npc_refs,
             players=player_ids,
             variety_seed=int(record.get("seed", 0)) % 1_000_003,
-        )
+        ).model_copy(update={"arrivals": tuple(arrived)})
 
         async def check_draft(draft: Draft) -> list[ConflictNote]:
             report = check(draft.public_text, party_snapshot, audience="party")
@@ -158,7 +168,7 @@ class Narration:
             recent_texts=recent,
         )
         source = "offline" if outcome.offline else outcome.source
-        names = {**record.get("names", {}), **scene.names()}
+        names = {**record.get("names", {}), **told.names()}
         actions = _action_lines(resolution, names)
         public = {
             "text": outcome.draft.public_text,

@@ -13,7 +13,9 @@ mentions first (:func:`arrivals`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +30,7 @@ from ledger.store import sessions as ledger_sessions
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
+    from bot.scene import Scene
     from bot.table.context import Lookups, TableContext
     from bot.table.reads import Reads
     from ledger.store.records import CampaignView
@@ -781,3 +784,14 @@ async def arrivals(
     )
     by_id = {x.id: x for x in entities if x.kind != "pc" and x.alive is not False}
     return [(i, readable_name(by_id[i].name, by_id[i].aliases)) for i in seen if i in by_id]
+
+
+def readable_scene(scene: Scene) -> Scene:
+    """The scene as prose should name it: creatures that share a name (three "Bandit"s) are called by their
+    ordinal alias ("the second bandit") so the narration can tell them apart; everyone else as they are."""
+    counts = Counter(e.name for e in scene.creatures.values())
+    creatures = {
+        cid: e.model_copy(update={"name": readable_name(e.name, e.aliases)}) if counts[e.name] > 1 else e
+        for cid, e in scene.creatures.items()
+    }
+    return dataclasses.replace(scene, creatures=creatures)
