@@ -145,6 +145,19 @@ async def cid(engine: Any) -> int:
             ),
         ],
     )
+    await apply(
+        4,
+        [
+            {
+                "kind": "open_thread",
+                "id": "bounty-0004-01",
+                "thread_kind": "bounty",
+                "parties": ["npc-far"],
+                "terms": "Far offers 50 gp for whoever fired the mill",
+                "place": "loc-mill",
+            }
+        ],
+    )
     await apply(5, [_event("bargain", ["npc-cal", "npc-dee"], "loc-quay", "Cal sells Dee a boat share")])
     await apply(
         10,
@@ -247,3 +260,11 @@ async def test_private_records_only_to_their_owner(engine: Any, cid: int) -> Non
         allowed = viewer.visible()
         assert allowed is not None and all(r.visibility in allowed for r in other.records)
         assert not any("cellar" in r.text for r in other.records)
+
+
+async def test_a_matter_of_the_place_comes_with_the_place(engine: Any, cid: int) -> None:
+    at_mill = await _scene(engine, cid, ["npc-marta", *PCS], location="loc-mill")
+    bounty = [r for r in at_mill.records if r.ref == "bounty-0004-01"]
+    assert bounty and bounty[0].why == "open bounty at The Mill"
+    at_quay = await _scene(engine, cid, ["npc-bo", *PCS])
+    assert "bounty-0004-01" not in at_quay.refs()

@@ -92,8 +92,10 @@ def _thread_head(t: Any) -> str:
     return f"{t.id} ({t.kind}, {t.status}, since session {t.opened_session}): {t.terms}"
 
 
-def add_thread(add: Any, t: Any, *, asked: bool) -> None:
-    """A thread row (with its cause event) as a candidate; ``asked``: the scene is about it."""
+def add_thread(add: Any, t: Any, *, asked: bool, location: str | None = None) -> None:
+    """A thread row (with its cause event) as a candidate; ``asked``: the scene is about it; a thread whose
+    place is the scene's ``location`` (the row's ``at_place``) involves that place too."""
+    place = {location} if location and getattr(t, "at_place", False) else set()
 
     def render(names: Mapping[str, str], t: Any = t) -> str:
         text = _thread_head(t)
@@ -107,7 +109,7 @@ def add_thread(add: Any, t: Any, *, asked: bool) -> None:
             kind="thread",
             session=t.opened_session if t.status == "open" else t.session_number,
             visibility=t.visibility,
-            involved=set(t.parties),
+            involved=set(t.parties) | place,
             label=t.kind,
             asked=asked,
             render=render,

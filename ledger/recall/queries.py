@@ -37,7 +37,9 @@ NOTABLE_WINDOW = 400  # how far back, in its own events, an NPC's notable events
 NOTABLE_SHARED_PER_PERSON = 10  # notable events an NPC present shares with someone else present
 NOTABLE_OWN_WINDOW = 120
 NOTABLE_OWN_PER_PERSON = 4  # the newest notable events of an NPC present, whoever with
-EVENTS_PER_THREAD = 4  # the newest events of a closed or asked thread: its settlement and what bore on it
+EVENTS_PER_THREAD = 4
+PLACE_WINDOW = 300  # how far back, in the place's own events, threads opened there are looked for
+PLACE_THREADS = 12  # the newest events of a closed or asked thread: its settlement and what bore on it
 ID_BUCKET = 4
 
 #: Narrative kinds that make an event notable: their significance between two people is at least
@@ -222,13 +224,33 @@ def _threads_of(prefix: str, n: int, cap: int, gm: bool, *, open_only: bool) -> 
     return select(sub.c.thread_id)
 
 
+def _placed_threads(gm: bool) -> Any:
+    """Ids of the threads opened with the place ``l0`` as their place (``open_thread`` events among the
+    place's PLACE_WINDOW newest), at most PLACE_THREADS."""
+    ev = _c(m.Event)
+    window = _newest(_c(m.EventEntity), "l0", PLACE_WINDOW)
+    sub = (
+        select(ev.payload["id"].as_string().label("thread_id"))
+        .select_from(window.join(_tbl(m.Event), ev.id == window.c.event_id))
+        .where(ev.kind == "open_thread", _vis(ev.visibility, gm))
+        .order_by(window.c.event_id)
+        .limit(PLACE_THREADS)
+        .subquery()
+    )
+    return select(sub.c.thread_id)
+
+
 @lru_cache(maxsize=128)
-def threads_stmt(gm: bool, n_parties: int, n_pcs: int, n_ties: int, n_asked: int) -> Any:
+def threads_stmt(gm: bool, n_parties: int, n_pcs: int, n_ties: int, n_asked: int, with_place: bool) -> Any:
     """Threads binding the parties ``p<i>`` (NPCs present, the place: THREADS_PER_PARTY each, open first),
     the oldest open ones of the PCs present ``o<j>`` and of the one-hop ties ``r<l>``
-    (OPEN_THREADS_PER_OTHER each) and the asked ones (``k<m>``), each read by primary key."""
+    (OPEN_THREADS_PER_OTHER each), the asked ones (``k<m>``) and (``with_place``) those opened with the
+    place ``l0`` as their place, flagged ``at_place``; each read by primary key."""
     thread = _c(m.Thread)
     parts = []
+    placed = _placed_threads(gm) if with_place else None
+    if placed is not None:
+        parts.append(placed)
     if n_parties:
         parts.append(_threads_of("p", n_parties, THREADS_PER_PARTY * n_parties, gm, open_only=False))
     if n_pcs:
@@ -238,8 +260,9 @@ def threads_stmt(gm: bool, n_parties: int, n_pcs: int, n_ties: int, n_asked: int
     parts.append(
         select(thread.id).where(thread.campaign_id == bindparam("cid"), one_of(thread.id, "k", n_asked))
     )
+    at_place = thread.id.in_(placed) if placed is not None else false()
     return _with_cause(
-        select(_tbl(m.Thread))
+        select(_tbl(m.Thread), at_place.label("at_place"))
         .where(
             thread.campaign_id == bindparam("cid"),
             thread.id.in_(union_all(*parts)),

@@ -8,7 +8,8 @@ scene, not the length of the campaign. Seven statements, in this order, each bui
 2. facts about those present and the place, who lies dead at the place, and whether each one-hop tie
    (kin, ally, employer, faction: :func:`ledger.store.ties.reaches`) is alive;
 3. threads binding each NPC present and the place (open ones first, the oldest first, then the recently
-   closed), the oldest open ones of each PC present and of each one-hop tie, and the threads asked for;
+   closed), the oldest open ones of each PC present and of each one-hop tie, those opened with the place as
+   their place (read back through a bounded window of the place's events), and the threads asked for;
 4. holdings of those present and at the place;
 5. events: each anchor's newest few (involved or witnessed), the notable narrative events each NPC present
    shares with someone else present or had lately (read back through a bounded window of its own events,
@@ -217,13 +218,15 @@ async def scene_context(
 
     # --- threads: of the NPCs present and the place, a PC's and a tie's oldest open ones, the asked ones ---
     parties = sorted(npcs) + here
-    if parties or pcs or ties or asked_threads:
+    if parties or pcs or ties or asked_threads or location:
         p_ids, o_ids = numbered("p", parties), numbered("o", sorted(pcs))
         r_ids, k_ids = numbered("r", sorted(ties)), numbered("k", asked_threads)
-        stmt = threads_stmt(gm, len(p_ids), len(o_ids), len(r_ids), len(k_ids))
-        params = query_params(cid, viewer, **p_ids, **o_ids, **r_ids, **k_ids)
+        stmt = threads_stmt(gm, len(p_ids), len(o_ids), len(r_ids), len(k_ids), location is not None)
+        params = query_params(
+            cid, viewer, **p_ids, **o_ids, **r_ids, **k_ids, **({"l0": location} if location else {})
+        )
         for t in await fetch_rows(session, stmt, params):
-            add_thread(add, t, asked=t.id in asked_threads)
+            add_thread(add, t, asked=t.id in asked_threads, location=location)
 
     # --- holdings of someone present or lying here -------------------------------------------------------
     anchors = [*living, *here]
