@@ -163,7 +163,11 @@ def round_report_embeds(report: RoundReport) -> list[discord.Embed]:
     source = SOURCE_LABELS.get(report.source, f"narration: {report.source}")
     extra = f" · {report.conflicts_queued} conflict(s) queued for the GM" if report.conflicts_queued else ""
     embeds[-1].set_footer(
-        text=clip(f"{source}{extra} · seed {report.seed} (commitment {report.seed_commitment})", 2048)
+        text=clip(
+            f"{source}{extra} · seed {report.seed} (commitment {report.seed_commitment}) · "
+            f"/ledger record round-{report.round_number} shows why each NPC spoke",
+            2048,
+        )
     )
     return embeds
 
