@@ -381,6 +381,42 @@ def _sentence_anchors(
     return found
 
 
+class _SecretIndex:
+    """The snapshot's secrets with a reverse index from concept to the secrets it may help tell.
+
+    A secret with concepts can only be told by a sentence sharing at least one of them (directly or through
+    ``_IMPLIES``), so a sentence is compared only with the secrets its own concepts reach, plus the few with
+    no concepts at all; a big world holds thousands of secrets and a sentence touches a handful.
+    """
+
+    def __init__(self, secrets: tuple[Secret, ...]) -> None:
+        self.secrets = secrets
+        self.always: list[int] = [j for j, sec in enumerate(secrets) if not sec.concepts]
+        by_concept: dict[str, list[int]] = {}
+        for j, sec in enumerate(secrets):
+            for c in sec.concepts:
+                for key in {c, *_IMPLIES.get(c, frozenset())}:
+                    by_concept.setdefault(key, []).append(j)
+        self.by_concept = by_concept
+        self.visibilities = frozenset(sec.visibility for sec in secrets)
+
+    def reached(self, concepts: set[str]) -> list[Secret]:
+        """The secrets a sentence with ``concepts`` could tell, in their original order."""
+        found = set(self.always)
+        for c in concepts:
+            found.update(self.by_concept.get(c, ()))
+        return [self.secrets[j] for j in sorted(found)]
+
+
+def _secret_index(snap: WorldSnapshot) -> _SecretIndex:
+    cached = snap.cache.get("secret_index")
+    if isinstance(cached, _SecretIndex):
+        return cached
+    index = _SecretIndex(read_secrets(snap))
+    snap.cache["secret_index"] = index
+    return index
+
+
 def paraphrased_leaks(
     tokens: Sequence[Token],
     mentions: Sequence[Mention],
@@ -392,8 +428,9 @@ def paraphrased_leaks(
 
     ``sentences`` are token ranges; only facts whose visibility ``sees`` refuses are secrets here.
     """
-    secrets = [s for s in read_secrets(snap) if not sees(s.visibility)]
-    if not secrets:
+    index = _secret_index(snap)
+    hidden = {vis: not sees(vis) for vis in index.visibilities}
+    if not any(hidden.values()):
         return []
     places: dict[str, frozenset[str]] = snap.cache.get("places", {})
     found: list[tuple[str, str, tuple[int, int]]] = []
@@ -423,7 +460,9 @@ def paraphrased_leaks(
             if heads & words:
                 concepts.add(f"loc:{place}")
         span = (tokens[lo].start, tokens[hi - 1].end)
-        for s in secrets:
+        for s in index.reached(concepts):
+            if not hidden[s.visibility]:
+                continue
             present = [a for a in s.anchors if _names(a, ents, words, low)]
             shared = {c for c in s.concepts if c in concepts or _IMPLIES.get(c, frozenset()) & concepts}
             need = len(s.concepts) if s.short else max(2, math.ceil(CONCEPT_SHARE * len(s.concepts)))

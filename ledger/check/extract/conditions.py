@@ -353,7 +353,7 @@ def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
     if ante is not None and fits(ante):
         return ante
     prev = _previous_sentence(s)
-    named = {m.id for m in s.ex.mentions if m.id and not m.quoted and prev <= m.i < s.b and fits(m.id)}
+    named = {m.id for m in s.ex.between(prev, s.b) if m.id and not m.quoted and fits(m.id)}
     return next(iter(named)) if len(named) == 1 else None
 
 

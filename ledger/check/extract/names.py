@@ -8,6 +8,7 @@ turns an opening "He"/"She"/"It" into a mention of the previous sentence's unamb
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -150,6 +151,19 @@ class Extraction:
     antecedent: dict[int, str] = field(default_factory=dict)  # sentence start token -> previous subject
     it_antecedent: dict[int, str] = field(default_factory=dict)  # sentence start -> previous lone monster
     present_tense: bool = False  # the narration is told in the present tense
+    _starts: tuple[int, list[int]] | None = field(default=None, repr=False, compare=False)
+
+    def between(self, lo: int, hi: int) -> list[Mention]:
+        """The mentions starting in tokens [lo, hi), found by bisection (mentions are kept in text order).
+
+        The meaning passes ask this once per sentence; scanning every mention of the narration each time
+        made a long narration's check grow with the square of its length.
+        """
+        key = id(self.mentions)
+        if self._starts is None or self._starts[0] != key or len(self._starts[1]) != len(self.mentions):
+            self._starts = (key, [m.i for m in self.mentions])
+        starts = self._starts[1]
+        return self.mentions[bisect_left(starts, lo) : bisect_left(starts, hi)]
 
 
 _EPITHETS = frozenset({"dead", "late", "slain", "fallen", "murdered", "drowned", "poor", "old", "wounded"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ledger.check.extract.lexicon import _NOT_VERBS, _NUMBERS, SPEECH, VERBS, _is_past
 
@@ -29,6 +30,7 @@ class Token:
     quoted: bool
 
 
+@lru_cache(maxsize=65536)
 def _norm(word: str) -> tuple[str, bool]:
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):

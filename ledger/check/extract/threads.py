@@ -131,7 +131,7 @@ def _parties(s: _Sentence, lo: int, hi: int) -> tuple[set[str], set[str]]:
     people = {m.id for m in s.mentions if m.id and not m.quoted and lo <= m.i < hi and s.kind(m) in creature}
     maybe: set[str] = set()
     first = _previous_sentence(s)
-    recent = [m.id for m in s.ex.mentions if m.id and not m.quoted and first <= m.i < s.b]
+    recent = [m.id for m in s.ex.between(first, s.b) if m.id and not m.quoted]
     for k in range(lo, hi):
         t = s.tokens[k]
         want = _OBJECT_PRONOUNS.get(t.low)

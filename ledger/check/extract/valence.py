@@ -172,7 +172,7 @@ def _attitudes(s: _Sentence) -> None:
     strong = _strong_edges(s.snap)
     charmed = _charmed(s)
     first = _previous_sentence(s)  # a pronoun subject stands for someone named here or just before
-    here = {m.id for m in s.ex.mentions if m.id and first <= m.i < s.b}
+    here = {m.id for m in s.ex.between(first, s.b) if m.id}
     if not (here & strong.keys()) and not charmed:
         return
     for eid, m, mod, _ in _subjects(s):
@@ -249,7 +249,7 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
         if m.id and m.id != actor and lo <= m.i < hi and s.kind(m) in ("pc", "npc", "monster"):
             found.setdefault(m.id, set()).update(range(m.i, m.j))
     first = _previous_sentence(s)
-    recent = {m.id for m in s.ex.mentions if m.id and m.id != actor and first <= m.i < s.b}
+    recent = {m.id for m in s.ex.between(first, s.b) if m.id and m.id != actor}
     me = s.snap.entities.get(actor)
     for k in range(lo, hi):
         low = s.tokens[k].low
