@@ -39,6 +39,7 @@ COG_EXTENSIONS: tuple[str, ...] = (
     "cogs.ledger",
     "cogs.gm",
     "cogs.recap",
+    "cogs.remember",
 )
 
 

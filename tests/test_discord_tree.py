@@ -41,6 +41,7 @@ EXPECTED = {
     "gm conflict",
     "gm resend",
     "recap",
+    "remember",
 }
 
 

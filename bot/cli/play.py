@@ -6,7 +6,7 @@ action (``alice: grab the spyglass``). The commands mirror the Discord ones::
 
     /join NAME-or-claim            /act TEXT [target: X] [item: Y] [skill: Z]     /ready
     /round status | close (GM)     /ledger inventory [PLAYER] | threads | history [N] | record ID
-    /ledger relationships [NPC] | notes | dispute ID REASON                         /recap
+    /ledger relationships [NPC] | notes | dispute ID REASON              /recap   /remember TEXT
     /gm rule ID accept|reject NOTE | thread ID STATUS NOTE | disputes               /roll EXPR
     /gm npc name: N [description: D] [location: L] [stats: C] [attitude: A] [pronouns: P]
     /gm spawn creature: C [count: N] [name: N] [location: L]      /gm move who: W|party to: L [description: D]
@@ -56,7 +56,7 @@ HELP = """commands (prefix a line with NAME: to speak as NAME, or use /as NAME):
   /gm item name: N [to: H] [quantity: Q] [description: D]    /gm item-remove name: N fate: F [from: H]
   /gm thread-open kind: K from: A to: B terms: T [visibility: everyone|gm|PLAYER]
   /gm secret about: X text: T [for: PLAYER]
-  /roll EXPR   /recap   /status   /who   /as NAME   /help   /quit"""
+  /roll EXPR   /recap   /remember TEXT   /status   /who   /as NAME   /help   /quit"""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -516,6 +516,18 @@ class PlaySession:
         from bot.terminal import show_recap
 
         show_recap(self.s, await self.table.recap(self.where, self._speaker()))
+
+    async def _cmd_remember(self, rest: str) -> None:
+        if not rest:
+            raise UsageError("usage: /remember TEXT (a fact, promise or clue from play)")
+        view = await self.table.remember(self.where, self._speaker(), text=rest)
+        if view.status == "accepted":
+            private = " (private)" if view.visibility.startswith("player:") else ""
+            self.s.line(
+                f"remembered as {'a thread' if view.kind == 'thread' else 'an event'}, {view.source}{private}"
+            )
+        else:
+            self.s.line(f"sent to the GM (proposal #{view.proposal_id}): {view.reason}")
 
 
 def _line_reader(stdin: TextIO) -> Callable[[], Awaitable[str]] | None:
