@@ -10,6 +10,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 Namer = Callable[[str | None], str]
+_ORDINAL_ALIAS = re.compile(
+    r"^the (?:first|second|third|fifth|eighth|ninth|twelfth|twentieth|[a-z]+teenth|fourth|sixth|seventh|"
+    r"tenth|eleventh|\d+(?:st|nd|rd|th)) ",
+    re.I,
+)
 
 
 def _plain(value: str | None) -> str:
@@ -122,7 +127,10 @@ def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = N
             return f"{subject}'s {aspect.replace('-', ' ')}: {p.get('value')}"
         return f"{key.replace('-', ' ')}: {p.get('value')}"
     if kind == "create_entity":
-        return f"{p.get('name')} enters the story"
+        # One of several same-named creatures by its ordinal alias ("the second bandit"), never "Bandit 2".
+        ordinal = next((a for a in p.get("aliases") or () if _ORDINAL_ALIAS.match(str(a))), None)
+        shown = f"{ordinal[:1].upper()}{ordinal[1:]}" if ordinal else p.get("name")
+        return f"{shown} enters the story"
     if kind == "create_item":
         return f"{p.get('name')} appears"
     if kind == "create_location":

@@ -269,3 +269,38 @@ async def test_a_blank_campaign_built_live_plays_three_rounds_naming_the_newcome
     assert "Bandit 2" not in told
     conflicts = await h.command("gm conflicts", GM)
     assert "No conflicts" in conflicts.text, conflicts.text
+
+
+async def test_more_of_a_creature_continue_the_count_and_history_reads_them_by_ordinal(
+    harness: DiscordHarness,
+) -> None:
+    h = harness
+    await _build(h)
+    more = await h.command("gm spawn", GM, creature="bandit")
+    assert "The fourth bandit appears" in more.text, more.text
+    history = await h.command("ledger history", ALICE, count=20)
+    assert "The second bandit enters the story" in history.text, history.text
+    assert "Bandit 2" not in history.text
+    # A thread only one player sees: the other player and the channel do not.
+    secret_oath = await h.command(
+        "gm thread-open",
+        GM,
+        kind="oath",
+        to="Ayla",
+        terms="Jonah swears to hide Ayla from the bandits",
+        visibility=f"player:{ALICE.user_id}",
+        **{"from": "Jonah Pike"},
+    )
+    assert "seen by Ayla's player only" in secret_oath.text, secret_oath.text
+    assert "oath-0001-01" in (await h.command("ledger threads", ALICE)).text
+    assert "oath-0001-01" not in (await h.command("ledger threads", BOB)).text
+
+
+async def test_the_gm_lists_and_undoes_proposals_and_a_player_may_not(harness: DiscordHarness) -> None:
+    h = harness
+    listed = await h.command("gm proposals", GM)
+    assert listed.ephemeral and "No proposals" in listed.text, listed.text
+    _refused(await h.command("gm proposals", ALICE), "only the gm")
+    _refused(await h.command("gm undo", ALICE, proposal=1), "only the gm")
+    missing = await h.command("gm undo", GM, proposal=99)
+    assert missing.ephemeral and "error id" not in missing.text, missing.text

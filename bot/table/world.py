@@ -48,7 +48,6 @@ _ORDINALS = (
     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
     "eighteenth", "nineteenth", "twentieth",
 )  # fmt: skip
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 _ORDINAL_ALIAS = re.compile(r"^the (" + "|".join(_ORDINALS) + r") ", re.I)
 
 
@@ -739,20 +738,19 @@ class WorldBuilder:
                 content={"text": note, "round": None},
                 recipient_user_id=user_id,
             )
-        status, external = "sent", None
+        status, external, notice = "sent", None, "Sent to the player by DM."
         try:
             external = await self.ctx.courier.send_dm(user_id, f"**Private note ({campaign.name})**\n{note}")
         except DMClosed:
-            status = "dm_closed"
+            status, notice = (
+                "dm_closed",
+                "The player's DMs are closed: the note waits in their /ledger notes.",
+            )
         except Exception as err:  # the fact is written; the note waits in /ledger notes
             status = "failed"
             notice = f"The DM could not be sent ({type(err).__name__}); it waits in their /ledger notes."
         async with self.ctx.session() as s:
             await service.mark_outbox(s, outbox_id=row.id, status=status, external_id=external)
-        if status == "sent":
-            return "Sent to the player by DM."
-        if status == "dm_closed":
-            return "The player's DMs are closed: the note waits in their /ledger notes."
         return notice
 
 
