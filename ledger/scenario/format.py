@@ -420,7 +420,7 @@ class Thread(_Model):
     """``[[threads]]``: a foreshadowing thread; ``session`` defaults to the one in its id."""
 
     id: ThreadId
-    thread_kind: Literal["favour", "debt", "oath", "bounty", "prophecy", "quest", "feud"]
+    thread_kind: Literal["favour", "debt", "oath", "bounty", "prophecy", "quest", "feud", "rumour"]
     status: Literal["open", "settled", "expired", "broken"] = "open"
     status_reason: Annotated[str, Field(max_length=1000)] = ""
     terms: Annotated[str, Field(min_length=1, max_length=2000)]

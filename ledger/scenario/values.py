@@ -14,7 +14,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 VISIBILITY_RE = re.compile(r"^(public|party|gm|player:[A-Za-z0-9_.\-]+)$")
 ENTITY_PREFIXES = {"pc": "pc-", "npc": "npc-", "monster": "monster-"}
-THREAD_KINDS = ("favour", "debt", "oath", "bounty", "prophecy", "quest", "feud")
+THREAD_KINDS = ("favour", "debt", "oath", "bounty", "prophecy", "quest", "feud", "rumour")
 # Thread ids are kind-session-seq; the favour kind is spelled the short way in ids (favor-0003-01).
 THREAD_ID_PREFIX = {
     "favour": "favor",
@@ -24,8 +24,9 @@ THREAD_ID_PREFIX = {
     "prophecy": "prophecy",
     "quest": "quest",
     "feud": "feud",
+    "rumour": "rumour",
 }
-THREAD_ID_RE = re.compile(r"^(favor|debt|oath|bounty|prophecy|quest|feud)-(\d{4})-(\d{2})$")
+THREAD_ID_RE = re.compile(r"^(favor|debt|oath|bounty|prophecy|quest|feud|rumour)-(\d{4})-(\d{2})$")
 THREAD_STATUSES = ("open", "settled", "expired", "broken")
 CONDITIONS = frozenset(
     {
