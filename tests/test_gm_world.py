@@ -304,3 +304,22 @@ async def test_the_gm_lists_and_undoes_proposals_and_a_player_may_not(harness: D
     _refused(await h.command("gm undo", ALICE, proposal=1), "only the gm")
     missing = await h.command("gm undo", GM, proposal=99)
     assert missing.ephemeral and "error id" not in missing.text, missing.text
+
+
+async def test_a_gm_secret_is_revealed_by_a_successful_check_to_that_player_only(
+    harness: DiscordHarness,
+) -> None:
+    h = harness
+    await _build(h)
+    await h.command("gm secret", GM, about="Jonah Pike", text="Jonah sold the mill's grain to the bandits.")
+    for _ in range(12):  # Insight succeeds sooner or later; the seeds are fixed, so this is deterministic
+        await h.command("act", ALICE, text="read his face", target="npc-jonah-pike", skill="insight")
+        await h.command("act", BOB, text="look around the mill")
+        await h.command("ready", ALICE)
+        await h.command("ready", BOB)
+        if any("grain" in p.content for p in h.dms.get(ALICE.user_id, [])):
+            break
+    assert any("grain to the bandits" in p.content for p in h.dms.get(ALICE.user_id, [])), h.dms
+    public = [p.content + str(p.embeds) for p in h.channel_posts]
+    assert public and not any("grain to the bandits" in text for text in public)
+    assert not any("grain to the bandits" in p.content for p in h.dms.get(BOB.user_id, []))
