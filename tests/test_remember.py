@@ -174,3 +174,75 @@ def test_remember_in_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     answer = out.split("> alice: /remember Bessa promised us a galleon\n", 1)[1].split("\n> ", 1)[0]
     assert answer.startswith("sent to the GM (proposal #1): nothing of it was said"), answer
     assert "refused: You have no character" in out.split("> gm: /remember the boat at dawn\n", 1)[1]
+
+
+async def test_remember_and_the_gm_proposals_through_the_real_command_tree(
+    tmp_path: Path, fake_llm: FakeLLM
+) -> None:
+    """/remember and /gm proposals, /gm undo as Discord sends them, over the real table and the fake model."""
+    from bot.discord_courier import DiscordCourier
+    from tests.discord_harness import GM_ROLE_ID, GUILD_ID, DiscordHarness, Member
+
+    gm, alice, bob = Member(100, "Gina", (GM_ROLE_ID,)), Member(1001, "alice"), Member(1002, "bob")
+    settings = parse_settings(
+        {
+            "discord": {"guild_ids": [GUILD_ID], "gm_role": "GM"},
+            "storage": {
+                "database_url": f"sqlite+aiosqlite:///{tmp_path / 'ledger.store.db'}",
+                "data_dir": str(tmp_path / "data"),
+            },
+            "llm": {"enabled": True, "base_url": fake_llm.base_url, "model": "fake", "max_retries": 0},
+        }
+    )
+    rng = random.Random(4)
+
+    async def factory(courier: DiscordCourier) -> Table:
+        return await Table.create(
+            settings,
+            courier=courier,
+            narrator=LLMNarrator.from_settings(settings.llm, api_key="test-key"),
+            intent_parser=OfflineIntentParser(),
+            claim_extractor=None,
+            seeds=lambda: rng.randrange(1, 2**53),
+        )
+
+    h = await DiscordHarness.create(settings=settings, table_factory=factory)
+    try:
+        await h.command("campaign start", gm, name="Saltmere", scenario="harbor")
+        for member, claim in ((alice, "Greyrock"), (bob, "Mira Quickfinger")):
+            await h.command("join", member, claim=claim)
+        npc = {"kind": "npc", "name": "Tam Reed", "role": "dockhand", "place": "", "description": "Wiry."}
+        body = {"public_text": PROMISE, "private_notes": [], "proposals": [npc]}
+        fake_llm.script(FakeReply(content=json.dumps(body)))
+        await h.command("act", alice, text="ask Bessa Marlow whether Harlan Voss drinks here tonight")
+        await h.command("act", bob, text="wait by the door")
+        await h.command("ready", alice)
+        await h.command("ready", bob)
+
+        kept = await h.command("remember", alice, text="Bessa promised us a boat at dawn")
+        assert kept.ephemeral and "Remembered" in kept.text and "round 12.1" in kept.text, kept.text
+        queued = await h.command("remember", alice, text="Bessa promised us a galleon")
+        assert queued.ephemeral and "Sent to the GM" in queued.text and "“galleon”" in queued.text, (
+            queued.text
+        )
+
+        listed = await h.command("gm proposals", gm)
+        assert listed.ephemeral and "Tam Reed" in listed.text and "galleon" in listed.text, listed.text
+        refused = await h.command("gm proposals", alice)
+        assert "Only the GM" in refused.text
+        ids = [p.id for p in await h.bot.table.gm_proposals(_where(), _gm()) if "Tam Reed" in p.what]
+        undone = await h.command("gm undo", gm, proposal=ids[0])
+        assert undone.ephemeral and "undone" in undone.text, undone.text
+    finally:
+        await h.bot.table.aclose()
+
+
+def _where() -> Any:
+    from bot.views import Where
+    from tests.discord_harness import CHANNEL_ID, GUILD_ID
+
+    return Where(guild_id=str(GUILD_ID), channel_id=str(CHANNEL_ID))
+
+
+def _gm() -> Any:
+    return GM.model_copy(update={"has_gm_role": True})
