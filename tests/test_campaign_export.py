@@ -253,3 +253,30 @@ def test_a_ledger_without_a_place_cannot_be_written() -> None:
 
     with pytest.raises(ExportError, match="no location"):
         write_scenario(name="x", settings={}, events=[])
+
+
+async def test_the_command_line_exports_a_campaign_of_a_ledger_file(
+    sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    from bot.cli import main
+
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await table.start_campaign_from_file(WHERE, GM, path=CRYPT)
+        campaign_id = await _campaign_id(table, WHERE)
+    finally:
+        await table.aclose()
+    db = sqlite_url.removeprefix("sqlite+aiosqlite:///")
+    out = tmp_path / "crypt-export.toml"
+    args = ["export", "--db", db, "--campaign", str(campaign_id), "--out", str(out)]
+    code = await asyncio.to_thread(main, args)
+    assert code == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith(f"wrote {out}: ")
+    assert parse_scenario(out.read_text(encoding="utf-8")).campaign.name == "The Ashen Crypt"
+    missing = ["export", "--db", db, "--campaign", "99", "--out", str(out)]
+    assert await asyncio.to_thread(main, missing) == 2
+    assert "no campaign 99" in capsys.readouterr().err
+    nowhere = ["export", "--db", str(tmp_path / "none.db"), "--campaign", "1", "--out", str(out)]
+    assert await asyncio.to_thread(main, nowhere) == 2

@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "check": "bot.cli.check",
     "recall": "bot.cli.recall",
     "scenario": "bot.cli.scenario",
+    "export": "bot.cli.export",
 }
 
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["ExportError", "ScenarioExport", "export_campaign", "toml_value", "write_scenario"]
 
 MAX_SUMMARY_CHARS = 4000  # the format's limit on a history summary
+MAX_SUMMARY_PARTS = 12  # changes named in a made-up summary; the changes themselves are all in the entry
 _SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _BARE_KEY_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 _EVENT_REF_RE = re.compile(r"^ev-\d+$")
@@ -429,6 +430,8 @@ def _summary(entry: _Entry) -> str:
             continue
         subject = next((str(p[k]) for k in _SUBJECT_KEYS if p.get(k) is not None), "")
         parts.append(f"{ev.kind} {subject}".strip())
+    if len(parts) > MAX_SUMMARY_PARTS:
+        parts = [*parts[:MAX_SUMMARY_PARTS], f"and {len(parts) - MAX_SUMMARY_PARTS} more changes"]
     text = f"{when} ({entry.cause or 'no cause'}): " + "; ".join(parts) + "."
     if len(text) > MAX_SUMMARY_CHARS:
         text = text[: MAX_SUMMARY_CHARS - 3] + "..."
