@@ -214,6 +214,8 @@ async def test_bad_input_is_a_one_line_refusal_and_changes_nothing(harness: Disc
         "nobody",
     )
     _refused(await h.command("gm secret", GM, about="Marta Vell", text="z", **{"for": "Zed"}), "no player")
+    _refused(await h.command("gm npc", GM, name="Bandit"), "names 3 creatures")
+    _refused(await h.command("gm move", GM, who="Bandit", to="The Crossroads"), "the second bandit")
     assert await _events(h) == before
     assert not h.channel_posts or all("Marta" not in p.content for p in h.channel_posts)
 
@@ -278,6 +280,8 @@ async def test_more_of_a_creature_continue_the_count_and_history_reads_them_by_o
     await _build(h)
     more = await h.command("gm spawn", GM, creature="bandit")
     assert "The fourth bandit appears" in more.text, more.text
+    fled = await h.command("gm move", GM, who="the second bandit", to="The Crossroads")
+    assert "The second bandit went to The Crossroads" in fled.text, fled.text
     history = await h.command("ledger history", ALICE, count=20)
     assert "The second bandit enters the story" in history.text, history.text
     assert "Bandit 2" not in history.text

@@ -126,7 +126,7 @@ class WorldBuilder:
         async with self.ctx.session() as s:
             campaign = await self._gm(s, where, caller)
             place = await self._location(s, campaign.id, location) if location else None
-            existing = await service.find_entity(s, campaign_id=campaign.id, name=name, viewer=GM_VIEW)
+            existing = await self._one_entity(s, campaign.id, name)
             if existing is not None and existing.kind != "npc":
                 raise InvalidAction(
                     f"'{name}' is already a {'player character' if existing.kind == 'pc' else existing.kind}"
@@ -545,6 +545,8 @@ class WorldBuilder:
             refs_in += [str(x) for x in c.get("parties", ())]
             refs_in += fact_keys(str(c["key"])) if c["kind"] == "set_fact" else []
         names = await self.lookups.names(s, campaign.id, refs_in)
+        for e in await service.get_entities(s, campaign_id=campaign.id, entity_ids=refs_in, viewer=GM_VIEW):
+            names[e.id] = readable_name(e.name, e.aliases)  # "the second bandit", never "Bandit"
         created = {c["id"]: c for c in changes if c["kind"] == "create_entity"}
 
         def named(ref: str | None) -> str:
@@ -634,8 +636,20 @@ class WorldBuilder:
             )
         return place
 
+    async def _one_entity(self, s: AsyncSession, campaign_id: int, name: str) -> Any:
+        """The creature ``name`` names (name, alias or id), None when none; refused when it names several."""
+        same = await service.find_records(
+            s, campaign_id=campaign_id, text=name, viewer=GM_VIEW, kinds=["entity"]
+        )
+        if len({m.ref for m in same}) > 1:
+            raise InvalidAction(
+                f"'{name.strip()[:60]}' names {len(same)} creatures here: "
+                "say which, e.g. 'the second bandit', or choose another name."
+            )
+        return await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=GM_VIEW)
+
     async def _entity(self, s: AsyncSession, campaign_id: int, name: str) -> Any:
-        entity = await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=GM_VIEW)
+        entity = await self._one_entity(s, campaign_id, name)
         if entity is None:
             raise NotFound(f"Nobody called '{name.strip()[:60]}' in this campaign.")
         return entity
@@ -655,7 +669,7 @@ class WorldBuilder:
 
     async def _holder(self, s: AsyncSession, campaign_id: int, name: str) -> str:
         """A creature or a place, by name: who (or where) an item goes to or comes from."""
-        entity = await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=GM_VIEW)
+        entity = await self._one_entity(s, campaign_id, name)
         if entity is not None:
             return str(entity.id)
         place = await self._find_location(s, campaign_id, name)
@@ -673,7 +687,7 @@ class WorldBuilder:
         """What a secret may be about: a creature, a place or an item."""
         if not (name or "").strip():
             raise InvalidAction("Say who or what the secret is about.")
-        entity = await service.find_entity(s, campaign_id=campaign_id, name=name, viewer=GM_VIEW)
+        entity = await self._one_entity(s, campaign_id, name)
         if entity is not None:
             return str(entity.id)
         place = await self._find_location(s, campaign_id, name)
