@@ -27,6 +27,7 @@ inline tables and arrays, strings, integers, floats, booleans), checked in tests
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -100,20 +101,36 @@ async def export_campaign(
     reader and any problem is reported in :attr:`ScenarioExport.problems` (the text is returned anyway, so
     the GM still gets their campaign). Raises :class:`ExportError` when the campaign has no location.
     """
+    from sqlmodel import select
+
+    from ledger.store import models as m
     from ledger.store import reads, sessions
     from ledger.store.campaigns import get_campaign
     from ledger.store.visibility import Viewer
 
     campaign = await get_campaign(session, campaign_id=campaign_id)
     gm = Viewer.gm()
-    newest_first = await reads.history(session, campaign_id=campaign_id, viewer=gm, limit=2**31 - 1)
-    events = list(reversed(newest_first))
+    # Read session by session: each read binds its events' ids, and databases cap bound parameters (~32k).
+    numbers = (
+        await session.exec(
+            select(m.Event.session_number).where(m.Event.campaign_id == campaign_id).distinct()
+        )
+    ).all()
+    events: list[EventView] = []
+    for number in sorted(numbers):
+        newest_first = await reads.history(
+            session, campaign_id=campaign_id, viewer=gm, limit=2**31 - 1, session_number=number
+        )
+        events += reversed(newest_first)
+    events.sort(key=lambda e: e.seq)
     latest = await sessions.latest_session(session, campaign_id=campaign_id)
     summaries = [
         s for s in await sessions.summaries(session, campaign_id=campaign_id) if s.scope == "history"
     ]
     settings = dict(campaign.settings or {})
-    text, entries = write_scenario(
+    # Writing a long campaign's TOML takes a second of CPU: off the event loop, like the check below.
+    text, entries = await asyncio.to_thread(
+        write_scenario,
         name=campaign.name,
         settings=settings,
         events=events,
@@ -124,8 +141,8 @@ async def export_campaign(
     )
     filename = f"{_slug(campaign.name) or 'campaign'}.toml"
     problems: tuple[str, ...] = ()
-    if validate:
-        problems = _problems(text, filename)
+    if validate:  # a big file takes a moment to check: off the event loop
+        problems = await asyncio.to_thread(_problems, text, filename)
     return ScenarioExport(
         text=text, filename=filename, events=len(events), entries=entries, problems=problems
     )
