@@ -239,6 +239,18 @@ async def test_a_blank_campaign_built_live_plays_three_rounds_naming_the_newcome
         )
     ids = set(snap.entities)
     assert {"npc-marta-vell", "npc-jonah-pike", "monster-bandit-2", "item-rusty-key"} <= ids
+    from ledger.recall.retrieval import scene_context
+
+    async with table.context.session() as s:
+        recalled = await scene_context(
+            s,
+            campaign_id=cid,
+            location="loc-the-old-mill",
+            present=["npc-marta-vell", "pc-ayla", "pc-bram"],
+            viewer=Viewer.party(),
+            current_session=1,
+        )
+    assert any("Marta" in r.text for r in recalled.records), recalled.records
     posts: list[str] = []
     rounds = [
         (
