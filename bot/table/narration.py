@@ -185,8 +185,15 @@ class Narration:
         }
         await self.ctx.step("narrate")
         stored = "fallback" if source == "offline" else source
-        stage = await self._proposals(
-            campaign_id, rnd, outcome.draft, party_snapshot, location=location, present=present, acted=texts
+        stage = self._proposals(
+            campaign_id,
+            rnd,
+            outcome.draft,
+            party_snapshot,
+            gm_user_id=campaign.owner_user_id,
+            location=location,
+            present=present,
+            acted=texts,
         )
         async with self.ctx.session() as s:
             await ledger_sessions.store_narration(
@@ -205,13 +212,14 @@ class Narration:
                 stage=stage,
             )
 
-    async def _proposals(
+    def _proposals(
         self,
         campaign_id: int,
         rnd: RoundView,
         draft: Draft,
         snapshot: WorldSnapshot,
         *,
+        gm_user_id: str,
         location: str | None,
         present: Sequence[str],
         acted: Iterable[str],
@@ -241,9 +249,7 @@ class Narration:
             round_ref=f"{rnd.session_number}.{rnd.number}",
             refused=refused,
         )
-        async with self.ctx.session() as s:
-            gm = (await service.get_campaign(s, campaign_id=campaign_id)).owner_user_id
-        return stage_decisions(decisions, campaign_id=campaign_id, rnd=rnd, gm_user_id=gm)
+        return stage_decisions(decisions, campaign_id=campaign_id, rnd=rnd, gm_user_id=gm_user_id)
 
 
 def _int_id(user_id: str | None) -> int | None:

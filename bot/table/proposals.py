@@ -58,50 +58,47 @@ def stage_decisions(
 
     async def stage(s: AsyncSession) -> None:
         from ledger.store import models as m
-        from ledger.store.writes import ChangeGroup, stage_groups
 
         cause = f"narration-{rnd.session_number}.{rnd.number}"
+        accepted = [d for d in decisions if d.accepted]
+        landed_as = await _land(s, accepted, campaign_id=campaign_id, rnd=rnd, cause=cause)
         landed: list[str] = []
         refused: list[str] = []
+        rows = []
         for decision in decisions:
-            status, reason, refs = "refused", decision.reason, list[str]()
-            changes = list(decision.changes)
+            status, reason, changes = "refused", decision.reason, list(decision.changes)
+            refs: tuple[str, ...] = ()
             if decision.accepted:
-                try:
-                    async with s.begin_nested():
-                        changes = [await _with_thread_id(s, c, campaign_id, rnd) for c in changes]
-                        group = ChangeGroup(
-                            session_number=rnd.session_number, round_number=rnd.number, mutations=changes
-                        )
-                        refs = (await stage_groups(s, campaign_id=campaign_id, cause=cause, groups=[group]))[
-                            0
-                        ]
-                    status, reason = "accepted", ""
-                except LedgerError as err:
-                    reason = f"the ledger refused it: {err}"
-            await store.add_proposal(
-                s,
-                campaign_id=campaign_id,
-                round_id=rnd.id,
-                origin="narrator",
-                kind=decision.kind,
-                summary=decision.summary,
-                status=status,
-                payload={
-                    "round": f"{rnd.session_number}.{rnd.number}",
-                    "proposal": decision.proposal,
-                    **decision.payload,
-                },
-                changes=changes if status == "accepted" else (),
-                refs=refs,
-                reason=reason,
-                cause=cause,
+                outcome = landed_as[id(decision)]
+                if isinstance(outcome, str):
+                    reason = f"the ledger refused it: {outcome}"
+                else:
+                    status, (changes, refs) = "accepted", outcome
+            rows.append(
+                store.new_proposal(
+                    campaign_id=campaign_id,
+                    round_id=rnd.id,
+                    origin="narrator",
+                    kind=decision.kind,
+                    summary=decision.summary,
+                    status=status,
+                    payload={
+                        "round": f"{rnd.session_number}.{rnd.number}",
+                        "proposal": decision.proposal,
+                        **decision.payload,
+                    },
+                    changes=changes if status == "accepted" else (),
+                    refs=refs,
+                    reason=reason,
+                    cause=cause,
+                )
             )
             if status == "accepted":
                 landed.append(decision.summary)
             else:
                 refused.append(f"{decision.summary} ({reason})")
                 _log.info("proposal refused in round %s: %s (%s)", cause, decision.summary, reason)
+        s.add_all(rows)
         lines = [f"Narrator's proposals, round {rnd.session_number}.{rnd.number}:"]
         lines += [f"+ landed: {what}" for what in landed]
         lines += [f"- refused: {what}" for what in refused]
@@ -120,15 +117,61 @@ def stage_decisions(
     return stage
 
 
+_Landed = tuple[list[dict[str, Any]], tuple[str, ...]] | str
+
+
+async def _land(
+    s: AsyncSession, accepted: Sequence[Decision], *, campaign_id: int, rnd: RoundView, cause: str
+) -> dict[int, _Landed]:
+    """Write the accepted proposals' changes: (changes, event refs) per decision, or the ledger's refusal.
+
+    All of them are staged as one batch (one lock, one draft, one bulk write); only when the ledger refuses
+    the batch is each tried on its own (in a savepoint), so one bad proposal does not sink the others.
+    """
+    from ledger.store.writes import ChangeGroup, stage_groups
+
+    if not accepted:
+        return {}
+    taken: set[str] = set()
+    batch = [[await _with_thread_id(s, c, campaign_id, rnd, taken) for c in d.changes] for d in accepted]
+
+    def group(changes: list[dict[str, Any]]) -> ChangeGroup:
+        return ChangeGroup(session_number=rnd.session_number, round_number=rnd.number, mutations=changes)
+
+    try:
+        async with s.begin_nested():
+            refs = await stage_groups(
+                s, campaign_id=campaign_id, cause=cause, groups=[group(c) for c in batch]
+            )
+        return {id(d): (c, tuple(r)) for d, c, r in zip(accepted, batch, refs, strict=True)}
+    except LedgerError:
+        pass
+    out: dict[int, _Landed] = {}
+    for decision, changes in zip(accepted, batch, strict=True):
+        try:
+            async with s.begin_nested():
+                one = await stage_groups(s, campaign_id=campaign_id, cause=cause, groups=[group(changes)])
+            out[id(decision)] = (changes, tuple(one[0]))
+        except LedgerError as err:
+            out[id(decision)] = str(err)
+    return out
+
+
 async def _with_thread_id(
-    s: AsyncSession, change: dict[str, Any], campaign_id: int, rnd: RoundView
+    s: AsyncSession, change: dict[str, Any], campaign_id: int, rnd: RoundView, taken: set[str]
 ) -> dict[str, Any]:
-    """An ``open_thread`` change gets a fresh thread id of the round's session (counted in this write)."""
+    """An ``open_thread`` change gets a fresh thread id of the round's session (none given out twice)."""
     if change.get("kind") != "open_thread" or change.get("id"):
         return change
     thread = await service.next_thread_id(
         s, campaign_id=campaign_id, thread_kind=str(change["thread_kind"]), session_number=rnd.session_number
     )
+    prefix, _, number = thread.rpartition("-")
+    n = int(number)
+    while thread in taken:
+        n += 1
+        thread = f"{prefix}-{n:02d}"
+    taken.add(thread)
     return {**change, "id": thread}
 
 

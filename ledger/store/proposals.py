@@ -96,9 +96,47 @@ async def add_proposal(
     cause: str = "",
 ) -> int:
     """Add one proposal row in the caller's transaction (flushed, not committed); return its id."""
+    row = new_proposal(
+        campaign_id=campaign_id,
+        round_id=round_id,
+        origin=origin,
+        kind=kind,
+        summary=summary,
+        status=status,
+        author=author,
+        payload=payload,
+        changes=changes,
+        refs=refs,
+        reason=reason,
+        visibility=visibility,
+        cause=cause,
+    )
+    session.add(row)
+    await session.flush()
+    assert row.id is not None
+    return row.id
+
+
+def new_proposal(
+    *,
+    campaign_id: int,
+    round_id: int | None,
+    origin: str,
+    kind: str,
+    summary: str,
+    status: str,
+    author: str = "",
+    payload: dict[str, Any] | None = None,
+    changes: Sequence[dict[str, Any]] = (),
+    refs: Sequence[str] = (),
+    reason: str = "",
+    visibility: str = "public",
+    cause: str = "",
+) -> m.Proposal:
+    """A proposal row to add to a session (many can be added and written with one flush)."""
     if status not in STATUSES:
         raise ValueError(f"unknown proposal status {status!r}")
-    row = m.Proposal(
+    return m.Proposal(
         campaign_id=campaign_id,
         round_id=round_id,
         origin=origin,
@@ -113,10 +151,6 @@ async def add_proposal(
         visibility=visibility,
         cause=cause[:120],
     )
-    session.add(row)
-    await session.flush()
-    assert row.id is not None
-    return row.id
 
 
 async def list_proposals(
