@@ -305,9 +305,12 @@ async def scene_context(
     hits: tuple[SummaryHit, ...] = ()
     unavailable: str | None = None
     if summaries is not None and max_summaries > 0:
+        # The scene's NPCs and place first, as the records are ranked (the party is in every scene; naming
+        # every PC to the index would only widen its filter): the PCs when no NPC is here.
+        focus = sorted(npcs) or sorted(pcs)
         text = summary_query or " ".join(
             [
-                *(names.get(x, x) for x in [*living, *([location] if location else [])]),
+                *(names.get(x, x) for x in [*focus, *([location] if location else [])]),
                 *(r.text for r in chosen[:3]),
             ]
         )
@@ -318,7 +321,7 @@ async def scene_context(
                     summary_campaign or str(cid),
                     text,
                     viewer,
-                    [*([location] if location else []), *living, *asked_threads],
+                    [*([location] if location else []), *focus, *asked_threads],
                     min(max_summaries, MAX_SUMMARIES),
                 )
             except IndexUnavailable as err:
