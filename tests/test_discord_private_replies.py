@@ -104,10 +104,10 @@ async def test_an_answer_with_nothing_hidden_is_posted_for_the_table(harness: Di
 
 
 async def test_a_dispute_of_a_private_record_is_answered_privately(harness: DiscordHarness) -> None:
-    secret = await harness.command("ledger dispute", BOB, id="ev-000081", reason="Holt is no smuggler boss")
+    secret = await harness.command("ledger dispute", BOB, id="ev-000083", reason="Holt is no smuggler boss")
     assert secret.ephemeral and "raised" in secret.text, secret.text
     _assert_no_secret(_public_text(secret))
-    open_record = await harness.command("ledger dispute", BOB, id="ev-000090", reason="Tamsin kept it")
+    open_record = await harness.command("ledger dispute", BOB, id="ev-000092", reason="Tamsin kept it")
     assert not open_record.ephemeral and "raised" in open_record.text  # the table sees that one
 
 

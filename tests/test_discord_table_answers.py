@@ -57,7 +57,7 @@ def _round_field(harness: DiscordHarness, name: str) -> str:
 async def test_a_players_gm_command_is_refused_without_a_public_thinking(harness: DiscordHarness) -> None:
     refused = [
         await harness.command("gm rule", ALICE, id=1, decision="accept", note="mine now"),
-        await harness.command("gm retcon", ALICE, id="ev-000090", reason="never happened"),
+        await harness.command("gm retcon", ALICE, id="ev-000092", reason="never happened"),
         await harness.command("gm thread", ALICE, id="favor-0003-01", status="settled", note="paid"),
         await harness.command("session end", ALICE),
         await harness.command("round close", ALICE),
@@ -97,10 +97,10 @@ async def test_the_campaign_starts_where_the_party_stands(fresh: DiscordHarness)
 
 
 async def test_messages_show_names_not_ids_or_python_reprs(harness: DiscordHarness) -> None:
-    raised = await harness.command("ledger dispute", ALICE, id="ev-000090", reason="Tamsin kept the potion")
+    raised = await harness.command("ledger dispute", ALICE, id="ev-000092", reason="Tamsin kept the potion")
     assert _field(raised, "Raised by") == f"<@{ALICE.user_id}>"  # Discord shows the member's name
 
-    record = await harness.command("ledger record", BOB, id="ev-000090")
+    record = await harness.command("ledger record", BOB, id="ev-000092")
     assert "potion of healing passed from Sister Tamsin to Orrin Vale" in record.text
     assert "None" not in record.text and "pc-greyrock" not in record.text, record.text
     assert "Greyrock" in _field(
@@ -110,8 +110,8 @@ async def test_messages_show_names_not_ids_or_python_reprs(harness: DiscordHarne
     assert "cause" not in fields and fields.count("Why") == 1, fields
 
     choices = await harness.autocomplete("ledger record", BOB, "id", id="ev-00009")
-    named = [c["name"] for c in choices if c["value"] == "ev-000090"]
-    assert named == ["ev-000090 potion of healing passed from Sister Tamsin to Orrin Vale"], choices
+    named = [c["name"] for c in choices if c["value"] == "ev-000092"]
+    assert named == ["ev-000092 potion of healing passed from Sister Tamsin to Orrin Vale"], choices
 
     history = await harness.command("ledger history", BOB, count=15)
     pages = [history, await harness.press(history, "Next", BOB)]
@@ -184,12 +184,12 @@ async def test_ids_appear_only_where_a_player_types_them(harness: DiscordHarness
         "inventory": await harness.command("ledger inventory", BOB, player="Greyrock"),
         "relationships": await harness.command("ledger relationships", ALICE),
         "history": await harness.command("ledger history", ALICE, count=5),
-        "record": await harness.command("ledger record", BOB, id="ev-000081"),
+        "record": await harness.command("ledger record", BOB, id="ev-000083"),
     }
     for what, answer in answers.items():
         assert answer.messages, what
         assert not INTERNAL_ID.search(answer.text), (what, answer.text)
-    assert "ev-000095" in answers["history"].text  # a ref a player types in /ledger record or dispute
+    assert "ev-000097" in answers["history"].text  # a ref a player types in /ledger record or dispute
     assert not re.search(r"`ev-\d+` s\d+( r\d+)? [a-z_]+:", answers["history"].text)  # no raw change kinds
     bessa = await harness.command("ledger record", ALICE, id="npc-bessa")
     assert bessa.messages[0].embeds[0]["title"] == "Bessa Marlow", bessa.text
