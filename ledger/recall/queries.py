@@ -257,9 +257,12 @@ def threads_stmt(gm: bool, n_parties: int, n_pcs: int, n_ties: int, n_asked: int
         parts.append(_threads_of("o", n_pcs, OPEN_THREADS_PER_OTHER * n_pcs, gm, open_only=True))
     if n_ties:
         parts.append(_threads_of("r", n_ties, OPEN_THREADS_PER_OTHER * n_ties, gm, open_only=True))
-    parts.append(
-        select(thread.id).where(thread.campaign_id == bindparam("cid"), one_of(thread.id, "k", n_asked))
-    )
+    if n_asked:
+        parts.append(
+            select(thread.id).where(thread.campaign_id == bindparam("cid"), one_of(thread.id, "k", n_asked))
+        )
+    if not parts:
+        parts.append(select(thread.id).where(false()))
     at_place = thread.id.in_(placed) if placed is not None else false()
     return _with_cause(
         select(_tbl(m.Thread), at_place.label("at_place"))
