@@ -264,3 +264,23 @@ async def test_the_prompt_asks_to_propose_what_is_invented(setup: Any) -> None:
     schema = fake.chat_requests[0]["response_format"]["json_schema"]["schema"]
     assert "proposals" in schema["properties"]
     assert await table.gm_proposals(WHERE, GM) == ()  # no proposals, nothing listed
+
+
+async def test_two_threads_in_one_round_get_their_own_ids(setup: Any) -> None:
+    table, fake, _ = setup
+    rumour = {**THREAD, "offer": "rumour", "to": "", "terms": "Word is the lighthouse lamp burns green."}
+    quest = {
+        **THREAD,
+        "offer": "quest",
+        "to": "",
+        "terms": "Bessa offers a purse for news of the green lamp.",
+    }
+    await _round(table, fake, rumour, quest)
+    views = await table.gm_proposals(WHERE, GM)
+    assert [p.status for p in views] == ["accepted", "accepted"], [(p.what, p.reason) for p in views]
+    cid = await _campaign_id(table)
+    async with table.context.session() as s:
+        threads = await service.threads(s, campaign_id=cid, viewer=Viewer.party())
+    opened = [t for t in threads if "green" in t.terms]
+    assert len({t.id for t in opened}) == 2 and {t.kind for t in opened} == {"quest"}
+    assert {tag for t in opened for tag in t.tags} == {"rumour", "quest-offer"}

@@ -246,3 +246,15 @@ def _where() -> Any:
 
 def _gm() -> Any:
     return GM.model_copy(update={"has_gm_role": True})
+
+
+async def test_undoing_a_private_clue_stays_private(played: Table) -> None:
+    view = await played.remember(WHERE, BOB, text="Bessa lets the smugglers keep untaxed dye in her cellar")
+    assert view.status == "accepted"
+    undone = await played.gm_undo_proposal(WHERE, GM, proposal_id=view.proposal_id)
+    cid = await _campaign_id(played)
+    async with played.context.session() as s:
+        party = await service.history(s, campaign_id=cid, viewer=Viewer.party(), limit=50)
+        bobs = await service.history(s, campaign_id=cid, viewer=Viewer.player("bob"), limit=5)
+    assert undone.retcon_event in {e.ref for e in bobs}
+    assert undone.retcon_event not in {e.ref for e in party}

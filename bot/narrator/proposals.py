@@ -148,7 +148,7 @@ class Decision(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: ProposalKind
+    kind: str  # a ProposalKind, or what a proposal outside the vocabulary called itself
     summary: str
     proposal: dict[str, Any]
     accepted: bool
@@ -279,7 +279,13 @@ def judge_proposals(
     taken: set[str] = set(snapshot.entities) | set(snapshot.threads)
     new_names: set[str] = set()
     decisions: list[Decision] = [
-        Decision(kind="event", summary=_raw_summary(raw), proposal=raw, accepted=False, reason=why)
+        Decision(
+            kind=str(raw.get("kind", "?"))[:20],
+            summary=_raw_summary(raw),
+            proposal=raw,
+            accepted=False,
+            reason=why,
+        )
         for raw, why in refused
     ]
     accepted = 0

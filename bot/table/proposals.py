@@ -253,11 +253,14 @@ class Proposals:
                 )
             inverse = await inverse_changes(s, record)
             latest = await ledger_sessions.latest_session(s, campaign_id=campaign.id)
+            # A private nomination's undo stays as private as what it undoes.
+            inverse = [{**change, "visibility": record.visibility} for change in inverse]
             retcon = {
                 "kind": "retcon",
                 "target": record.refs[0],
                 "reason": f"undo of proposal #{record.id}: {record.summary}"[:500],
                 "changes": inverse,
+                "visibility": record.visibility,
             }
             await begin_write(s)
             try:
