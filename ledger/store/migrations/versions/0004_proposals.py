@@ -4,7 +4,7 @@ The world grows in play (issue 12): the narrator's proposals and the players' no
 status (accepted, refused, queued, undone), the reason, the changes it made and the events they became, so
 the GM can list them and undo one by a retcon.
 
-Revision ID: 0005
+Revision ID: 0004
 Revises: 0003
 Create Date: 2026-12-01 16:50:00
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision = "0005"
+revision = "0004"
 down_revision = "0003"
 branch_labels = None
 depends_on = None
