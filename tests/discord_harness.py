@@ -34,6 +34,7 @@ from bot.config import DiscordSettings, Settings
 from bot.discord_client import build_bot
 from bot.discord_courier import DiscordCourier
 from bot.errors import InvalidAction, NoCampaign, NoOpenRound, NotAPlayer, NotFound, NotGM, TableError
+from bot.narrator.proposals import NominationView, ProposalView, UndoView
 from bot.table import DMClosed, ResendView
 from bot.table.campaigns import CampaignExportView
 from bot.views import (
@@ -976,6 +977,41 @@ class FakeTable:
 
     async def gm_disputes(self, where: Where, caller: Caller) -> tuple[DisputeView, ...]:
         return tuple(self._gm(where, caller).disputes.values())
+
+    async def gm_autocomplete(
+        self, where: Where, caller: Caller, *, kind: str, prefix: str
+    ) -> tuple[Choice, ...]:
+        """The GM's world-command choices: a couple of SRD creatures and the fake's targets."""
+        self._gm(where, caller)
+        pool = {"creature": ["bandit", "goblin"], "place": ["The Salty Gull"]}.get(
+            kind, list(self.TARGETS.values())
+        )
+        return tuple(Choice(name=n, value=n) for n in pool if n.lower().startswith(prefix.lower()))[:25]
+
+    async def gm_proposals(self, where: Where, caller: Caller) -> tuple[ProposalView, ...]:
+        self._gm(where, caller)
+        return (
+            ProposalView(
+                id=1, origin="narrator", kind="npc", what="a ferryman, Jonah Pike", status="accepted"
+            ),
+        )
+
+    async def gm_undo_proposal(self, where: Where, caller: Caller, *, proposal_id: int) -> UndoView:
+        self._gm(where, caller)
+        if proposal_id != 1:
+            raise NotFound(f"There is no proposal #{proposal_id}.")
+        (shown,) = await self.gm_proposals(where, caller)
+        return UndoView(
+            proposal=shown.model_copy(update={"status": "undone"}),
+            retcon_event="ev-000099",
+            changes=("Jonah Pike leaves the story",),
+        )
+
+    async def remember(self, where: Where, caller: Caller, *, text: str) -> NominationView:
+        self._campaign(where)
+        return NominationView(
+            proposal_id=2, status="queued", kind="fact", what=text, reason="the GM will look at it"
+        )
 
     async def gm_rule(
         self,
