@@ -109,7 +109,8 @@ def _you(name: str, actor: str) -> str:
     return "you" if name == actor else name
 
 
-def _secret(record: str, target: str | None, rng: random.Random) -> str | None:
+def _fact_value(record: str) -> tuple[str, str] | None:
+    """(field, value) of a secret record's text: no session note, no "Subject: field =" prefix, no ids."""
     text = _SESSION.sub("", " ".join(record.split())).strip()
     fact = _FACT.match(text)
     field = ""
@@ -119,7 +120,26 @@ def _secret(record: str, target: str | None, rng: random.Random) -> str | None:
     text = text.rstrip(".")
     if not text or ID_PATTERN.search(text) or re.search(r"[\[\](){}<>]", text):
         return None
-    value = text[0].upper() + text[1:]
+    return field, text[0].upper() + text[1:]
+
+
+def learned_fact(record: str) -> str | None:
+    """What a character learned, as the ledger files it: the secret's own words as one plain sentence.
+
+    The DM tells the discovery as prose (:func:`discovery_text`), but the filed fact keeps only what was
+    learned, so the leak check reads it by its own subject and words, not by the discoverer's name and the
+    DM's scene-setting ("You scan the room...") that any later narration of that character would share.
+    """
+    found = _fact_value(record)
+    return f"{found[1]}." if found is not None else None
+
+
+def _secret(record: str, target: str | None, rng: random.Random) -> str | None:
+    found = _fact_value(record)
+    if found is None:
+        return None
+    field, value = found
+    text = value
     if target is None:
         family = "place"
     else:

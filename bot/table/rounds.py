@@ -545,7 +545,7 @@ class Rounds:
         (:func:`bot.narrator.discoveries.discovery_text`, seeded by the round's seed plus the action's index),
         and the ledger files it as now known to that player. A check that finds nothing hidden tells what the
         character notices of the target (how hurt, how watchful) and files nothing."""
-        from bot.narrator.discoveries import Shape, discovery_text
+        from bot.narrator.discoveries import Shape, discovery_text, learned_fact
         from ledger.recall.retrieval import scene_context
 
         out: list[dict[str, Any]] = []
@@ -591,10 +591,12 @@ class Rounds:
             mutation = None
             if secret is not None:
                 key = f"{result.actor}-learned-{slug(secret.ref)}"[:150]
+                # the fact keeps what was learned in the secret's own words; the DM tells it as prose
+                learned = learned_fact(secret.text) if secret.kind != "edge" else None
                 mutation = {
                     "kind": "set_fact",
                     "key": key,
-                    "value": text[:190],
+                    "value": (learned or text)[:190],
                     "visibility": f"player:{player_seat}" if player_seat else "gm",
                     "cause": f"round-{rnd.session_number}.{rnd.number}#{index}",
                 }

@@ -288,7 +288,9 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
         toks = tokenize(f.value)
         mentions, _, _ = find_mentions(toks, index, snap)
         anchors: list[_Anchor] = []
-        owner = _owner_entity(snap, f.key)
+        # a fact a character learned ("pc-greyrock-learned-...") is about what was learned, not about the
+        # learner: naming the learner beside the place is no leak
+        owner = None if "-learned-" in f.key else _owner_entity(snap, f.key)
         ids = [m.id for m in mentions if m.id]
         if owner and snap.entities[owner].kind in _CREATURES | {"item"}:
             ids = [owner, *ids]

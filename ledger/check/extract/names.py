@@ -282,6 +282,10 @@ def _derived_at(
             seen = [eid for eid in ids if _in_view(eid, snap)]
             ids = tuple(seen) or ids
         plural = next(p for eid, p in cands if eid == ids[0])
+        if size == 1 and plural and not prev.poss and not any(_in_view(eid, snap) for eid in ids):
+            # a bare plural head noun ("kneels by the crates") for an item nowhere in the scene is the
+            # common noun, not that record told in the plural
+            return None
         return size, ids, plural
     return None
 
