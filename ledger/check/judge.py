@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ledger.check.choices import CLUSTERS, LEMMA_CLUSTER, commitments, decides, speaks
 from ledger.check.claims import CheckReport, Claim, Leak, Verdict
 from ledger.check.extract import (
     CHOICE,
@@ -30,38 +31,6 @@ from ledger.check.extract.verbs import verb_class
 from ledger.check.replay import PARTY, Replay
 from ledger.check.snapshot import Entity, WorldSnapshot
 
-# Choice words that mean the same decision; a narrated choice is the player's if they wrote one of these.
-_CLUSTERS: dict[str, frozenset[str]] = {
-    "agree": frozenset(
-        {"agree", "accept", "yes", "deal", "shake", "sign", "aye", "consent", "we'll", "i'll"}
-    ),
-    "refuse": frozenset({"refuse", "decline", "no", "won't", "never", "reject", "nope"}),
-    "pledge": frozenset(["promise", "swear", "vow", "pledge", "oath", "word"]),
-    "confess": frozenset(["confess", "admit", "tell", "truth", "reveal"]),
-    "surrender": frozenset(["surrender", "yield", "drop", "give", "kneel"]),
-    "apologize": frozenset(["apologize", "apologise", "sorry", "forgive"]),
-}
-_LEMMA_CLUSTER = {
-    "agree": "agree",
-    "accept": "agree",
-    "consent": "agree",
-    "relent": "agree",
-    "concede": "agree",
-    "volunteer": "agree",
-    "refuse": "refuse",
-    "decline": "refuse",
-    "promise": "pledge",
-    "swear": "pledge",
-    "vow": "pledge",
-    "pledge": "pledge",
-    "confess": "confess",
-    "admit": "confess",
-    "surrender": "surrender",
-    "yield": "surrender",
-    "apologize": "apologize",
-    "apologise": "apologize",
-    "forgive": "apologize",
-}
 # Small gestures a narrator may give any character without taking a choice away from its player.
 _GESTURES = frozenset(
     [
@@ -533,7 +502,7 @@ class _Judge:
             return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player submitted nothing")
         sub = content_words(wrote)
         if mode == "say":
-            if _commitments(rest) - _commitments(wrote):
+            if commitments(rest) - commitments(wrote):
                 # "I will do whatever you ask": a promise the player never made, however few words it takes
                 why = f"{name}'s player did not say that"
                 return Verdict(c, "contradicted", f"round:submission-{pc}", why)
@@ -553,14 +522,14 @@ class _Judge:
                 return Verdict(c, "contradicted", f"round:submission-{pc}", f"{name}'s player did not leave")
             return Verdict(c, "supported", None, "the player acted this round")
         lemma = mode
-        if lemma in SPEECH and lemma not in CHOICE and _speaks(wrote):
+        if lemma in SPEECH and lemma not in CHOICE and speaks(wrote):
             return Verdict(c, "supported", None, "reported speech of what the player said")
-        if lemma in SPEECH and lemma not in CHOICE and pc in rnd.acted and not _decides(rest):
+        if lemma in SPEECH and lemma not in CHOICE and pc in rnd.acted and not decides(rest):
             return Verdict(c, "supported", None, "words spoken while doing what the player submitted")
         clause = content_words(rest)
         wrote_low = wrote.lower()
-        cluster = _LEMMA_CLUSTER.get(lemma)
-        if cluster and any(w in wrote_low.split() or w in sub for w in _CLUSTERS[cluster]):
+        cluster = LEMMA_CLUSTER.get(lemma)
+        if cluster and any(w in wrote_low.split() or w in sub for w in CLUSTERS[cluster]):
             return Verdict(c, "supported")
         if cluster:
             # a promise, an agreement, a refusal, a confession: the choice itself is new, whatever it is about
@@ -603,59 +572,6 @@ def _posture(detail: str) -> bool:
 def _the(name: str) -> str:
     """ "silver dagger" -> "the silver dagger"; "the crown of Highmere" stays as it is."""
     return name if name.lower().startswith("the ") else f"the {name}"
-
-
-def _decides(clause: str) -> bool:
-    """True when reported speech carries a decision ("tells Wei he'll do it", "promises to pay")."""
-    words = set(clause.lower().replace(",", " ").split())
-    return any(words & _CLUSTERS[c] for c in ("agree", "pledge", "surrender")) or bool(
-        words & {"refuse", "refuses", "declines", "decline", "accepts", "accept", "agrees", "promises"}
-    )
-
-
-# Spoken words that commit the speaker, by the cluster they belong to ("I will ..." is a promise).
-_COMMIT_PHRASES: dict[str, str] = {
-    "i will": "pledge",
-    "i'll": "pledge",
-    "i shall": "pledge",
-    "we will": "pledge",
-    "we'll": "pledge",
-    "my word": "pledge",
-    "whatever you": "pledge",
-    "i swear": "pledge",
-    "i promise": "pledge",
-    "i agree": "agree",
-    "i accept": "agree",
-    "it's a deal": "agree",
-    "i refuse": "refuse",
-    "i won't": "refuse",
-    "i confess": "confess",
-    "i admit": "confess",
-    "i surrender": "surrender",
-    "i yield": "surrender",
-}
-
-
-def _commitments(text: str) -> set[str]:
-    """The commitments spoken or written in ``text``: clusters of :data:`_CLUSTERS` (pledge, agree, ...)."""
-    low = " " + " ".join(text.lower().replace("’", "'").replace(",", " ").split()) + " "
-    found = {cl for phrase, cl in _COMMIT_PHRASES.items() if f" {phrase} " in low}
-    for word in low.split():
-        w = word.strip(".!?;:\"'")
-        for suffix in ("es", "s", "ed", "d", ""):
-            if w.endswith(suffix) and w[: len(w) - len(suffix)] in _LEMMA_CLUSTER:
-                found.add(_LEMMA_CLUSTER[w[: len(w) - len(suffix)]])
-                break
-    return found
-
-
-def _speaks(submission: str) -> bool:
-    """True when the player's text says something aloud (a quote or a speech verb)."""
-    low = submission.lower()
-    return any(q in submission for q in ('"', "“", "'")) or any(
-        w in low.split()
-        for w in ("say", "ask", "tell", "shout", "yell", "whisper", "call", "reply", "answer")
-    )
 
 
 def _why(c: Claim) -> str:
