@@ -89,3 +89,18 @@ def test_every_ledger_module_lives_in_a_room() -> None:
     """Only the public entry, the package docstring and the shared errors sit at the top of ``ledger/``."""
     top = sorted(p.name for p in (ROOT / "ledger").glob("*.py"))
     assert top == ["__init__.py", "errors.py", "service.py"]
+
+
+MAX_LINES = 800
+
+
+def test_every_module_is_under_the_size_a_newcomer_can_read() -> None:
+    """No module over 800 lines (issue 15); generated migrations are the exception."""
+    long = {
+        f"{path.relative_to(ROOT)}: {n} lines"
+        for package in ("rules", "ledger", "bot", "cogs")
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        and (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long, sorted(long)

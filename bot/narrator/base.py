@@ -221,7 +221,7 @@ class NarrationRequest(_Frozen):
     recent: tuple[str, ...] = ()  # the campaign's last narrations, newest last
     npc_knowledge: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # npc id -> what it witnessed
     # (id, name as prose tells it) of creatures the GM brought into the scene since the last round, oldest
-    # first (bot.table.world.arrivals): the narration mentions them first, so the table hears of them.
+    # first (bot.table.newcomers.arrivals): the narration mentions them first, so the table hears of them.
     arrivals: tuple[tuple[str, str], ...] = ()
     avoid: tuple[str, ...] = ()  # texts not to repeat (earlier drafts on a rewrite)
     hints: tuple[str, ...] = ()  # conflicts the previous draft had, to fix on a rewrite

@@ -42,7 +42,7 @@ class Narration:
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
-        from bot.table.world import arrivals, readable_scene
+        from bot.table.newcomers import arrivals, readable_scene
         from ledger.check.judge import check
         from ledger.check.snapshot_sql import snapshot_from_ledger
         from ledger.recall.retrieval import scene_context

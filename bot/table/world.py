@@ -13,9 +13,6 @@ mentions first (:func:`arrivals`).
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +20,7 @@ from bot import views as v
 from bot.describe import describe_event, fact_keys, visibility_label
 from bot.errors import InvalidAction, NotFound, TableError
 from bot.table.context import GM_VIEW, MAX_NOTE_CHARS, seat, slug
+from bot.table.newcomers import ordinal, readable_name
 from ledger import service
 from ledger.errors import LedgerError, UnknownRecord
 from ledger.store import sessions as ledger_sessions
@@ -30,7 +28,6 @@ from ledger.store import sessions as ledger_sessions
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
-    from bot.scene import Scene
     from bot.table.context import Lookups, TableContext
     from bot.table.reads import Reads
     from ledger.store.records import CampaignView
@@ -43,25 +40,6 @@ MAX_QUANTITY = 10_000
 THREAD_KINDS = ("favour", "debt", "oath", "feud", "bounty", "quest", "prophecy", "rumour")
 FATES = ("sold", "lost", "destroyed", "used up", "confiscated")
 ATTITUDE_EDGE = "regard"  # an NPC's attitude toward a PC, set by /gm npc attitude:
-_ORDINALS = (
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-    "eighteenth", "nineteenth", "twentieth",
-)  # fmt: skip
-_ORDINAL_ALIAS = re.compile(r"^the (" + "|".join(_ORDINALS) + r") ", re.I)
-
-
-def ordinal(n: int) -> str:
-    """``2`` -> ``second`` (``21st`` past twenty)."""
-    if 1 <= n <= len(_ORDINALS):
-        return _ORDINALS[n - 1]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def readable_name(name: str, aliases: Sequence[str]) -> str:
-    """How prose names a creature: its ordinal alias ("the second bandit") when it has one, else its name."""
-    return next((a for a in aliases if _ORDINAL_ALIAS.match(a)), name)
 
 
 def _listed(words: Sequence[str]) -> str:
@@ -766,44 +744,3 @@ class WorldBuilder:
         async with self.ctx.session() as s:
             await service.mark_outbox(s, outbox_id=row.id, status=status, external_id=external)
         return notice
-
-
-async def arrivals(
-    session: Any, *, campaign_id: int, session_number: int, round_number: int, present: Sequence[str]
-) -> list[tuple[str, str]]:
-    """Who the GM brought into the scene during round ``round_number``: (id, readable name) of every creature
-    among ``present`` that a GM event created or moved this round, in the order the GM did it."""
-    events = await service.history(
-        session,
-        campaign_id=campaign_id,
-        viewer=GM_VIEW,
-        limit=200,
-        session_number=session_number,
-        round_number=round_number,
-    )
-    wanted = set(present)
-    seen: dict[str, None] = {}
-    for e in reversed(events):  # oldest first
-        if not (e.cause or "").startswith("gm-") or e.visibility not in ("public", "party"):
-            continue
-        ref = e.payload.get("id") if e.kind == "create_entity" else e.payload.get("entity")
-        if e.kind in ("create_entity", "move_entity") and ref in wanted:
-            seen.setdefault(str(ref), None)
-    if not seen:
-        return []
-    entities = await service.get_entities(
-        session, campaign_id=campaign_id, entity_ids=list(seen), viewer=GM_VIEW
-    )
-    by_id = {x.id: x for x in entities if x.kind != "pc" and x.alive is not False}
-    return [(i, readable_name(by_id[i].name, by_id[i].aliases)) for i in seen if i in by_id]
-
-
-def readable_scene(scene: Scene) -> Scene:
-    """The scene as prose should name it: creatures that share a name (three "Bandit"s) are called by their
-    ordinal alias ("the second bandit") so the narration can tell them apart; everyone else as they are."""
-    counts = Counter(e.name for e in scene.creatures.values())
-    creatures = {
-        cid: e.model_copy(update={"name": readable_name(e.name, e.aliases)}) if counts[e.name] > 1 else e
-        for cid, e in scene.creatures.items()
-    }
-    return dataclasses.replace(scene, creatures=creatures)
