@@ -297,7 +297,15 @@ def secret_phrases() -> list[str]:
             for change in entry.get("changes", []):
                 texts += [str(change.get(k, "")) for k in ("value", "reason", "terms")]
             if section == "npcs":  # a persona is the GM's notes; the description is public
-                secrets.append(str(entry.get("persona", "")))
+                persona = entry.get("persona", "")
+                if isinstance(persona, dict):
+                    # a persona table's trait lines and terms of address are written to be spoken aloud;
+                    # its voice, wants and fears stay the GM's notes
+                    secrets += [str(persona.get(k, "")) for k in ("voice", "wants", "fears")]
+                    public_texts += [str(t.get("line", "")) for t in persona.get("traits", [])]
+                    public_texts += [str(v) for v in dict(persona.get("address", {})).values()]
+                else:
+                    secrets.append(str(persona))
                 public_texts += [str(entry.get(k, "")) for k in ("name", "description")]
             elif visible_to_all(entry):
                 public_texts += texts
