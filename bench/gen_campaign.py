@@ -35,29 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ledger.store.narrative import NARRATIVE_KINDS, significance
+
 PROBE_KINDS = ("old_open", "crowded", "settled", "dead_party", "trivia_only", "secret")
 PROBES_PER_KIND = 25
 NARRATIVE_KEYS = ("event", "participants", "place", "thread")
-#: Narrative kinds this generator writes as notable (bonds and words that change how people stand).
-NOTABLE_KINDS = (
-    "bargain",
-    "promise",
-    "gift",
-    "rescue",
-    "help",
-    "betrayal",
-    "theft",
-    "insult",
-    "threat",
-    "warning",
-    "confession",
-    "accusation",
-    "apology",
-    "discovery",
-    "revelation",
-)
-#: Narrative kinds written as trivia (small talk and sightings).
-TRIVIA_KINDS = ("talk", "sighting")
+#: Narrative kinds this generator writes as notable (bonds and words that change how people stand) and as
+#: trivia (small talk and sightings), read from the one vocabulary in ledger.store.narrative.
+NOTABLE_KINDS = tuple(k for k in NARRATIVE_KINDS if significance(k) >= 2)
+TRIVIA_KINDS = tuple(k for k in NARRATIVE_KINDS if significance(k) == 0)
 #: Thread kinds a probe about an old obligation asks for (quests and prophecies are current matters).
 OBLIGATION_KINDS = ("favour", "debt", "oath", "bounty")
 EVENTS_PER_SESSION = 39
