@@ -42,8 +42,8 @@ PROBES_PER_KIND = 25
 NARRATIVE_KEYS = ("event", "participants", "place", "thread")
 #: Narrative kinds this generator writes as notable (bonds and words that change how people stand) and as
 #: trivia (small talk and sightings), read from the one vocabulary in ledger.store.narrative.
-NOTABLE_KINDS = tuple(k for k in NARRATIVE_KINDS if significance(k) >= 2)
-TRIVIA_KINDS = tuple(k for k in NARRATIVE_KINDS if significance(k) == 0)
+NOTABLE_KINDS = tuple(k for k in NARRATIVE_KINDS if significance(k, participants=1) >= 2)
+TRIVIA_KINDS = tuple(k for k in NARRATIVE_KINDS if significance(k, participants=1) == 0)
 #: Thread kinds a probe about an old obligation asks for (quests and prophecies are current matters).
 OBLIGATION_KINDS = ("favour", "debt", "oath", "bounty")
 EVENTS_PER_SESSION = 39
