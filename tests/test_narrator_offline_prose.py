@@ -112,15 +112,17 @@ GOLDEN: dict[str, str] = {
         " Bilge hits Sister Tamsin for 4 slashing damage; then Tarry Jack fumbles the attack on "
         "Sister Tamsin and misses entirely. Mira Quickfinger sets off for The Salty Gull. Old Wei "
         "waits and watches. Sister Tamsin tells Old Wei that the pier will be empty tomorrow night."
-        " “You have my ear, Sister Tamsin,” Old Wei replies. Greyrock holds position. Old Wei has a"
-        " long memory, and recalls the favour Greyrock still owes."
+        " “The favour owed to me is still on the books, citizen. I have not forgotten it,” Old Wei "
+        "says. Greyrock holds position. Old Wei has a long memory, and recalls the favour Greyrock "
+        "still owes."
     ),
     "crypt.toml:loc-ossuary:0@9": (
         "At The Ossuary, Ilse Morrow bides the moment. Dara Voss-Ash leans in and asks Ilse Morrow "
-        "what they want for the favour Dara Voss-Ash owes them. “You have my ear, Dara Voss-Ash,” "
-        "Ilse Morrow replies. Then Pale Choir cultist goes for Fennick, and the attack goes wide. "
-        "Fennick brings Intimidation to bear on Ilse Morrow, but it comes up short. No one has let "
-        "the quest slip from memory: Put out the Bone Lantern and end the Pale Choir's raisings."
+        "what they want for the favour Dara Voss-Ash owes them. “Sing with me, little lamb, or be "
+        "still,” Ilse Morrow replies. Then Pale Choir cultist goes for Fennick, and the attack goes"
+        " wide. Fennick brings Intimidation to bear on Ilse Morrow, but it comes up short. No one "
+        "has let the quest slip from memory: Put out the Bone Lantern and end the Pale Choir's "
+        "raisings."
     ),
 }
 
@@ -146,9 +148,10 @@ def _check_properties(request: NarrationRequest, seed: int) -> None:
     assert not BRACKETS.search(text), text
     for _, note in draft.private_notes:
         assert not ID_LIKE.search(note) and not BRACKETS.search(note), note
+    voiced = " ".join(v.text for v in draft.voices)  # an NPC's own line may well be an imperative
     for quote in QUOTED.findall(text):
         first = quote.split()[0].casefold().strip(",.!?") if quote.split() else ""
-        assert first not in COMMANDS, (quote, text)
+        assert first not in COMMANDS or quote in voiced, (quote, text)
         for outcome in request.outcomes:
             said = outcome.submitted_text.strip()
             assert not said or said.casefold() not in quote.casefold(), (said, text)
