@@ -330,7 +330,7 @@ async def test_a_count_the_ledger_does_not_hold_is_a_conflict(
     snap = world()
     # a count only meaning can read: one map "for each of her three companions" (the extractor now reads
     # plain plurals and number words, "her three crypt maps", on its own)
-    text = "Mira has a map of the crypt ready for each of her three companions."
+    text = "Mira smiles: a crypt map is ready for each of her three companions."
     assert check(text, snap).ok, "premise: the deterministic extractor reads no count here"
     fake_llm.script(reply(claim("holds", ["pc-mira", "item-map"], text, quantity=3)))
     [v] = await extra_conflicts(extractor, text, snap, audience="party")
