@@ -258,4 +258,3 @@ class WorldChangeView(View):
     changes: tuple[str, ...]
     records: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
-
