@@ -409,30 +409,25 @@ async def next_thread_id(
     return f"{prefix}{max(numbers, default=0) + 1:02d}"
 
 
+async def _entities_by_event(
+    session: AsyncSession, table: type[m.EventWitness] | type[m.EventEntity], ids: Sequence[int | None]
+) -> dict[int, list[str]]:
+    """Event id -> the entity ids a link table (witnesses, or what an event involves) holds for it."""
+    out: dict[int, list[str]] = {}
+    rows = await session.exec(select(table.event_id, table.entity_id).where(col(table.event_id).in_(ids)))
+    for eid, ent in rows.all():
+        out.setdefault(eid, []).append(ent)
+    return out
+
+
 async def _event_views(
     session: AsyncSession, campaign_id: int, rows: Sequence[m.Event], viewer: Viewer
 ) -> list[EventView]:
     if not rows:
         return []
     ids = [r.id for r in rows]
-    witnesses: dict[int, list[str]] = {}
-    for eid, ent in (
-        await session.exec(
-            select(m.EventWitness.event_id, m.EventWitness.entity_id).where(
-                col(m.EventWitness.event_id).in_(ids)
-            )
-        )
-    ).all():
-        witnesses.setdefault(eid, []).append(ent)
-    involved: dict[int, list[str]] = {}
-    for eid, ent in (
-        await session.exec(
-            select(m.EventEntity.event_id, m.EventEntity.entity_id).where(
-                col(m.EventEntity.event_id).in_(ids)
-            )
-        )
-    ).all():
-        involved.setdefault(eid, []).append(ent)
+    witnesses = await _entities_by_event(session, m.EventWitness, ids)
+    involved = await _entities_by_event(session, m.EventEntity, ids)
     later: dict[str, list[str]] = {}
     for ref, sup in (
         await session.exec(
