@@ -561,6 +561,38 @@ def _at(name: str) -> str:
     return "the " + name[4:] if name.startswith("The ") else name
 
 
+def _opened_here(e: Entry) -> str | None:
+    """The thread an entry opens (an ``open_thread`` change), if any."""
+    return next((str(c["id"]) for c in e.changes if c.get("kind") == "open_thread"), None)
+
+
+def _names_thread(e: Entry) -> set[str]:
+    """The threads an entry speaks of: its ``thread`` key and the threads its changes move."""
+    named = {str(c["thread"]) for c in e.changes if c.get("kind") == "thread_transition"}
+    return named | ({e.thread} if e.thread else set())
+
+
+def _opened_first(day: list[Entry]) -> list[Entry]:
+    """A shuffled session's entries with each thread's opening moved just before the first entry of that
+    session that speaks of the thread (a reminder drawn in the session the thread opens, e.g. a private
+    matter's confession, must not come before the thread exists). Every other entry keeps its place, so a
+    session with no such pair is returned as it was."""
+    opening = {tid: e for e in day if (tid := _opened_here(e)) is not None}
+    out: list[Entry] = []
+    placed: set[int] = set()
+    for e in day:
+        if id(e) in placed:
+            continue
+        for tid in sorted(_names_thread(e)):
+            first = opening.get(tid)
+            if first is not None and first is not e and id(first) not in placed:
+                out.append(first)
+                placed.add(id(first))
+        out.append(e)
+        placed.add(id(e))
+    return out
+
+
 class _Gen:
     def __init__(self, seed: int, sessions: int) -> None:
         if sessions < 8:
@@ -1105,7 +1137,7 @@ class _Gen:
         for s in range(1, S + 1):
             day = self.by_session[s]
             rng.shuffle(day)
-            self.entries.extend(day)
+            self.entries.extend(_opened_first(day))
         for i, e in enumerate(self.entries, start=1):
             e.id = f"h-{i:04d}"
 

@@ -142,3 +142,18 @@ def test_probes_name_records_of_the_file_and_mean_what_they_say(campaign: Any) -
             for ref in view["must_not"]:
                 assert visibility[ref].startswith("player:") and visibility[ref] != view["viewer"], p["id"]
             assert view["viewer"] != "gm" or not view["must_not"], p["id"]
+
+
+@pytest.mark.parametrize("seed,sessions", [(11, SESSIONS), (808, 50)])
+def test_no_entry_speaks_of_a_thread_before_it_opens(seed: int, sessions: int, tmp_path: Path) -> None:
+    # Seed 808 drew a private matter's confession in the session the matter opens, and the session's shuffle
+    # put it before the opening entry: the validator refused the file ("does not exist yet").
+    scenario = gen.generate(seed, sessions).scenario
+    known = {t["id"] for t in scenario["threads"]}
+    for entry in scenario["history"]:
+        named = {c["thread"] for c in entry.get("changes", ()) if c["kind"] == "thread_transition"}
+        named |= {entry["thread"]} if "thread" in entry else set()
+        assert named <= known, (entry["id"], sorted(named - known))
+        known |= {c["id"] for c in entry.get("changes", ()) if c["kind"] == "open_thread"}
+    path, _probes = gen.write(gen.generate(seed, sessions), tmp_path)
+    assert len(load_scenario(path).history) == len(scenario["history"])
