@@ -165,16 +165,49 @@ def _handed_it(s: _Sentence, items: list[Mention]) -> None:
     toks = s.tokens
     creatures = s.creatures()
     for q in range(s.a + 1, s.b - 1):
-        if toks[q].low != "it" or toks[q].quoted or VERBS.get(toks[q - 1].low) not in _GIVE_VERBS:
+        if toks[q].low != "it" or toks[q].quoted:
+            continue
+        given = VERBS.get(toks[q - 1].low) in _GIVE_VERBS
+        # "holds it out to Bryony", "slides it across to Tam": any verb, then "it" sent to someone
+        receiver = _sent_to(s, q + 1, creatures)
+        if not given and receiver is None:
             continue
         item = next((m for m in reversed(items) if m.j <= q - 1), None)
         if item is None or item.id is None:
             continue
         giver = next((c for c in reversed(creatures) if c.j <= item.i and not c.poss), None)
-        to = next((c for c in creatures if c.i > q and c.id != (giver.id if giver else None)), None)
+        to = receiver or next(
+            (c for c in creatures if c.i > q and c.id != (giver.id if giver else None)), None
+        )
+        if receiver is not None and giver is not None and receiver.id == giver.id:
+            continue
         if giver is None or giver.id is None or to is None or to.id is None:
             continue
         s.claim("holds", (giver.id, item.id), giver, s.modality(giver), f"give:{to.id}")
+
+
+_SENT_PARTICLES = frozenset({"out", "over", "across", "back", "down", "up", "along", "forward"})
+_RECEIVING = frozenset(
+    {"hand", "hands", "palm", "palms", "lap", "keeping", "care", "grasp", "fingers", "fist"}
+)
+
+
+def _sent_to(s: _Sentence, k: int, creatures: list[Mention]) -> Mention | None:
+    """The creature a thing is sent to from token ``k`` on: "[out|over|across] to Bryony", "into Pearl's
+    palm", "into her hands"; None when the words there send it to no one."""
+    toks = s.tokens
+    while k < s.b and toks[k].low in _SENT_PARTICLES:
+        k += 1
+    if k + 1 >= s.b or toks[k].quoted:
+        return None
+    prep = toks[k].low
+    if prep == "to":
+        return next((c for c in creatures if c.i == k + 1 and not c.poss), None)
+    if prep in ("into", "onto", "in"):
+        owner = next((c for c in creatures if c.i == k + 1 and c.poss), None)
+        if owner is not None and owner.j < s.b and toks[owner.j].low in _RECEIVING:
+            return owner
+    return None
 
 
 def _item_claims(s: _Sentence, items: list[Mention]) -> None:
@@ -257,6 +290,13 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             ),
             None,
         )
+        giver = subject if subject is not None and not subject.poss else owner_pronoun
+        sent = _sent_to(s, it.j, creatures) if giver is not None else None
+        if sent is not None and giver is not None and sent.id != giver.id:
+            # "counts one of her forty doubloons into Pearl's palm", "holds the chart out to Bryony": the
+            # item goes from the one who handles it to the one it is sent to, replayed from here on
+            s.claim("holds", (giver.id or "", iid), giver, s.modality(giver), f"give:{sent.id}")
+            continue
         if poss is not None:
             holder, qlo = poss, poss.j
         elif worn is not None and not (subject is not None and verb_lemma in _GIVE_VERBS):
@@ -285,6 +325,10 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         elif qty is None and plural and not _named_plural(s, iid):
             qty, exact = 2, False  # "Wren's gold nuggets" of a single nugget
         mod = s.modality(holder)
+        at_item = s.modality(it)
+        if at_item.hypothetical or at_item.rumour or s.future_or_asked(it):
+            # "asks when he'll see his two shares": the item lies in a question or a future, whoever owns it
+            mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour or at_item.rumour, mod.negated)
         if "sold" in s.narr or "pawned" in s.narr or "lost" in s.narr.split():
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
         detail = ""

@@ -41,11 +41,11 @@ class Mention:
     alias_visibility: str
     derived: bool = False  # named by a variant the linker derived, not a recorded name or alias
     plural: bool = False  # an item named in the plural ("gold nuggets")
+    # the entity, when the name is unambiguous: set once here, since the passes ask it thousands of times
+    id: str | None = field(init=False, repr=False, compare=False, default=None)
 
-    @property
-    def id(self) -> str | None:
-        """The entity, when the name is unambiguous."""
-        return self.ids[0] if len(self.ids) == 1 else None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", self.ids[0] if len(self.ids) == 1 else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +116,13 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
     for th in snapshot.threads.values():
         for a in th.aliases:
             k = _key(a)
-            if k:
-                threads.setdefault(k, []).append(th.id)
-                longest = max(longest, len(k))
+            # "the arrears" is also "the company's arrears", "Bram's back pay" also "his back pay": a
+            # narrator puts any determiner or owner before the words that name the matter
+            bare = k[1:] if k and (k[0] in _DETERMINERS or a.split()[0].endswith(("'s", "’s"))) else ()
+            for key in (k, bare if bare and bare[-1] not in _THREAD_KIND_WORDS else ()):
+                if key and th.id not in threads.get(key, ()):
+                    threads.setdefault(key, []).append(th.id)
+                    longest = max(longest, len(key))
     index = NameIndex(
         names={k: tuple(v) for k, v in names.items()},
         tells={k: tuple(v) for k, v in tells.items()},
@@ -240,6 +244,10 @@ def find_mentions(
 
 
 _DETERMINERS = DETERMINERS
+# a thread's kind words: an alias stripped to one of these ("the debt") names every thread of the kind
+_THREAD_KIND_WORDS = frozenset(
+    {"debt", "favour", "favor", "oath", "vow", "bounty", "quest", "promise", "boon"}
+)
 _OPENERS = frozenset({".", "!", "?", ":", ";", '"', "“", "”", "—", "–", "("})
 _PRONOUN_GENDER = {"he": "he", "him": "he", "his": "he", "himself": "he", "she": "she", "her": "she"}
 _MAX_SHARED = 64  # a derived form more records share than this names nothing (it is a common noun)

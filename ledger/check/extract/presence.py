@@ -305,6 +305,22 @@ def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
     return bool(_DEATH_PHRASES.search(tail))
 
 
+def _bare_past(s: _Sentence, m: Mention, eid: str, form: str, lemma: str) -> bool:
+    """True when ``form`` is the bare form of a verb whose past is the same ("let", "put", "set") right
+    after one named creature recorded as he, she or it: in the present tense that subject would take "lets",
+    so the bare form is the past (agreement, not a word list)."""
+    if form != lemma or form in ("be", "have", "do") or m.plural:
+        return False
+    if (m.i > s.a and s.tokens[m.i - 1].low in ("and", "or", "nor")) or (
+        m.j < s.b and s.tokens[m.j].low in ("and", "or")
+    ):
+        return False
+    e = s.snap.entities.get(eid)
+    if e is None or e.pronoun not in ("he", "she", "it"):
+        return False
+    return "VBD" in tags(form, lemma)
+
+
 def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
     """Creatures doing things: acts / present / at / dead / condition / pc_choice."""
     toks = s.tokens
@@ -354,8 +370,13 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
         k, form, lemma = v
         mod = s.modality(m, k)
-        if _is_past(form, lemma) and not inverted and (s.ex.present_tense or _present_in(s)):
-            # "Mother Hesk warned you before you came down" in a present-tense scene looks back
+        if (
+            (_is_past(form, lemma) or _bare_past(s, m, eid, form, lemma))
+            and not inverted
+            and (s.ex.present_tense or _present_in(s))
+        ):
+            # "Mother Hesk warned you before you came down" in a present-tense scene looks back; so does "the
+            # Dean let Sefa off her vow", whose one subject takes a bare form only in the past
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
         if lemma == "be":
             nxt = [t.low for t in toks[k + 1 : min(c1, k + 4)]]

@@ -52,7 +52,17 @@ class _Sentence:
         narrative = [t.low for t in ex.tokens[a:b] if not t.quoted]
         self.narr = " ".join(narrative)
         self.main_narr = _without_comparisons(narrative)
+        # the same words with a possessive kept ("last week's fireworks"): a time phrase that only names
+        # whose or when a thing was looks nowhere back, so it must not frame the sentence as a memory
+        self.back_narr = (
+            " "
+            + _without_comparisons([t.low + ("'s" if t.poss else "") for t in ex.tokens[a:b] if not t.quoted])
+            + " "
+        )
         self.clauses = self._clause_starts()
+        # answers the passes ask again and again for the same mention: computed once per sentence
+        self._creatures: dict[bool, list[Mention]] = {}
+        self._modality: dict[tuple[Mention, int | None], Modality] = {}
 
     def _clause_starts(self) -> list[int]:
         starts = [self.a]
@@ -75,13 +85,26 @@ class _Sentence:
         return e.kind if e else None
 
     def creatures(self, narrative_only: bool = True) -> list[Mention]:
-        return [
-            m
-            for m in self.mentions
-            if m.id and self.kind(m) in ("pc", "npc", "monster") and not (narrative_only and m.quoted)
-        ]
+        found = self._creatures.get(narrative_only)
+        if found is None:
+            found = [
+                m
+                for m in self.mentions
+                if m.id and self.kind(m) in ("pc", "npc", "monster") and not (narrative_only and m.quoted)
+            ]
+            self._creatures[narrative_only] = found
+        return list(found)
 
     def modality(self, m: Mention, verb_at: int | None = None) -> Modality:
+        """Whether ``m`` (with the verb at ``verb_at``) is quoted, hypothetical, remembered, reported or
+        negated; cached per sentence, since several passes ask about the same mention."""
+        key = (m, verb_at)
+        found = self._modality.get(key)
+        if found is None:
+            found = self._modality[key] = self._modality_of(m, verb_at)
+        return found
+
+    def _modality_of(self, m: Mention, verb_at: int | None) -> Modality:
         c0, c1 = self.clause_of(m.i)
         before = [t.low for t in self.tokens[self.a : m.i] if not t.quoted]
         before_clause = [t.low for t in self.tokens[c0 : m.i] if not t.quoted]
@@ -106,7 +129,7 @@ class _Sentence:
         # "When Voss was alive, he haggled": a clause of the life someone had looks back over the sentence
         memory = memory or bool(_IN_LIFE.search(whole))
         memory = memory or any(
-            p in whole
+            f" {p} " in self.back_narr
             for p in (
                 "years ago",
                 "long ago",
@@ -161,10 +184,39 @@ class _Sentence:
             ):
                 rumour = True
         rumour = rumour or self._reported(m)
+        hypo = hypo or self.future_or_asked(m, future=False)
         neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
         negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
         return Modality(m.quoted, hypo, memory, rumour, negated)
+
+    def future_or_asked(self, m: Mention, *, future: bool = True) -> bool:
+        """True when ``m`` lies in the scope of a future ("when he'll see his two shares", "you will meet
+        Voss") or of an indirect question ("asks when ...", "wonders whether ...", "asks the captain about
+        his shares"), within the simple clause before it (up to a comma, a semicolon or a conjunction): what
+        is asked about or still to come is not told as fact. ``future=False`` asks only about questions (a
+        future may be an offer or a threat, which tells an attitude now)."""
+        k = m.i - 1
+        stop = max(self.a, m.i - 12)
+        asked_at: int | None = None
+        while k >= stop:
+            t = self.tokens[k]
+            if t.quoted or t.text in (",", ";", ":", ".", "—", "–", "(") or t.low in ("and", "but", "or"):
+                break
+            if future and (t.low in ("will", "shall") or t.low.endswith("'ll")):
+                return True
+            if t.low in _QUESTION_GLUE and asked_at is None:
+                asked_at = k
+            k -= 1
+        if asked_at is None:
+            return False
+        for q in range(asked_at - 1, max(self.a, asked_at - 4) - 1, -1):
+            t = self.tokens[q]
+            if t.quoted or t.text in (",", ";", "."):
+                break
+            if lemma(t.low) in _ASKING:
+                return True
+        return False
 
     def _reported(self, m: Mention) -> bool:
         """True when ``m`` opens the complement of a verb of saying, swearing, hearing or believing whose own
@@ -370,6 +422,9 @@ _IN_LIFE = re.compile(
     r"(?:alive|living|young|a (?:boy|girl|child|lad|lass|youth))\b"
     r"|\bin (?:life|his life|her life|their life)\b"
 )
+# an indirect question: a verb of asking, then (within a few words) what is asked
+_ASKING = frozenset({"ask", "wonder", "inquire", "enquire", "query", "question"})
+_QUESTION_GLUE = frozenset({"when", "whether", "if", "what", "where", "why", "how", "who", "about", "after"})
 _TIME_NOUNS = frozenset(
     {"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week", "moment", "time"}
 )

@@ -79,6 +79,43 @@ _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("broken", "renege", ("",)),
     ("broken", "forswear", ("",)),
 )
+# Only when the sentence names the thread (by an alias or its kind's word): a party let off or released from
+# it ("the Dean let Sefa off her vow", "absolves him of the debt") settles it; the matter told still there
+# with a verb of persisting ("the crucible money is still hanging between them", "the oath still weighs on
+# her") keeps it open. Verb classes by lemma, so any tense or form counts.
+_RELEASE_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("settled", "let", ("off",)),
+    ("settled", "release", ("from", "of")),
+    ("settled", "free", ("from", "of")),
+    ("settled", "absolve", ("of", "from")),
+    ("settled", "relieve", ("of",)),
+    ("settled", "excuse", ("from",)),
+)
+_PERSIST_LEMMAS = frozenset(
+    {
+        "hang",
+        "stand",
+        "remain",
+        "linger",
+        "loom",
+        "sit",
+        "lie",
+        "wait",
+        "weigh",
+        "bind",
+        "fester",
+        "rankle",
+        "burn",
+        "stick",
+        "endure",
+        "press",
+        "gnaw",
+        "nag",
+        "dangle",
+        "hover",
+        "rest",
+    }
+)
 _CUE_WORDS = frozenset(w for _, _, after in _STATUS_LEMMAS for a in after for w in a.split()) | {
     "closed",
     "settled",
@@ -118,6 +155,28 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
     found = _SETTLED_AS.search(s.narr)
     if found is not None:
         return "settled", s.a + s.narr[: found.start()].count(" ")
+    return None
+
+
+def _named_status(s: _Sentence) -> str | None:
+    """The status of a thread this sentence names, told by a release ("let Sefa off her vow") or by the
+    matter persisting ("is still hanging between them"); None when neither."""
+    from ledger.check.extract.conditions import verb_lemma
+
+    toks = [t for t in s.tokens[s.a : s.b] if not t.quoted]
+    for n, t in enumerate(toks):
+        lem = verb_lemma(t.low) if t.text.islower() else None
+        if lem is None:
+            continue
+        prev = [x.low for x in toks[max(0, n - 3) : n]]
+        if any(w in ("not", "never", "n't") or w.endswith("n't") for w in prev):
+            continue
+        nxt = " " + " ".join(x.low for x in toks[n + 1 : n + 5]) + " "
+        for status, want, after in _RELEASE_LEMMAS:
+            if lem == want and any(f" {a} " in nxt for a in after):
+                return status
+        if lem in _PERSIST_LEMMAS and ("still" in prev or nxt.startswith(" still ")):
+            return "open"
     return None
 
 
@@ -211,7 +270,7 @@ def _threads(s: _Sentence) -> None:
             break
     if status is None:
         by_lemma = _status_by_lemma(s)
-        status = by_lemma[0] if by_lemma else None
+        status = by_lemma[0] if by_lemma else _named_status(s)
     if status is None:
         return
     s.ex.claims.append(

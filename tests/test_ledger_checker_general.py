@@ -1,0 +1,89 @@
+"""Issue 10: rules that carry to narration the checker has never seen, each shown with its control.
+
+Each rule reads the language, not a batch's words: a time phrase that only says whose or when a thing was
+("last night's work") frames nothing; a thread is named by its alias with any determiner or owner before it,
+and its status is told by a release ("let her off her vow") or by the matter persisting ("still hanging");
+what is asked about or still to come is not held now; an item sent "out to" someone or "into" their palm
+changes hands for the sentences after it; a bare past ("let", "put") after one he or she in a present-tense
+scene looks back.
+"""
+
+from __future__ import annotations
+
+from ledger.check.judge import check
+from ledger.check.snapshot import Alias, Entity, Holding, Scene, Thread, WorldSnapshot
+
+
+def keep(*, debt: str = "open", oath: str = "open") -> WorldSnapshot:
+    """A keep: Mira and Oren in the hall with Tam, the abbot in the chapel, a dead smuggler, a key."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("pc-oren", "pc", "Oren", owner="2", location="loc-hall", pronoun="he"),
+            Entity("npc-tam", "npc", "Tam", location="loc-hall", pronoun="he"),
+            Entity(
+                "npc-abbot", "npc", "Abbot Hale", (Alias("the abbot"),), location="loc-chapel", pronoun="he"
+            ),
+            Entity("npc-voss", "npc", "Harlan Voss", (Alias("Voss"),), alive=False, pronoun="he"),
+            Entity("loc-hall", "location", "the hall"),
+            Entity("loc-chapel", "location", "the chapel"),
+            Entity("item-key", "item", "iron key"),
+        ],
+        holdings=[Holding("item-key", "npc-tam")],
+        threads=[
+            Thread(
+                "debt-0001-01",
+                "debt",
+                debt,
+                ("pc-oren", "npc-tam"),
+                "Tam owes Oren's crew ten silver in wages",
+                ("the arrears",),
+            ),
+            Thread("oath-0002-01", "oath", oath, ("pc-mira", "npc-abbot"), "Mira swore silence to the abbot"),
+        ],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "pc-oren", "npc-tam"})),
+    )
+
+
+def refuted(text: str, world: WorldSnapshot) -> set[str | None]:
+    return {v.refuted_by for v in check(text, world).conflicts()}
+
+
+def test_a_time_phrase_in_a_possessive_frames_nothing() -> None:
+    assert "npc-voss-alive" in refuted(
+        "Voss grins at you, his coat still torn from last week's brawl.", keep()
+    )
+    assert refuted("Voss grinned at you last week, his coat torn from the brawl.", keep()) == set()
+
+
+def test_a_thread_alias_with_an_owner_before_it_still_names_the_thread() -> None:
+    text = "Oren has not grumbled since the purser squared his crew's arrears at the fair last month."
+    assert "debt-0001-01" in refuted(text, keep())
+    assert refuted("Oren still grumbles about the arrears.", keep()) == set()
+
+
+def test_a_release_settles_an_oath_and_a_persisting_matter_is_open() -> None:
+    assert "oath-0002-01" in refuted("The abbot has let Mira off her oath, and she talks freely.", keep())
+    settled = keep(debt="settled")
+    assert "debt-0001-01" in refuted("The arrears are still hanging between Oren and Tam.", settled)
+    assert refuted("The arrears are still hanging between Oren and Tam.", keep()) == set()
+
+
+def test_what_is_asked_about_or_still_to_come_is_not_held_now() -> None:
+    assert refuted("Oren asks when he'll get his iron key back.", keep()) == set()
+    assert refuted("Oren asks Tam about his iron key.", keep()) == set()
+    assert "item-key-holder" in refuted("Oren turns his iron key over in his hands.", keep())
+
+
+def test_an_item_sent_out_to_someone_or_into_their_palm_changes_hands() -> None:
+    held_out = (
+        "Tam lifts the iron key from its nail and holds it out to Mira. Mira tucks the key into her belt."
+    )
+    assert refuted(held_out, keep()) == set()
+    assert refuted("Tam counts the iron key into Mira's palm. Mira grips the iron key.", keep()) == set()
+    assert "item-key-holder" in refuted("Mira tucks the iron key into her belt.", keep())
+
+
+def test_a_bare_past_after_one_he_or_she_in_a_present_scene_looks_back() -> None:
+    assert refuted("The abbot let Mira go at dawn, and now Tam sweeps the hall.", keep()) == set()
+    assert "npc-abbot-location" in refuted("The abbot lets Mira go, and Tam sweeps the hall.", keep())
