@@ -87,3 +87,21 @@ def test_an_item_sent_out_to_someone_or_into_their_palm_changes_hands() -> None:
 def test_a_bare_past_after_one_he_or_she_in_a_present_scene_looks_back() -> None:
     assert refuted("The abbot let Mira go at dawn, and now Tam sweeps the hall.", keep()) == set()
     assert "npc-abbot-location" in refuted("The abbot lets Mira go, and Tam sweeps the hall.", keep())
+
+
+def test_an_item_after_a_preposition_of_place_is_a_landmark_not_held() -> None:
+    assert refuted("Mira unrolls her map beside the iron key and taps the table.", keep()) == set()
+    assert "item-key-holder" in refuted("Mira unrolls the iron key and taps the table.", keep())
+
+
+def test_someone_brought_onto_the_scene_is_here() -> None:
+    text = "A skiff comes alongside and drops the abbot onto the deck. The abbot shakes out his robe."
+    assert refuted(text, keep()) == set()
+    assert "npc-abbot-location" in refuted("The abbot shakes out his robe.", keep())
+
+
+def test_the_narration_follows_someone_of_the_scene_when_it_opens_on_their_place() -> None:
+    text = "Tam climbs the hundred steps of the chapel. At the top, the abbot looks up from his prayers."
+    assert refuted(text, keep()) == set()
+    elsewhere = "Tam climbs the hundred steps of the chapel. The abbot looks up from his prayers."
+    assert "npc-abbot-location" in refuted(elsewhere, keep())

@@ -204,6 +204,8 @@ class _Judge:
             return Verdict(c, "unknown")
         if self.story.is_here(e.location):
             return Verdict(c, "supported", None, "where the narration is, or has gone")
+        if self.story.followed_to(e.location, c.text):
+            return Verdict(c, "supported", None, "where the narration followed someone of the scene")
         where = self.entity(e.location)
         return Verdict(
             c,

@@ -55,6 +55,25 @@ _PUTTING = frozenset(
 )
 # words before an item that take only part of a stack
 _PART = frozenset({"a", "an", "one", "some", "two", "three", "four", "five", "six", "of", "another", "few"})
+# words that open a sentence by standing for a place already named (pro-forms of place): after someone of the
+# scene goes somewhere, a sentence opening with one follows them there
+_PLACE_PRO_FORMS = (
+    "at the top",
+    "at the bottom",
+    "at the end",
+    "at the door",
+    "inside",
+    "within",
+    "there ,",
+    "up there",
+    "down there",
+    "in there",
+    "out there",
+    "once there",
+    "upstairs",
+    "downstairs",
+    "on arrival",
+)
 # staying put: a submission with one of these as its verb moves no one
 _STAYING = frozenset({"stay", "remain", "wait", "keep", "guard", "watch"})
 
@@ -113,6 +132,18 @@ class Replay:
         if who != PARTY:
             self.moving.add(who)
             self.went[who] = place
+
+    def followed_to(self, place: str, sentence: str) -> bool:
+        """True when someone of the scene was told going to ``place`` (or a place in it) and ``sentence``
+        opens with a word that stands for a place ("At the top, the Dean ...", "Inside, ...", "There, ..."):
+        the narration has followed them there."""
+        opening = " ".join(sentence.lower().replace(",", " , ").split()[:4])
+        if not opening.startswith(_PLACE_PRO_FORMS):
+            return False
+        return any(
+            who in self.snap.scene.present and (self.snap.within(place, p) or self.snap.within(p, place))
+            for who, p in self.went.items()
+        )
 
     def is_here(self, place: str) -> bool:
         """True when ``place`` is, contains or lies in a place the narration is or has gone to."""

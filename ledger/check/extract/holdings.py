@@ -186,6 +186,51 @@ def _handed_it(s: _Sentence, items: list[Mention]) -> None:
         s.claim("holds", (giver.id, item.id), giver, s.modality(giver), f"give:{to.id}")
 
 
+_LOCATIVE = frozenset(
+    {
+        "beside",
+        "near",
+        "by",
+        "under",
+        "over",
+        "across",
+        "against",
+        "behind",
+        "toward",
+        "towards",
+        "at",
+        "on",
+        "onto",
+        "upon",
+        "past",
+        "around",
+        "between",
+        "beneath",
+        "above",
+        "below",
+        "along",
+        "into",
+        "in",
+        "inside",
+        "from",
+        "through",
+        "among",
+        "beyond",
+        "alongside",
+    }
+)
+
+
+def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
+    """True when a preposition of place governs the item ("unrolls her sketch beside the siege map", "sets
+    the lamp on the ledger"): the item is where the handling happens, not what the subject's verb takes."""
+    toks = s.tokens
+    k = it.i - 1
+    while k > subject.j and toks[k].low in ("the", "a", "an", "this", "that"):
+        k -= 1
+    return k > subject.j and toks[k].low in _LOCATIVE and not toks[k].quoted
+
+
 _SENT_PARTICLES = frozenset({"out", "over", "across", "back", "down", "up", "along", "forward"})
 _RECEIVING = frozenset(
     {"hand", "hands", "palm", "palms", "lap", "keeping", "care", "grasp", "fingers", "fist"}
@@ -303,7 +348,11 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             holder, qlo = worn, it.i
         elif subject is not None and subject.i == subject.j == it.i:
             holder, qlo = subject, k + 1
-        elif subject is not None and (pronoun or verb_lemma in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS):
+        elif (
+            subject is not None
+            and (pronoun or verb_lemma in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS)
+            and (pronoun or not _landmark(s, it, subject))
+        ):
             holder, qlo = subject, subject.j
         if holder is None and subject is None and not pronoun and _item_is_here(s, it):
             # "The poisoned chalice sits on a velvet cushion": the item is told to exist somewhere now

@@ -305,6 +305,30 @@ def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
     return bool(_DEATH_PHRASES.search(tail))
 
 
+_INTO = frozenset({"onto", "into", "aboard", "ashore", "inside", "indoors", "downstairs", "upstairs"})
+_CARRIED_PARTICLES = frozenset({"over", "up", "down", "across", "back", "out"})
+
+
+def _carried_in(s: _Sentence, m: Mention) -> bool:
+    """True when ``m`` is the object of a verb that sends it somewhere: a verb (of no speech, perception or
+    state) right before the name, and right after it a word of direction ("onto the deck", "aboard",
+    "in.", "over to the fire")."""
+    toks = s.tokens
+    if m.i - 1 < s.a or m.j >= s.b or m.poss:
+        return False
+    before = toks[m.i - 1]
+    base = verb_lemma(before.low) if before.text.islower() and not before.quoted else None
+    if base is None or verb_class(base) in _NOT_GOING or base in ("be", "have", "do"):
+        return False
+    nxt = toks[m.j].low
+    after = toks[m.j + 1].low if m.j + 1 < s.b else "."
+    if nxt in _INTO:
+        return True
+    if nxt in ("in", "inside") and after in (".", ",", ";", "and", "through", "from", "out"):
+        return True
+    return nxt in _CARRIED_PARTICLES and after == "to"
+
+
 def _bare_past(s: _Sentence, m: Mention, eid: str, form: str, lemma: str) -> bool:
     """True when ``form`` is the bare form of a verb whose past is the same ("let", "put", "set") right
     after one named creature recorded as he, she or it: in the present tense that subject would take "lets",
@@ -341,6 +365,11 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             s.claim("dead", (eid,), m, s.modality(m), toks[m.j].low)
             continue
         if m.quoted:
+            continue
+        if _carried_in(s, m):
+            # "the packet drops Delphine Marr onto the deck", "the guards bring Voss in": brought here,
+            # so the narration's place is now theirs
+            s.claim("at", (eid, "*moving*"), m, s.modality(m), "brought")
             continue
         v = s.verb_after(m)
         inverted = False
@@ -533,6 +562,8 @@ _GESTURES_TOWARD = frozenset(
 )
 
 
+# verbs of reaching a place, whose object (or the way "of" it) is where the mover ends up
+_REACHING = frozenset({"enter", "climb", "ascend", "descend", "board", "reach", "mount", "scale", "gain"})
 # verbs that set out "for" a place ("makes for the gate", "sets off for the docks")
 _SETTING_OUT = frozenset({"head", "make", "set", "leave", "depart", "start", "strike", "go", "sail", "ride"})
 
@@ -551,6 +582,17 @@ def _destination(s: _Sentence, k: int) -> str | None:
             return None  # another clause, or a participle of its own ("sits by the fire, drawing a route to")
         if t.low in ("he", "she", "they", "it", "you", "we", "i") and q > k + 1:
             return None
+        if t.low == "of" and base in _REACHING and q > k + 1:
+            # "climbs the hundred steps of the Dean's Tower", "reaches the gate of the keep": a way into a
+            # place, taken by a verb of reaching, ends in that place
+            nxt = next((x for x in s.mentions if x.i in (q + 1, q + 2)), None)
+            if nxt is not None and nxt.id and s.kind(nxt) == "location" and not nxt.quoted:
+                return nxt.id
+        if q in (k + 1, k + 2) and base in _REACHING and (q == k + 1 or s.tokens[k + 1].low == "the"):
+            # "enters the chapel", "boards the Widow": the verb's object is where they go
+            here = next((x for x in s.mentions if x.i == q), None)
+            if here is not None and here.id and s.kind(here) == "location" and not here.quoted:
+                return here.id
         if (
             t.low in _GOING
             or (t.low == "for" and (base in MOTION or base in _SETTING_OUT))  # "heads for the gate"
