@@ -58,6 +58,7 @@ async def test_a_good_reply_becomes_a_draft_whose_notes_come_from_the_record_not
         "public_text",
         "private_notes",
         "proposals",  # issue 12: what the model invents, proposed in a closed vocabulary
+        "claims",  # issue 10: what each sentence claims, declared in the checker's vocabulary
     }
 
 

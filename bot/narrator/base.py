@@ -232,13 +232,60 @@ class NarrationRequest(_Frozen):
         return frozenset(reveal.player_id for reveal in self.reveals)
 
 
+#: The claim kinds a narrator may declare: the word-level part of ``ledger.check.claims.CLAIM_KINDS``, the
+#: same list :mod:`bot.narrator.claims_llm` asks its extractor for (kept here so the reply schema is light).
+DECLARABLE_KINDS: tuple[str, ...] = (
+    "alive",
+    "dead",
+    "present",
+    "at",
+    "acts",
+    "holds",
+    "condition",
+    "relation",
+    "thread_status",
+    "knows",
+    "hit",
+    "missed",
+    "damaged",
+    "pc_choice",
+)
+
+
+class DeclaredClaim(_Frozen):
+    """One claim a model narrator declares its sentence makes, in the checker's closed vocabulary.
+
+    ``args`` name who and what as the prompt gave them (a name, or a ledger id or record ref): they are
+    resolved to ledger ids, and the whole claim validated, only when the draft is checked
+    (:mod:`bot.narrator.declared`). Every field is required in the schema (nullable where a kind has none).
+    """
+
+    kind: str = Field(json_schema_extra={"enum": list(DECLARABLE_KINDS)})
+    args: tuple[str, ...] = Field(description="names as given, in the order the kind needs")
+    value: str | None = Field(description="the condition, relation kind or thread status; else null")
+    verb: str | None = Field(description="for acts, pc_choice and at: the verb as written in the sentence")
+    quantity: int | None = Field(description="for holds: how many the sentence says; else null")
+
+
+class DeclaredSentence(_Frozen):
+    """The claims one sentence of the draft makes, as the model declares them (``sentence``: its quote)."""
+
+    sentence: str = Field(description="the sentence, copied exactly from public_text")
+    claims: tuple[DeclaredClaim, ...]
+
+
 class Draft(_Frozen):
-    """A narration ready to check: ``public_text`` for the channel, ``private_notes`` as (user id, text)."""
+    """A narration ready to check: ``public_text`` for the channel, ``private_notes`` as (user id, text).
+
+    ``declared`` is what a model narrator says its sentences claim (empty for the offline narrator and for
+    a model that declared nothing); the check judges those claims and flags any the text does not bear out.
+    """
 
     public_text: str
     private_notes: tuple[tuple[int, str], ...] = ()
     source: DraftSource = "generated"
     voices: tuple[VoiceLine, ...] = ()  # NPC traits that woke and the lines they gave (offline narrator)
+    declared: tuple[DeclaredSentence, ...] = ()
 
     def full_text(self) -> str:
         """Return the public text and every private note, for checks that must see all of it."""

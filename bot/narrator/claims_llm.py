@@ -32,13 +32,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.narrator.prompt import inert_json
 from ledger.check.claims import CLAIM_KINDS, Claim, ClaimKind, Leak, Modality, Verdict
 from ledger.check.extract import CHOICE, IDLE, SPEECH, VERBS, extract
-from ledger.check.judge import judge_claims
 from ledger.store.visibility import Viewer
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
     from bot.config import LLMSettings
+    from bot.narrator.base import DeclaredSentence
     from ledger.check.snapshot import WorldSnapshot
 
 _log = logging.getLogger(__name__)
@@ -230,8 +230,11 @@ class LLMClaimExtractor:
         max_retries: int = 0,
         reply_tokens: int = 2000,
         client: AsyncOpenAI | None = None,
+        extract_when_declared: bool = False,
     ) -> None:
         self.model = model
+        #: Ask for claims even when the narrator declared its own (else that call is saved).
+        self.extract_when_declared = extract_when_declared
         self.timeout = timeout
         self.max_retries = max_retries
         self.reply_tokens = reply_tokens
@@ -270,6 +273,7 @@ class LLMClaimExtractor:
             timeout=timeout if timeout is not None else settings.timeout_seconds,
             max_retries=settings.max_retries,
             client=client,
+            extract_when_declared=bool(getattr(settings, "extract_when_declared", False)),
         )
 
     async def aclose(self) -> None:
@@ -707,9 +711,18 @@ def _first_line(value: object) -> str:
 
 
 async def extra_conflicts(
-    extractor: LLMClaimExtractor | None, text: str, snapshot: WorldSnapshot, *, audience: str = "party"
+    extractor: LLMClaimExtractor | None,
+    text: str,
+    snapshot: WorldSnapshot,
+    *,
+    audience: str = "party",
+    declared: Sequence[DeclaredSentence] = (),
 ) -> list[Verdict]:
     """The contradicted verdicts the LLM's claims add to :func:`ledger.check.judge.check` of ``text``.
+
+    ``declared``: the claims the narrator declared per sentence (:mod:`bot.narrator.declared`), judged with
+    the extracted ones, plus its flags (``unsupported declaration``, ``undeclared claim``). When they give
+    valid claims, the extraction call is skipped unless ``extractor.extract_when_declared``.
 
     The model's claims are merged with the deterministic extractor's in text order (so hand-overs and deaths
     the narration tells are replayed for both) and judged by :func:`ledger.check.judge.judge_claims`. A model
@@ -719,55 +732,17 @@ async def extra_conflicts(
     or reply failure, and when every model claim holds. A bug in our own code propagates: it must not
     silently switch the model's check off.
     """
-    if extractor is None or not text.strip():
+    if not text.strip() or (extractor is None and not declared):
         return []
-    llm_claims = await extractor.extract(text, names_from_snapshot(snapshot, text, audience=audience))
-    if not llm_claims:
-        return []
-    return _added_conflicts(llm_claims, text, snapshot, audience)
-
-
-def _added_conflicts(
-    llm_claims: Sequence[Claim], text: str, snapshot: WorldSnapshot, audience: str
-) -> list[Verdict]:
     ex = extract(text, snapshot)
-    sentences = ex.sentences
+    decl = None
+    if declared:
+        from bot.narrator.declared import read_declarations
 
-    def sentence(span: tuple[int, int]) -> tuple[int, int]:
-        return next(((a, b) for a, b in sentences if a <= span[0] < b), span)
+        decl = read_declarations(declared, text, snapshot, ex, audience=audience)
+    llm_claims: tuple[Claim, ...] = ()
+    if extractor is not None and (decl is None or not decl.claims or extractor.extract_when_declared):
+        llm_claims = await extractor.extract(text, names_from_snapshot(snapshot, text, audience=audience))
+    from bot.narrator.declared import added_conflicts
 
-    merged: list[tuple[tuple[int, int, int], bool, Claim]] = []
-    seen_det: set[tuple[str, tuple[str, ...], tuple[int, int], str]] = set()
-    keys: set[tuple[str, tuple[str, ...], tuple[int, int]]] = set()
-    for c in ex.claims:
-        full = (c.kind, c.args, c.span, c.detail)
-        if full in seen_det:  # as check() does
-            continue
-        seen_det.add(full)
-        s = sentence(c.span)
-        keys.add((c.kind, c.args, s))
-        merged.append(((s[0], 0, c.span[0]), False, c))
-    for c in llm_claims:
-        s = sentence(c.span)
-        key = (c.kind, c.args, s)
-        if key in keys:
-            continue
-        keys.add(key)
-        merged.append(((s[0], 1, c.span[0]), True, c))
-    merged.sort(key=lambda m: m[0])
-    verdicts = judge_claims([c for _, _, c in merged], snapshot, audience=audience)
-    refuted = {
-        (sentence(v.claim.span), v.refuted_by)
-        for (_, from_llm, _), v in zip(merged, verdicts, strict=True)
-        if not from_llm and v.verdict == "contradicted"
-    }
-    added: list[Verdict] = []
-    for (_, from_llm, _), v in zip(merged, verdicts, strict=True):
-        if not from_llm or v.verdict != "contradicted":
-            continue
-        where = (sentence(v.claim.span), v.refuted_by)
-        if where in refuted:
-            continue
-        refuted.add(where)
-        added.append(v)
-    return added
+    return added_conflicts(llm_claims, text, snapshot, audience, ex, decl)

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from bot.narrator.base import (
     MAX_PUBLIC_CHARS,
+    DeclaredClaim,
+    DeclaredSentence,
     Draft,
     DraftTruncated,
     InvalidDraft,
@@ -51,6 +53,9 @@ class NoteReply(BaseModel):
 
 #: Proposals read from one reply at most (beyond the per-round limit, they are refused and logged).
 MAX_PROPOSALS_READ = 4 * MAX_PER_ROUND
+#: Declared sentences read from one reply, and claims per sentence; the rest are dropped (logged).
+MAX_DECLARED_SENTENCES = 40
+MAX_CLAIMS_PER_SENTENCE = 12
 
 
 class NarrationReply(BaseModel):
@@ -65,11 +70,16 @@ class NarrationReply(BaseModel):
     public_text: str
     private_notes: list[NoteReply]
     proposals: list[Proposal] = Field(default_factory=list)
+    claims: list[DeclaredSentence] = Field(
+        default_factory=list, description="per sentence of public_text, the claims it makes"
+    )
     _refused: list[tuple[dict[str, Any], str]] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="wrap")
     @classmethod
     def _keep_good_proposals(cls, data: Any, handler: Any) -> NarrationReply:
+        if isinstance(data, dict) and "claims" in data:
+            data = {**data, "claims": _good_declarations(data["claims"])}
         refused: list[tuple[dict[str, Any], str]] = []
         if isinstance(data, dict) and isinstance(data.get("proposals"), list):
             good: list[Any] = []
@@ -94,6 +104,43 @@ class NarrationReply(BaseModel):
     def refused(self) -> list[tuple[dict[str, Any], str]]:
         """Proposals the reply carried that are not in the vocabulary, with why."""
         return list(self._refused)
+
+
+def _good_declarations(raw: Any) -> list[DeclaredSentence]:
+    """The well-formed part of a reply's ``claims``: a malformed sentence or claim is dropped and logged.
+
+    The declaration is an aid to the check, never a reason to lose the narration: whatever does not fit the
+    shape (not a list, a sentence without text, a claim missing a field) goes, the rest stays.
+    """
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        _log.info("dropped the narration's claims: not a list (%s)", type(raw).__name__)
+        return []
+    kept: list[DeclaredSentence] = []
+    dropped: list[str] = []
+    for entry in raw[:MAX_DECLARED_SENTENCES]:
+        sentence = entry.get("sentence") if isinstance(entry, dict) else None
+        claims = entry.get("claims") if isinstance(entry, dict) else None
+        if not isinstance(sentence, str) or not sentence.strip() or not isinstance(claims, list):
+            dropped.append(f"not a sentence with claims: {str(entry)[:80]!r}")
+            continue
+        good: list[DeclaredClaim] = []
+        for item in claims[:MAX_CLAIMS_PER_SENTENCE]:
+            try:
+                good.append(DeclaredClaim.model_validate(item))
+            except ValidationError as exc:
+                dropped.append(f"{str(item)[:80]!r}: {_vocabulary_error(exc)}")
+        dropped += [f"claim beyond the first {MAX_CLAIMS_PER_SENTENCE}"] * max(
+            0, len(claims) - MAX_CLAIMS_PER_SENTENCE
+        )
+        if good or not claims:
+            kept.append(DeclaredSentence(sentence=sentence, claims=tuple(good)))
+    if len(raw) > MAX_DECLARED_SENTENCES:
+        dropped.append(f"{len(raw) - MAX_DECLARED_SENTENCES} sentences beyond the first")
+    if dropped:
+        _log.info("dropped %d malformed declared claim(s): %s", len(dropped), "; ".join(dropped[:5]))
+    return kept
 
 
 def _vocabulary_error(exc: ValidationError) -> str:
@@ -239,7 +286,7 @@ def _to_draft(reply: NarrationReply, request: NarrationRequest) -> Draft:
         _log.warning("ignored %d private note(s) the model wrote", len(reply.private_notes))
     # Each discoverer's note comes from the record, never from the model (it was not shown the discovery).
     notes = tuple((reveal.player_id, reveal_note(reveal)) for reveal in request.reveals)
-    draft = Draft(public_text=public, private_notes=notes, source="generated")
+    draft = Draft(public_text=public, private_notes=notes, source="generated", declared=tuple(reply.claims))
     if reply.proposals or reply.refused:
         return proposing_draft(draft, reply.proposals, reply.refused)
     return draft

@@ -134,12 +134,16 @@ class Narration:
             report = check(draft.public_text, party_snapshot, audience="party")
             extra = []
             leaks = list(report.leaks)
-            if self.ctx.claim_extractor is not None and draft.source != "fallback":
+            if (self.ctx.claim_extractor is not None or draft.declared) and draft.source != "fallback":
                 # The model's own reading of its draft adds claims the word lists miss; it never removes any.
                 from bot.narrator.claims_llm import extra_conflicts, extra_leaks
 
                 extra = await extra_conflicts(
-                    self.ctx.claim_extractor, draft.public_text, party_snapshot, audience="party"
+                    self.ctx.claim_extractor,
+                    draft.public_text,
+                    party_snapshot,
+                    audience="party",
+                    declared=draft.declared,  # the narrator's own claims per sentence (bot.narrator.declared)
                 )
                 if not (report.verdict == "conflict" or extra):
                     # ... and, for a draft that passes, it is asked per secret whether the draft gives it away
