@@ -105,3 +105,30 @@ def test_the_narration_follows_someone_of_the_scene_when_it_opens_on_their_place
     assert refuted(text, keep()) == set()
     elsewhere = "Tam climbs the hundred steps of the chapel. The abbot looks up from his prayers."
     assert "npc-abbot-location" in refuted(elsewhere, keep())
+
+
+def test_still_doing_since_then_is_now() -> None:
+    text = "The abbot has been leaning on his staff in the hall since the bell rang."
+    assert "npc-abbot-location" in refuted(text, keep())
+
+
+def test_a_partial_item_name_links_the_item() -> None:
+    world = WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("npc-tam", "npc", "Tam", location="loc-hall", pronoun="he"),
+            Entity("loc-hall", "location", "the hall"),
+            Entity("item-pistols", "item", "Teague's silver-chased pistols"),
+            Entity("item-watch", "item", "silver pocket watch"),
+        ],
+        holdings=[Holding("item-pistols", "npc-tam", 2), Holding("item-watch", "npc-tam")],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "npc-tam"})),
+    )
+    assert "item-pistols-holder" in refuted("Mira sits with the silver pistols in her lap.", world)
+    assert "item-watch-holder" in refuted("Mira winds the silver watch in her hand.", world)
+    assert refuted("Tam sits with the silver pistols in his lap.", world) == set()
+
+
+def test_an_item_weighing_down_a_pocket_is_carried_by_the_pockets_owner() -> None:
+    assert "item-key-holder" in refuted("Mira waits. The iron key weighs down her coat pocket.", keep())
+    assert refuted("Tam waits. The iron key weighs down his coat pocket.", keep()) == set()

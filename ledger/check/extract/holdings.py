@@ -21,6 +21,7 @@ from ledger.check.extract.linker import ORDINALS, is_plural, is_verb
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token, _number
+from ledger.check.extract.verbs import lemma as lexicon_lemma
 
 _HOLD_VERBS = frozenset(_HOLDING.split())
 _GIVE_VERBS = frozenset({"hand", "give", "pass", "toss", "offer", "slide", "throw", "press"})
@@ -513,6 +514,13 @@ _WORN_ON = frozenset(
 )
 
 
+def _verb_or_particle(word: str) -> bool:
+    """A verb form or a particle after one ("weighs", "down"): what an item subject does to a pocket."""
+    return word in ("down", "up", "in", "out") or (
+        word not in _PRONOUN_POSS and lexicon_lemma(word) is not None
+    )
+
+
 def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention | None:
     """ "the dagger at his hip", "turns the astrolabe in her hennaed hands", "settles the circlet on her
     brow": a preposition, a possessive pronoun, at most two words, then a place on the body or the clothes;
@@ -520,7 +528,16 @@ def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention 
     toks = s.tokens
     end = min(s.b, it.j + 8)
     for q in range(it.j, end - 2):
-        if toks[q].low not in _TRAILING_PREPS or toks[q + 1].low not in _PRONOUN_POSS:
+        if toks[q + 1].low not in _PRONOUN_POSS:
+            continue
+        # "at his hip", or the item's own verb right before ("the compass weighs down her coat pocket")
+        led = toks[q].low in _TRAILING_PREPS or (
+            q <= it.j + 1
+            and it.j < s.b
+            and _verb_or_particle(toks[it.j].low)
+            and _verb_or_particle(toks[q].low)
+        )
+        if not led:
             continue
         for r in range(q + 2, min(end, q + 5)):
             if toks[r].low in _CARRIED_IN or toks[r].low in _BODY_NOUNS or toks[r].low in _WORN_ON:

@@ -335,18 +335,28 @@ def item_variants(e: Entity) -> dict[tuple[str, ...], bool]:
             continue
         low = [w.lower() for w in words]
         cut = next((k for k, w in enumerate(low) if w in _ITEM_TAIL and k > 0), len(low))
-        front, tail = low[:cut], low[cut:]
-        for k in range(len(front)):
-            stem = front[k:]
-            head = stem[-1]
-            forms = [head]
-            other = other_number(head) if head.isalpha() else None
-            if other:
-                forms.append(other)
-            for form in forms:
-                out.setdefault((*stem[:-1], form, *tail), is_plural(form))
-                if tail and k == len(front) - 1:
-                    out.setdefault((*stem[:-1], form), is_plural(form))
+        fronts = [low[:cut]]
+        # a partial name: a hyphenated modifier by its first part ("silver-chased pistols" is also "silver
+        # pistols"), and one inner modifier left out ("silver pocket watch" is also "silver watch")
+        if any("-" in w for w in low[: cut - 1]):
+            fronts.append(
+                [w.split("-")[0] if "-" in w and n < cut - 1 else w for n, w in enumerate(low[:cut])]
+            )
+        if cut >= 3:
+            fronts += [low[:n] + low[n + 1 : cut] for n in range(1, cut - 1)]
+        tail = low[cut:]
+        for front in fronts:
+            for k in range(len(front)):
+                stem = front[k:]
+                head = stem[-1]
+                forms = [head]
+                other = other_number(head) if head.isalpha() else None
+                if other:
+                    forms.append(other)
+                for form in forms:
+                    out.setdefault((*stem[:-1], form, *tail), is_plural(form))
+                    if tail and k == len(front) - 1:
+                        out.setdefault((*stem[:-1], form), is_plural(form))
     return out
 
 

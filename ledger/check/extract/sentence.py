@@ -302,6 +302,12 @@ class _Sentence:
                 base = lemma(nxt)
                 if base is not None and "VBN" in tags(nxt, base) and base not in ("be", "have"):
                     return k + 1, nxt, base
+                ing = self.tokens[k + 2] if k + 2 < self.b else None
+                if nxt == "been" and ing is not None and ing.low.endswith("ing") and not ing.quoted:
+                    # "The Dean has been leaning on his cane since the lecture began": still doing it now
+                    base = lemma(ing.low)
+                    if base is not None:
+                        return k + 2, ing.low, base
             if t.low in VERBS:
                 if t.low.endswith("ing"):
                     return None  # "Voss, smiling" is not a finite verb
