@@ -132,3 +132,39 @@ def test_a_partial_item_name_links_the_item() -> None:
 def test_an_item_weighing_down_a_pocket_is_carried_by_the_pockets_owner() -> None:
     assert "item-key-holder" in refuted("Mira waits. The iron key weighs down her coat pocket.", keep())
     assert refuted("Tam waits. The iron key weighs down his coat pocket.", keep()) == set()
+
+
+def crew() -> WorldSnapshot:
+    """A deck: Finch (a bird's name) is poisoned and here, Rook (another) is ashore, Keel-7 is an "it"."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-deck", pronoun="she"),
+            Entity(
+                "npc-finch",
+                "npc",
+                "Tobias Finch",
+                location="loc-deck",
+                pronoun="he",
+                conditions=frozenset({"poisoned"}),
+            ),
+            Entity("npc-rook", "npc", "Ada Rook", location="loc-port", pronoun="she"),
+            Entity("npc-keel", "npc", "Keel-7", location="loc-deck", pronoun="it"),
+            Entity("loc-deck", "location", "the deck"),
+            Entity("loc-port", "location", "the port"),
+            Entity("item-trident", "item", "coral trident"),
+        ],
+        holdings=[Holding("item-trident", "pc-mira")],
+        scene=Scene("loc-deck", frozenset({"pc-mira", "npc-finch", "npc-keel"})),
+    )
+
+
+def test_a_name_that_is_also_a_word_opens_a_sentence_for_someone_of_the_scene() -> None:
+    assert "npc-finch-condition-poisoned" in refuted("Finch is fit as a fiddle, grinning at Mira.", crew())
+    # nobody called Rook is here: the word opening a sentence is a bird, not Ada Rook
+    assert refuted("Rook calls from the mast.", crew()) == set()
+
+
+def test_it_stands_for_a_creature_recorded_as_it() -> None:
+    text = "Keel-7 stands at the rail. It grips the coral trident in both hands."
+    assert "item-trident-holder" in refuted(text, crew())
+    assert refuted("Keel-7 stands at the rail. Mira grips the coral trident in both hands.", crew()) == set()

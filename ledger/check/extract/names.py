@@ -253,6 +253,11 @@ _PRONOUN_GENDER = {"he": "he", "him": "he", "his": "he", "himself": "he", "she":
 _MAX_SHARED = 64  # a derived form more records share than this names nothing (it is a common noun)
 
 
+def _pronoun_of(snap: WorldSnapshot, eid: str | None) -> str | None:
+    e = snap.entities.get(eid or "")
+    return e.pronoun if e is not None else None
+
+
 def _sentence_start(tokens: list[Token], i: int) -> bool:
     return i == 0 or tokens[i - 1].text in _OPENERS or tokens[i - 1].quoted != tokens[i].quoted
 
@@ -337,7 +342,12 @@ def _derived_person(
             gender = gender or GENDER_NOUNS[lows[end]]
             end += 1
         elif not prefixed and size == 1 and _sentence_start(tokens, i) and is_common_word(key[0]):
-            return None
+            # "Dusk comes down" is the word, unless someone of the scene is called so ("Finch lounges",
+            # "Quill and the bosun ..."): linking one who is here costs nothing if the word was meant, since
+            # being here and acting is what the record says of them
+            if not any(e in snap.scene.present for e in ids):
+                return None
+            ids = tuple(e for e in ids if e in snap.scene.present)
         cands = narrow(ids, snap, gender=gender, age=age, present_first=False)
         if len(cands) > 1:
             cands = _by_pronoun(tokens, lows, end, cands, snap)
@@ -443,7 +453,14 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             fitting = [p for p in named if fits(p, toks[q].low)]
             if len(named) == 1 and len(fitting) == 1 and snap.entities[fitting[0]].pronoun is not None:
                 added.append(Mention((fitting[0],), q, q + 1, False, False, "public"))
-        monsters = {m.id for m in creatures if kind(m.id) == "monster"}
+        # what "it" may stand for next: a monster of no other recorded pronoun, or anyone recorded as "it"
+        # (an automaton, a golem, a ship's spirit)
+        monsters = {
+            m.id
+            for m in creatures
+            if (kind(m.id) == "monster" and _pronoun_of(snap, m.id) in (None, "it"))
+            or _pronoun_of(snap, m.id) == "it"
+        }
         prev_monster = next(iter(monsters)) if len(monsters) == 1 else None
         if not continued:
             opener = creatures[0] if creatures and creatures[0].i == a else None
