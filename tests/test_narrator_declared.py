@@ -120,7 +120,8 @@ async def test_a_declaration_the_sentence_does_not_bear_out_is_an_unsupported_de
         narrator,
         narration(
             text,
-            (WAITS, [said("at", "Marta", "the docks", verb="waits")]),  # the text says the Salty Gull
+            # the text says the Salty Gull: one flag, not also "undeclared" for the place it does name
+            (WAITS, [said("at", "Marta", "the docks", verb="waits"), said("acts", "Marta", verb="waits")]),
             ("Marta dances on the table.", [said("acts", "Marta", verb="dances")]),  # not in the text
             (WIPES, [said("acts", "the barkeep", verb="wipes")]),
         ),
@@ -152,6 +153,15 @@ async def test_a_claim_the_sentence_makes_but_its_declaration_leaves_out_is_an_u
         narration(MAP, (MAP, [said("acts", "Bessa", verb="wipes"), said("holds", "Mira", "crypt map")])),
     )
     assert await extra_conflicts(None, MAP, snap, audience="party", declared=full.declared) == []
+    # ... and so is a declaration that gives the same sentence twice, half in each
+    split = await draft_of(
+        fake_llm,
+        narrator,
+        narration(
+            MAP, (MAP, [said("acts", "Bessa", verb="wipes")]), (MAP, [said("holds", "Mira", "crypt map")])
+        ),
+    )
+    assert await extra_conflicts(None, MAP, snap, audience="party", declared=split.declared) == []
 
 
 async def test_a_declaration_less_specific_than_the_text_is_no_mismatch(
@@ -270,3 +280,26 @@ def test_the_prompt_asks_for_declarations_and_for_arrivals_to_be_proposed() -> N
     # the vocabulary the prompt and the schema offer is the one the check validates
     assert DECLARED_CONDITIONS.split("|") == list(claims_llm.CONDITIONS)
     assert set(DECLARABLE_KINDS) == set(claims_llm._SLOTS)
+
+
+async def test_opposites_are_mismatches_but_a_second_reading_of_the_same_claim_is_not() -> None:
+    """Alive against dead is flagged; "pours the ale and says nothing" (said, and negated) is not.
+
+    Names resolve as the prompt gave them, by alias, or by id: each form below names Harlan Voss.
+    """
+    from bot.narrator.base import DeclaredClaim, DeclaredSentence
+
+    snap = world()
+
+    def declare(sentence: str, *claims: dict[str, Any]) -> tuple[DeclaredSentence, ...]:
+        return (DeclaredSentence(sentence=sentence, claims=tuple(DeclaredClaim(**c) for c in claims)),)
+
+    corpse = "Harlan Voss lies dead behind the bar."
+    [v] = await extra_conflicts(None, corpse, snap, declared=declare(corpse, said("alive", "Harlan Voss")))
+    assert v.reason.startswith(UNSUPPORTED) and "dead(Harlan Voss)" in v.reason
+    for name in ("Voss", "npc-voss", "harlan voss"):
+        assert await extra_conflicts(None, corpse, snap, declared=declare(corpse, said("dead", name))) == []
+    quiet = "Bessa pours the ale and says nothing."
+    for verb in ("pours", "says"):
+        mine = declare(quiet, said("acts", "Bessa", verb=verb))
+        assert await extra_conflicts(None, quiet, snap, declared=mine) == []

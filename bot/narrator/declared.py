@@ -4,9 +4,11 @@ With a model configured, the narration reply lists per sentence the claims it ma
 closed vocabulary (:class:`~bot.narrator.base.DeclaredSentence`), naming who and what as the prompt gave
 them. :func:`read_declarations` turns them into :class:`~ledger.check.claims.Claim` s with the same
 validation as the LLM extractor's (:func:`bot.narrator.claims_llm.to_claim`: kinds, the sort of id per slot,
-values, verbs), after resolving each name to a ledger id through the names->ids list
-(:func:`~bot.narrator.claims_llm.names_from_snapshot`: an id as is, else a name or alias that fits exactly one
-record the audience may see). A claim that does not validate is dropped and logged, never the draft.
+values, verbs), after resolving each name to a ledger id among the records the audience may see
+(:class:`LedgerNames`: an id as is, else a name or alias that fits exactly one record the sentence mentions
+or the scene holds, else exactly one in the ledger). A claim that does not validate is dropped and logged,
+never the draft. When a declaration gives valid claims, the separate extraction call of
+:mod:`bot.narrator.claims_llm` is skipped unless the extractor is built with ``extract_when_declared``.
 
 Each declared claim is compared with what the deterministic extractor reads in its sentence, and two
 mismatches are flagged, as contradicted :class:`~ledger.check.claims.Verdict` s whose reason starts with:
@@ -34,11 +36,11 @@ and a declared claim takes the modality the extractor gives the same kind and su
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bot.narrator.claims_llm import ClaimReply, LedgerName, names_from_snapshot, quote_span, to_claim
+from bot.narrator.claims_llm import ClaimReply, LedgerName, _sees, quote_span, to_claim
 from ledger.check.claims import Claim, Verdict
 from ledger.check.judge import judge_claims
 
@@ -80,23 +82,89 @@ def _norm(name: str) -> str:
     return " ".join(words)
 
 
-def name_resolver(names: Sequence[LedgerName]) -> Callable[[str], str | None]:
-    """Map what the model wrote for an argument to a ledger id: an id as is, else a unique name or alias."""
-    ids = {n.id for n in names}
-    by_name: dict[str, set[str]] = {}
-    for n in names:
-        for word in (n.name, *n.aliases):
-            if key := _norm(word):
-                by_name.setdefault(key, set()).add(n.id)
+class LedgerNames:
+    """The records ``audience`` may see, by id and by name, looked up as a declaration needs them.
 
-    def resolve(arg: str) -> str | None:
+    The names->ids list of :func:`bot.narrator.claims_llm.names_from_snapshot`, without building it: a
+    campaign-sized world has tens of thousands of records and a declaration names a handful. An argument
+    is an id as is, else a name or alias (case and a leading article aside) that fits exactly one record
+    among those the sentence mentions and the scene's cast, else exactly one in the whole ledger (that
+    index is built once per snapshot, only when needed).
+    """
+
+    def __init__(self, snapshot: WorldSnapshot, audience: str) -> None:
+        self.snapshot = snapshot
+        self.audience = audience
+        self._sees = _sees(audience)
+        self._entries: dict[str, LedgerName | None] = {}
+
+    def entry(self, rid: str) -> LedgerName | None:
+        """The record ``rid`` as the names list holds it, or None when it is unknown or hidden."""
+        if rid in self._entries:
+            return self._entries[rid]
+        snap, sees = self.snapshot, self._sees
+        found: LedgerName | None = None
+        if (e := snap.entities.get(rid)) is not None and sees(e.visibility):
+            aliases = tuple(
+                dict.fromkeys(a.name for a in e.aliases if a.name != e.name and sees(a.visibility))
+            )
+            found = LedgerName(e.id, e.kind, e.name, aliases)
+        elif (t := snap.threads.get(rid)) is not None and sees(t.visibility):
+            found = LedgerName(t.id, "thread", f"{t.kind}: {t.terms}" if t.terms else t.kind, t.aliases)
+        elif (f := snap.facts.get(rid)) is not None and f.known_by and sees(f.visibility):
+            found = LedgerName(f.key, "fact", f.key, f.tells)
+        self._entries[rid] = found
+        return found
+
+    def resolve(self, arg: str, near: Sequence[str]) -> str | None:
+        """The id ``arg`` stands for (an id, or a name unambiguous near the sentence or in the ledger)."""
         arg = arg.strip()
-        if arg in ids:
+        if self.entry(arg) is not None:
             return arg
-        found = by_name.get(_norm(arg), set())
-        return next(iter(found)) if len(found) == 1 else None
+        key = _norm(arg)
+        if not key:
+            return None
+        local = {
+            rid
+            for rid in near
+            if (n := self.entry(rid)) is not None and any(_norm(w) == key for w in (n.name, *n.aliases))
+        }
+        if local:
+            return local.pop() if len(local) == 1 else None
+        found = self._everyone().get(key, ())
+        return found[0] if len(found) == 1 else None
 
-    return resolve
+    def _everyone(self) -> dict[str, tuple[str, ...]]:
+        cache_key = f"declared-names:{self.audience}"
+        cached = self.snapshot.cache.get(cache_key)
+        if isinstance(cached, dict):
+            return cached
+        by_name: dict[str, list[str]] = {}
+        snap = self.snapshot
+        for rid in (*snap.entities, *snap.threads, *snap.facts):
+            n = self.entry(rid)
+            if n is None:
+                continue
+            for word in dict.fromkeys((n.name, *n.aliases)):
+                if (k := _norm(word)) and rid not in by_name.get(k, ()):
+                    by_name.setdefault(k, []).append(rid)
+        index = {k: tuple(v) for k, v in by_name.items()}
+        snap.cache[cache_key] = index
+        return index
+
+
+def _near(sent: tuple[int, int], ex: Extraction, snapshot: WorldSnapshot) -> list[str]:
+    """The ids a declaration for sentence ``sent`` most likely names: its mentions, then the scene's cast."""
+    ids: list[str] = []
+    for m in ex.mentions:
+        if sent[0] <= ex.tokens[m.i].start < sent[1]:
+            ids.extend(m.ids)
+    rnd = snapshot.round
+    ids += sorted(snapshot.scene.present)
+    ids += [a.actor for a in rnd.actions] + [a.target for a in rnd.actions if a.target]
+    if snapshot.scene.location:
+        ids.append(snapshot.scene.location)
+    return list(dict.fromkeys(ids))
 
 
 def read_declarations(
@@ -112,12 +180,12 @@ def read_declarations(
     Returns the declared claims to judge (each spanning its whole sentence, in text order), the mismatch
     flags and why any declared claim was dropped. Pure: no model, no I/O.
     """
-    names = names_from_snapshot(snapshot, text, audience=audience)
-    by_id = {n.id: n for n in names}
-    resolve = name_resolver(names)
+    names = LedgerNames(snapshot, audience)
     claims: list[Claim] = []
     flags: list[Verdict] = []
     dropped: list[str] = []
+    # per sentence span: the declared claims kept, and the extracted claims a flagged declaration named
+    by_sentence: dict[tuple[int, int], tuple[list[Claim], list[Claim]]] = {}
     for ds in declared:
         if not ds.claims:
             continue
@@ -129,10 +197,11 @@ def read_declarations(
             continue
         sent = _sentence_of(at, ex.sentences)
         quote = text[sent[0] : sent[1]]
-        extracted = _extracted_in(sent, ex, by_id)
-        mine: list[Claim] = []
+        extracted = _extracted_in(sent, ex, names)
+        near = _near(sent, ex, snapshot)
+        mine, answered = by_sentence.setdefault(sent, ([], []))
         for dc in ds.claims:
-            args = [resolve(a) for a in dc.args]
+            args = [names.resolve(a, near) for a in dc.args]
             if any(a is None for a in args):
                 dropped.append(f"{dc.kind}({', '.join(dc.args)}): a name that fits no single record")
                 continue
@@ -149,28 +218,46 @@ def read_declarations(
                 rumour=False,
                 negated=False,
             )
+            by_id = {a: n for a in item.args if (n := names.entry(a)) is not None}
             claim = to_claim(item, text, by_id)
             if isinstance(claim, str):
                 dropped.append(claim)
                 continue
             claim = replace(claim, span=sent, text=quote)
-            against = next((e for e in extracted if _incompatible(claim, e, snapshot)), None)
+            # read as said in one place and negated in another ("pours the tea and says nothing"): no mismatch
+            said = any(
+                e.kind == claim.kind and e.args == claim.args and e.modality.asserted for e in extracted
+            )
+            against = next(
+                (
+                    e
+                    for e in extracted
+                    if _incompatible(claim, e, snapshot)
+                    and not (said and (e.kind, e.args) == (claim.kind, claim.args))
+                ),
+                None,
+            )
             if against is not None:
                 why = (
                     f"{UNSUPPORTED}: you declared {_say(claim, snapshot)} for {quote[:160]!r}, "
                     f"but the sentence says {_say(against, snapshot)}"
                 )
                 flags.append(Verdict(claim, "contradicted", None, why))
+                answered.append(against)  # one mismatch, one flag: not also "undeclared"
                 continue
             same = [e for e in extracted if e.kind == claim.kind and e.args[:1] == claim.args[:1]]
             if same and not any(e.modality.asserted for e in same):
                 claim = replace(claim, modality=same[0].modality)  # "Marta recalls the docks": a memory
             mine.append(claim)
+    for sent, (mine, answered) in by_sentence.items():
         claims += mine
         if not mine:
             continue
-        for e in extracted:
-            if e.kind in STATEFUL and e.modality.asserted and not any(_covers(d, e, snapshot) for d in mine):
+        quote = text[sent[0] : sent[1]]
+        for e in _extracted_in(sent, ex, names):
+            if e in answered or e.kind not in STATEFUL or not e.modality.asserted:
+                continue
+            if not any(_covers(d, e, snapshot) for d in mine):
                 why = (
                     f"{UNDECLARED}: {quote[:160]!r} says {_say(e, snapshot)}, "
                     "which the declaration for that sentence leaves out"
@@ -260,9 +347,9 @@ def _sentence_of(span: tuple[int, int], sentences: Sequence[tuple[int, int]]) ->
     return min(a for a, _ in hit), max(b for _, b in hit)
 
 
-def _plain(c: Claim, visible: dict[str, LedgerName]) -> bool:
+def _plain(c: Claim, names: LedgerNames) -> bool:
     """An extracted claim fit to compare: real records the audience may see, no hand-over or move."""
-    if any(a not in visible for a in c.args[: _ids(c)]):
+    if any(names.entry(a) is None for a in c.args[: _ids(c)]):
         return False
     parts = {p.partition(":")[0].partition("=")[0] for p in c.detail.split(";")}
     if c.kind == "holds" and parts & {"give", "acquire", "exists"}:
@@ -275,10 +362,10 @@ def _ids(c: Claim) -> int:
     return {"condition": 1, "relation": 2, "thread_status": 1}.get(c.kind, len(c.args))
 
 
-def _extracted_in(sent: tuple[int, int], ex: Extraction, visible: dict[str, LedgerName]) -> list[Claim]:
+def _extracted_in(sent: tuple[int, int], ex: Extraction, names: LedgerNames) -> list[Claim]:
     seen: dict[tuple[str, tuple[str, ...], str], Claim] = {}
     for c in ex.claims:
-        if sent[0] <= c.span[0] < sent[1] and _plain(c, visible):
+        if sent[0] <= c.span[0] < sent[1] and _plain(c, names):
             seen.setdefault((c.kind, c.args, c.detail), c)
     return list(seen.values())
 
@@ -296,8 +383,10 @@ def _qty(detail: str) -> tuple[int, bool] | None:
 def _incompatible(d: Claim, e: Claim, snapshot: WorldSnapshot) -> bool:
     """True when the asserted extracted claim ``e`` says something ``d`` cannot also be, in one sentence."""
     if e.kind == d.kind and e.args == d.args:
-        m = e.modality
-        return m.negated and not (m.in_dialogue or m.hypothetical or m.memory or m.rumour)
+        m = e.modality  # "Marta is not poisoned" against a declared poisoning (see read_declarations)
+        return (
+            d.kind in STATEFUL and m.negated and not (m.in_dialogue or m.hypothetical or m.memory or m.rumour)
+        )
     if not e.modality.asserted:
         return False
     if _OPPOSITE.get(d.kind) == e.kind:
