@@ -295,7 +295,8 @@ class ThreadParty(SQLModel, table=True):
     __tablename__ = "thread_party"
     __table_args__ = (
         ForeignKeyConstraint(["campaign_id", "thread_id"], ["thread.campaign_id", "thread.id"]),
-        Index("ix_thread_party_entity", "campaign_id", "entity_id"),
+        # Covering: a party's threads are read from the index alone (migration 0005).
+        Index("ix_thread_party_entity_thread", "campaign_id", "entity_id", "thread_id"),
     )
 
     campaign_id: int = Field(primary_key=True)
