@@ -21,8 +21,9 @@ has no event and cannot be found ("absent" counts those probes).
 
 Prints, per seed and over all seeds: pass rates per kind for both modes, how often a decisive record ranked
 first, leaks, load time, retrieval p50/p95 in ms (with ``--summaries`` including the summary query) and the
-wall time of one ``python3 -m bot recall`` call on the file (the whole process); each time also as CPU time,
-which a busy machine disturbs less. ``--sessions 12`` makes a
+wall time of ``python3 -m bot recall`` calls on the file (the whole process; ``--cli-calls 2``: the first,
+which loads the file and builds the kept ledger and summary index in a fresh cache folder, then a repeat that
+reopens them); each time also as CPU time, which a busy machine disturbs less. ``--sessions 12`` makes a
 quick run on shorter campaigns.
 ``--details FILE`` writes every probe's outcome and retrieved refs as JSON. Temporary files are removed.
 """
@@ -133,10 +134,12 @@ async def _history_refs(session: Any, cid: int) -> dict[str, list[str]]:
 
 
 async def _summary_index(session: Any, cid: int, folder: Path) -> Any:
-    """Every summary of the campaign in a local Chroma (offline embedding), as the table's index has them."""
+    """Every summary of the campaign in a local Chroma (offline embedding), as the table's index has them:
+    indexed in one :meth:`~ledger.recall.summaries.SummaryIndex.sync_now` (batched, as ``tablekeeper
+    recall`` builds its kept index), which also tells the index each summary's scope."""
     from sqlalchemy import select
 
-    from ledger.recall.summaries import SummaryIndex
+    from ledger.recall.summaries import SummaryDoc, SummaryIndex
     from ledger.store import models as m
 
     summary = m.Summary.__table__.c  # type: ignore[attr-defined]
@@ -161,17 +164,19 @@ async def _summary_index(session: Any, cid: int, folder: Path) -> Any:
             ).where(summary.campaign_id == cid)
         )
     ).all()
-    for sid, session_number, scope, text, event_ids, visibility in rows:
-        index.add_now(
-            summary_id=f"summary-{sid}",
-            campaign=f"campaign-{cid}",
+    docs = [
+        SummaryDoc(
+            id=f"summary-{sid}",
             session=session_number,
             scope=scope,
             text=text,
-            event_ids=list(event_ids),
+            event_ids=tuple(event_ids),
             visibility=visibility,
-            entities=sorted({e for r in event_ids for e in involved.get(r, ())}),
+            entities=tuple(sorted({e for r in event_ids for e in involved.get(r, ())})),
         )
+        for sid, session_number, scope, text, event_ids, visibility in rows
+    ]
+    index.sync_now(f"campaign-{cid}", docs)
     return index
 
 
@@ -284,6 +289,8 @@ async def _run_seed(seed: int, sessions: int, folder: Path, *, summaries: bool, 
             "--viewer",
             probe["viewer"],
             "--json",
+            "--cache",
+            str(folder / "cli-cache"),  # this run's own cache: the first call builds it, as a user's does
         ]
         t0, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)

@@ -364,11 +364,32 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
     new or changed since the last call and drops those gone, and each summary row is marked ``indexed``.
     An index that cannot be used leaves the scene to the ledger's records (None).
     """
-    from sqlalchemy import select, update
+    from sqlalchemy import func, select, update
 
     from ledger.store import models as m
 
     summary = _c(m.Summary)
+    # First only how many there are and which are not marked indexed: a kept index answers from that.
+    states = (
+        await session.exec(
+            select(summary.index_state, func.count())
+            .where(summary.campaign_id == cid)
+            .group_by(summary.index_state)
+        )
+    ).all()
+    total = sum(int(n) for _state, n in states)
+    if not total:
+        return None
+    try:
+        from ledger.recall.summaries import IndexUnavailable, SummaryDoc, SummaryIndex
+    except ImportError:  # the summary layer is optional here
+        return None
+    index = SummaryIndex.local(folder)
+    try:
+        if all(state == "indexed" for state, _n in states) and index.count_now(str(cid)) == total:
+            return index  # indexed when this ledger was built, and nothing changed since
+    except IndexUnavailable:
+        return None
     rows = (
         await session.exec(
             select(
@@ -382,19 +403,7 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
             ).where(summary.campaign_id == cid)
         )
     ).all()
-    if not rows:
-        return None
-    try:
-        from ledger.recall.summaries import IndexUnavailable, SummaryDoc, SummaryIndex
-    except ImportError:  # the summary layer is optional here
-        return None
     pending = [sid for sid, *_rest, state in rows if state != "indexed"]
-    index = SummaryIndex.local(folder)
-    try:
-        if not pending and index.count_now(str(cid)) == len(rows):
-            return index  # indexed when this ledger was built, and nothing changed since
-    except IndexUnavailable:
-        return None
     involved: dict[str, set[str]] = {}
     event, entity = _c(m.Event), _c(m.EventEntity)
     for entity_id, ref in (
