@@ -8,19 +8,21 @@ wait in SQL until the index is back.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.table.context import GM_VIEW
 from ledger import service
 from ledger.store import sessions as ledger_sessions
 from ledger.store.visibility import Viewer
 
 if TYPE_CHECKING:
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
     from bot.table.context import TableContext
-    from ledger.recall.summaries import SummaryIndex
+    from ledger.recall.summaries import SummaryDoc, SummaryIndex
     from ledger.store.models import Summary
 
 
@@ -28,6 +30,8 @@ _log = logging.getLogger(__name__)
 
 #: How long the summary index rests after a failure: the first rest, then doubled up to the last.
 SUMMARY_REST_MINUTES = (1.0, 15.0)
+#: Queued summaries indexed per pass: one read, one embedding call and one Chroma upsert per pass.
+PENDING_BATCH = 500
 
 
 class SummaryUpkeep:
@@ -106,6 +110,11 @@ class SummaryUpkeep:
         :class:`~ledger.recall.summaries.IndexUnavailable` the rest stay queued and the GM is told (once per
         outage).
         While the index rests after a failure nothing is tried: the summaries wait in the ledger.
+
+        The queue is worked in batches of :data:`PENDING_BATCH`: per batch one read of the rows, one of every
+        event they cover, one check of the hard facts they state, one embedding call and Chroma upsert, and
+        one transaction recording the new states (a campaign start used to pay about 200 statements and one
+        Chroma call per summary here).
         """
         if self.ctx.summaries is None or self._resting():
             return 0
@@ -114,18 +123,21 @@ class SummaryUpkeep:
         indexed = 0
         while True:
             async with self.ctx.session() as s:
-                rows = await ledger_sessions.pending_summaries(s, campaign_id=campaign_id, limit=20)
-            for row in rows:
-                assert row.id is not None
-                try:
-                    state = await self._index_summary(campaign_id, row)
-                except IndexUnavailable as err:
-                    await self._index_down(campaign_id, str(err))
-                    return indexed
-                async with self.ctx.session() as s:
-                    await ledger_sessions.mark_summary_index_state(s, summary_id=row.id, state=state)
-                indexed += state == "indexed"
-            if len(rows) < 20:
+                rows = await ledger_sessions.pending_summaries(
+                    s, campaign_id=campaign_id, limit=PENDING_BATCH
+                )
+                docs, states = await self._prepare(s, campaign_id, rows)
+            try:
+                if docs:
+                    await asyncio.to_thread(self._upsert, campaign_id, docs)
+            except IndexUnavailable as err:
+                # What was refused never reached the index; the rest stays queued for when it is back.
+                await self._mark(campaign_id, {k: v for k, v in states.items() if v == "refused"})
+                await self._index_down(campaign_id, str(err))
+                return indexed
+            await self._mark(campaign_id, states)
+            indexed += sum(1 for state in states.values() if state == "indexed")
+            if len(rows) < PENDING_BATCH:
                 break
         self._checked.add(campaign_id)
         self._retry_at, self._rest_minutes = None, SUMMARY_REST_MINUTES[0]
@@ -139,6 +151,75 @@ class SummaryUpkeep:
                 f"The summary index is back: {indexed} queued session summaries were indexed.",
             )
         return indexed
+
+    async def _prepare(
+        self, s: AsyncSession, campaign_id: int, rows: Sequence[Summary]
+    ) -> tuple[list[SummaryDoc], dict[int, str]]:
+        """The index documents of queued ``rows`` and each row's state after this pass (summary id ->
+        ``indexed`` or ``refused``): every covered event read at once, every stated hard fact checked at once.
+
+        A row whose hard facts the ledger lacks, or that the index would refuse as malformed, is ``refused``.
+        """
+        from ledger.recall.summaries import SummaryDoc, SummaryError, hard_facts_from_changes
+        from ledger.store.summary_queue import event_payloads
+
+        payloads = await event_payloads(
+            s, campaign_id=campaign_id, refs=[ref for row in rows for ref in row.event_ids]
+        )
+        facts: dict[int, tuple[Any, ...]] = {}
+        for row in rows:
+            assert row.id is not None
+            found = [payloads[ref] for ref in dict.fromkeys(row.event_ids) if ref in payloads]
+            if row.scope == "session":  # a session's events are read newest first
+                found.sort(key=lambda seq_payload: -seq_payload[0])
+            facts[row.id] = hard_facts_from_changes(p for _, p in found if "kind" in p)
+        declared = list(dict.fromkeys(f for stated in facts.values() for f in stated))
+        missing = set(
+            await ledger_sessions.missing_hard_facts(s, campaign_id=campaign_id, facts=declared)
+            if declared
+            else ()
+        )
+        docs: list[SummaryDoc] = []
+        states: dict[int, str] = {}
+        for row in rows:
+            assert row.id is not None
+            if any(f in missing for f in facts[row.id]):
+                _log.warning("summary %s was not indexed: it states a hard fact the ledger lacks", row.id)
+                states[row.id] = "refused"
+                continue
+            doc = SummaryDoc(
+                id=f"summary-{row.id}",
+                session=row.session_number,
+                scope="session",
+                text=row.text,
+                event_ids=tuple(row.event_ids),
+                visibility=row.visibility,
+                hard_facts=facts[row.id],
+            )
+            try:
+                doc.check()
+            except SummaryError:
+                _log.warning("summary %s was not indexed", row.id, exc_info=True)
+                states[row.id] = "refused"
+                continue
+            docs.append(doc)
+            states[row.id] = "indexed"
+        return docs, states
+
+    def _upsert(self, campaign_id: int, docs: Sequence[SummaryDoc]) -> None:
+        """Embed and store ``docs`` in the campaign's collection: one embedding call and one Chroma upsert
+        per batch (the index's own batching; it has no public many-at-once add). Raises IndexUnavailable."""
+        summaries = self.ctx.summaries
+        assert summaries is not None
+        summaries._upsert(f"campaign-{campaign_id}", docs, "add")
+
+    async def _mark(self, campaign_id: int, states: dict[int, str]) -> None:
+        """Record the summaries' new index states in one writing transaction."""
+        from ledger.store.summary_queue import mark_summary_states
+
+        if states:
+            async with self.ctx.session() as s:
+                await mark_summary_states(s, campaign_id=campaign_id, states=states)
 
     async def _index_down(self, campaign_id: int, reason: str) -> None:
         """The summary index failed: play goes on with ledger records only; the GM is told once per outage."""
@@ -166,58 +247,3 @@ class SummaryUpkeep:
             _log.warning("could not DM the GM of campaign %s", campaign_id, exc_info=True)
         async with self.ctx.session() as s:
             await service.add_conflict(s, campaign_id=campaign_id, round_id=None, claim_text=text[:500])
-
-    async def _summary_events(self, campaign_id: int, row: Summary) -> list[Any]:
-        """The events a summary covers, for the hard facts it states: a session's from its history (one
-        read), a loaded scenario's history summary by ref."""
-        wanted = set(row.event_ids)
-        async with self.ctx.session() as s:
-            if row.scope == "session":
-                events = await service.history(
-                    s, campaign_id=campaign_id, viewer=GM_VIEW, limit=500, session_number=row.session_number
-                )
-                return [e for e in events if e.ref in wanted]
-            return [
-                (await service.record(s, campaign_id=campaign_id, ref=ref, viewer=GM_VIEW)).data
-                for ref in row.event_ids
-            ]
-
-    async def _index_summary(self, campaign_id: int, row: Summary) -> str:
-        """Index one summary row; return its new state (``indexed`` or ``refused``).
-
-        Raises :class:`~ledger.recall.summaries.IndexUnavailable` when Chroma or the embeddings endpoint
-        fails.
-        """
-        summaries = self.ctx.summaries
-        assert summaries is not None
-        from ledger.recall.summaries import IndexUnavailable, SummaryError, hard_facts_from_changes
-
-        changes = []
-        for e in await self._summary_events(campaign_id, row):
-            payload = e.payload if hasattr(e, "payload") else e.get("payload", e)
-            if isinstance(payload, dict) and "kind" in payload:
-                changes.append(payload)
-        facts = hard_facts_from_changes(changes)
-
-        async def verify(declared: Sequence[Any]) -> list[Any]:
-            async with self.ctx.session() as s:
-                return await ledger_sessions.missing_hard_facts(s, campaign_id=campaign_id, facts=declared)
-
-        try:
-            await summaries.add(
-                summary_id=f"summary-{row.id}",
-                campaign=f"campaign-{campaign_id}",
-                session=row.session_number,
-                scope="session",
-                text=row.text,
-                verify=verify,
-                event_ids=list(row.event_ids),
-                visibility=row.visibility,
-                hard_facts=facts,
-            )
-        except IndexUnavailable:
-            raise
-        except SummaryError:
-            _log.warning("summary %s was not indexed", row.id, exc_info=True)
-            return "refused"
-        return "indexed"
