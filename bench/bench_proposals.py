@@ -21,6 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -118,10 +119,11 @@ def _reply(n: int) -> FakeReply:
     return FakeReply(content=json.dumps({"public_text": text, "private_notes": [], "proposals": proposals}))
 
 
-async def bench(rounds: int) -> None:
+async def bench(rounds: int, show_sql: bool = False) -> None:
     logging.disable(logging.WARNING)
     decide: list[float] = []
     write: list[float] = []
+    write_cpu: list[float] = []
     whole: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeLLM() as fake:
@@ -156,21 +158,25 @@ async def bench(rounds: int) -> None:
                     return None
 
                 async def timed_stage(session: Any) -> None:
-                    begun = time.perf_counter()
+                    begun, cpu = time.perf_counter(), time.process_time()
                     counting[0] = True
                     try:
                         await stage(session)
                     finally:
                         counting[0] = False
                     write.append(time.perf_counter() - begun)
+                    write_cpu.append(time.process_time() - cpu)
 
                 return timed_stage
 
             narration._proposals = timed  # type: ignore[method-assign]
             counting, statements = [False], [0]
+            shapes: Counter[str] = Counter()
 
-            def count(*_: Any) -> None:
-                statements[0] += counting[0]
+            def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+                if counting[0]:
+                    statements[0] += 1
+                    shapes[" ".join(statement.split())[:90]] += 1
 
             event.listen(table.context.engine.sync_engine, "before_cursor_execute", count)
             try:
@@ -203,6 +209,7 @@ async def bench(rounds: int) -> None:
     )
     print(f"deciding 3 proposals (checks, names, ids):  {_ms(decide)}")
     print(f"writing them in the narration transaction: {_ms(write)}")
+    print(f"  (CPU time of that write)                 {_ms(write_cpu)}")
     print(f"added to the round:                        {_ms(added)}")
     print(f"the whole round (resolve, narrate, post):  {_ms(whole)}")
     per = statistics.median(trips)
@@ -211,21 +218,26 @@ async def bench(rounds: int) -> None:
         f"SQL statements the write adds per round: {each:.0f}; one database round trip here: "
         f"{per * 1e3:.2f} ms median, so the write is about {each * per * 1e3:.1f} ms of round trips"
     )
+    if show_sql:
+        for shape, n in shapes.most_common():
+            print(f"  {n / max(1, len(write)):5.1f} x  {shape}")
 
 
 def _ms(samples: list[float]) -> str:
     ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return (
-        f"median {statistics.median(ordered) * 1e3:7.2f} ms   min {ordered[0] * 1e3:7.2f} ms   "
-        f"max {ordered[-1] * 1e3:7.2f} ms"
+        f"median {statistics.median(ordered) * 1e3:7.2f} ms   p95 {p95 * 1e3:7.2f} ms   "
+        f"min {ordered[0] * 1e3:7.2f} ms   max {ordered[-1] * 1e3:7.2f} ms"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--show-sql", action="store_true", help="list the write's statements by shape")
     args = parser.parse_args()
-    asyncio.run(bench(args.rounds))
+    asyncio.run(bench(args.rounds, args.show_sql))
 
 
 if __name__ == "__main__":

@@ -125,36 +125,25 @@ async def _land(
 ) -> dict[int, _Landed]:
     """Write the accepted proposals' changes: (changes, event refs) per decision, or the ledger's refusal.
 
-    All of them are staged as one batch (one lock, one draft, one bulk write); only when the ledger refuses
-    the batch is each tried on its own (in a savepoint), so one bad proposal does not sink the others.
+    All of them are staged as one batch (one lock, one lookup per table, one bulk write) in which each lands
+    or is refused on its own (:func:`ledger.store.writes.stage_each`), so one bad proposal does not sink the
+    others and no savepoint is needed: a refused one is dropped from the draft before anything is written.
     """
-    from ledger.store.writes import ChangeGroup, stage_groups
+    from ledger.store.writes import ChangeGroup, stage_each
 
     if not accepted:
         return {}
     taken: set[str] = set()
     batch = [[await _with_thread_id(s, c, campaign_id, rnd, taken) for c in d.changes] for d in accepted]
-
-    def group(changes: list[dict[str, Any]]) -> ChangeGroup:
-        return ChangeGroup(session_number=rnd.session_number, round_number=rnd.number, mutations=changes)
-
-    try:
-        async with s.begin_nested():
-            refs = await stage_groups(
-                s, campaign_id=campaign_id, cause=cause, groups=[group(c) for c in batch]
-            )
-        return {id(d): (c, tuple(r)) for d, c, r in zip(accepted, batch, refs, strict=True)}
-    except LedgerError:
-        pass
-    out: dict[int, _Landed] = {}
-    for decision, changes in zip(accepted, batch, strict=True):
-        try:
-            async with s.begin_nested():
-                one = await stage_groups(s, campaign_id=campaign_id, cause=cause, groups=[group(changes)])
-            out[id(decision)] = (changes, tuple(one[0]))
-        except LedgerError as err:
-            out[id(decision)] = str(err)
-    return out
+    groups = [
+        ChangeGroup(session_number=rnd.session_number, round_number=rnd.number, mutations=changes)
+        for changes in batch
+    ]
+    outcomes = await stage_each(s, campaign_id=campaign_id, cause=cause, groups=groups)
+    return {
+        id(d): str(o) if isinstance(o, LedgerError) else (c, tuple(o))
+        for d, c, o in zip(accepted, batch, outcomes, strict=True)
+    }
 
 
 async def _with_thread_id(

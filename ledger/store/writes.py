@@ -15,341 +15,101 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, tuple_, update
+from sqlalchemy import event as sa_event
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from ledger.errors import CampaignNotFound, InvalidChange, LedgerError, RoundStateError, UnknownRecord
 from ledger.store import models as m
 from ledger.store.db import begin_write
+from ledger.store.prefetch import Known, Needs, add_needs, load
+from ledger.store.sqldraft import SqlDraft
 from ledger.store.vocabulary import Correction, Mutation, Retcon, parse_mutation
 from ledger.store.world import (
-    EdgeRec,
     EventDraft,
-    FactRec,
     Provenance,
-    ThreadRec,
     WorldDraft,
     WorldState,
     draft_to_state,
     event_ref,
-    value_text,
 )
 
 DEFAULT_IMPORTANCE = 5
 
 
-class _SqlDraft(WorldDraft):
-    """A draft that loads what it touches from one campaign's projections.
+_LOCKS = "ledger.campaign_locks"
 
-    ``fresh`` says the campaign has nothing in SQL yet (it was created in this transaction): every load
-    then answers "nothing there" without asking the database, which is what makes a bulk load fast.
+
+def _held_locks(session: AsyncSession) -> dict[int, int]:
+    """The campaigns the session's current transaction has locked, each with its last event number.
+
+    Kept in ``session.info`` beside the transaction it belongs to, so a new transaction starts empty; any
+    transaction ending (a savepoint released or rolled back too: a rolled-back savepoint gives back the
+    row lock and the event numbers drawn inside it) forgets them all.
     """
+    sync = session.sync_session
+    if not sync.info.get(_LOCKS + ".watched"):
 
-    def __init__(self, session: AsyncSession, campaign_id: int, *, fresh: bool = False) -> None:
-        super().__init__()
-        self.session = session
-        self.campaign_id = campaign_id
-        self.fresh = fresh
+        def forget(sess: Session, _transaction: SessionTransaction) -> None:
+            sess.info.pop(_LOCKS, None)
 
-    async def _scalar(self, stmt: Any) -> Any:
-        if self.fresh:
-            return None
-        return (await self.session.exec(stmt)).first()
-
-    async def _load_record(self, ref: str) -> str | None:
-        cid = self.campaign_id
-        for table, kind in ((m.Entity, "entity"), (m.Location, "location"), (m.Item, "item")):
-            hit = await self._scalar(
-                select(table.id, table.visibility).where(table.campaign_id == cid, table.id == ref)
-            )
-            if hit is not None:
-                self.visibilities[ref] = str(hit[1])
-                return kind
-        return None
-
-    async def _load_visibility(self, ref: str) -> str | None:
-        await self.record_kind(ref)  # loads the visibility with the record
-        return self.visibilities.get(ref)
-
-    async def _load_fact(self, key: str) -> FactRec | None:
-        row = await self._scalar(
-            select(m.Fact).where(m.Fact.campaign_id == self.campaign_id, m.Fact.key == key)
-        )
-        if row is None:
-            return None
-        return FactRec(row.subject, row.field, row.value, _prov(row))
-
-    async def _load_holding(self, item: str, holder: str) -> tuple[int, Provenance | None]:
-        q = await self._scalar(
-            select(m.Holding.quantity).where(
-                m.Holding.campaign_id == self.campaign_id,
-                m.Holding.item_id == item,
-                m.Holding.holder_id == holder,
-            )
-        )
-        return (0, None) if q is None else (int(q), None)
-
-    async def _load_thread(self, thread_id: str) -> ThreadRec | None:
-        row = await self._scalar(
-            select(m.Thread).where(m.Thread.campaign_id == self.campaign_id, m.Thread.id == thread_id)
-        )
-        if row is None:
-            return None
-        return ThreadRec(
-            row.kind,
-            row.status,
-            row.terms,
-            list(row.tags),
-            list(row.parties),
-            row.expires_session,
-            row.opened_session,
-            _prov(row),
-        )
-
-    async def _load_edge(self, key: tuple[str, str, str]) -> EdgeRec | None:
-        row = await self._scalar(
-            select(m.Edge).where(
-                m.Edge.campaign_id == self.campaign_id,
-                m.Edge.source_id == key[0],
-                m.Edge.target_id == key[1],
-                m.Edge.kind == key[2],
-            )
-        )
-        if row is None:
-            return None
-        return EdgeRec(row.attitude, row.reason, row.since_session, _prov(row))
-
-    async def _load_event(self, ref: str) -> bool:
-        hit = await self._scalar(
-            select(m.Event.id).where(m.Event.campaign_id == self.campaign_id, m.Event.ref == ref)
-        )
-        return hit is not None
-
-    async def write(self, *, importance: int, permanent: bool, base: Provenance) -> None:
-        """Write the drafted events and the projections they changed (inside the caller's transaction)."""
-        s, cid = self.session, self.campaign_id
-        conn = await s.connection()
-        if self.events:
-            now = m.utcnow()
-            rows = [
-                {
-                    "campaign_id": cid,
-                    "seq": e.seq,
-                    "ref": e.ref,
-                    "kind": e.kind,
-                    "payload": e.payload,
-                    "cause": e.cause,
-                    "session_number": base.session_number if e.session_number is None else e.session_number,
-                    "round_number": base.round_number if e.session_number is None else e.round_number,
-                    "visibility": e.visibility,
-                    "importance": importance if e.importance is None else e.importance,
-                    "permanent": permanent if e.permanent is None else e.permanent,
-                    "supersedes": e.supersedes,
-                    "created_at": now,
-                }
-                for e in self.events
-            ]
-            # One executemany, then the new ids by their numbers: an INSERT ... RETURNING in parameter order
-            # runs row by row on SQLite, which made a 2,000-event load take seconds.
-            await conn.execute(insert(m.Event), rows)
-            seqs = [e.seq for e in self.events]
-            by_seq = dict(
-                (
-                    await conn.execute(
-                        select(col(m.Event.seq), col(m.Event.id)).where(
-                            col(m.Event.campaign_id) == cid,
-                            col(m.Event.seq) >= min(seqs),
-                            col(m.Event.seq) <= max(seqs),
-                        )
-                    )
-                )
-                .tuples()
-                .all()
-            )
-            ids = [by_seq[seq] for seq in seqs]
-            witnesses = [
-                {"event_id": eid, "entity_id": w, "campaign_id": cid}
-                for eid, e in zip(ids, self.events, strict=True)
-                for w in sorted(e.witnesses)
-            ]
-            involved = [
-                {"event_id": eid, "entity_id": x, "campaign_id": cid}
-                for eid, e in zip(ids, self.events, strict=True)
-                for x in sorted(e.involved)
-            ]
-            if witnesses:
-                await conn.execute(insert(m.EventWitness), witnesses)
-            if involved:
-                await conn.execute(insert(m.EventEntity), involved)
-        tables = {"entity": m.Entity, "location": m.Location, "item": m.Item}
-        for name, table in tables.items():
-            new = [
-                {"campaign_id": cid, "id": rec.id, **rec.values, **_meta(rec.meta)}
-                for rec in self.new_records
-                if rec.table == name
-            ]
-            if new:
-                await conn.execute(insert(table), new)
-        names = {
-            (rec.id, n.casefold()): {
-                "campaign_id": cid,
-                "ref": rec.id,
-                "name_folded": n.casefold(),
-                "record_kind": rec.table,
-                "visibility": rec.meta.visibility,
-            }
-            for rec in self.new_records
-            for n in rec.names
-        }
-        if names:
-            await conn.execute(insert(m.NameIndex), list(names.values()))
-        if self.dirty_facts:
-            keys = sorted(self.dirty_facts)
-            await conn.execute(
-                delete(m.Fact).where(col(m.Fact.campaign_id) == cid, col(m.Fact.key).in_(keys))
-            )
-            rows = []
-            for k in keys:
-                f = self.facts[k]
-                if f is None:
-                    continue
-                rows.append(
-                    {
-                        "campaign_id": cid,
-                        "key": k,
-                        "subject": f.subject,
-                        "field": f.field,
-                        "value": f.value,
-                        "value_text": value_text(f.value),
-                        **_meta(f.meta),
-                    }
-                )
-            if rows:
-                await conn.execute(insert(m.Fact), rows)
-        if self.dirty_holdings:
-            pairs = sorted(self.dirty_holdings)
-            await conn.execute(
-                delete(m.Holding).where(
-                    col(m.Holding.campaign_id) == cid,
-                    tuple_(col(m.Holding.item_id), col(m.Holding.holder_id)).in_(pairs),
-                )
-            )
-            rows = []
-            for item, holder in pairs:
-                qty, meta = self.holdings[(item, holder)]
-                if qty > 0 and meta is not None:
-                    rows.append(
-                        {
-                            "campaign_id": cid,
-                            "item_id": item,
-                            "holder_id": holder,
-                            "quantity": qty,
-                            **_meta(meta),
-                        }
-                    )
-            if rows:
-                await conn.execute(insert(m.Holding), rows)
-        new_threads: list[dict[str, Any]] = []
-        new_parties: list[dict[str, Any]] = []
-        for tid in sorted(self.dirty_threads):
-            t = self.threads[tid]
-            assert t is not None
-            if t.new:
-                new_threads.append(
-                    {
-                        "campaign_id": cid,
-                        "id": tid,
-                        "kind": t.kind,
-                        "status": t.status,
-                        "terms": t.terms,
-                        "tags": t.tags,
-                        "parties": t.parties,
-                        "expires_session": t.expires_session,
-                        "opened_session": t.opened_session,
-                        **_meta(t.meta),
-                    }
-                )
-                new_parties += [{"campaign_id": cid, "thread_id": tid, "entity_id": p} for p in t.parties]
-            else:
-                await conn.execute(
-                    update(m.Thread)
-                    .where(col(m.Thread.campaign_id) == cid, col(m.Thread.id) == tid)
-                    .values(status=t.status, **_meta(t.meta))
-                )
-        if new_threads:
-            await conn.execute(insert(m.Thread), new_threads)
-        if new_parties:
-            await conn.execute(insert(m.ThreadParty), new_parties)
-        if self.dirty_edges:
-            keys3 = sorted(self.dirty_edges)
-            await conn.execute(
-                delete(m.Edge).where(
-                    col(m.Edge.campaign_id) == cid,
-                    tuple_(col(m.Edge.source_id), col(m.Edge.target_id), col(m.Edge.kind)).in_(keys3),
-                )
-            )
-            rows = []
-            for src, tgt, kind in keys3:
-                e = self.edges[(src, tgt, kind)]
-                assert e is not None
-                rows.append(
-                    {
-                        "campaign_id": cid,
-                        "source_id": src,
-                        "target_id": tgt,
-                        "kind": kind,
-                        "attitude": e.attitude,
-                        "reason": e.reason,
-                        "since_session": e.since_session,
-                        **_meta(e.meta),
-                    }
-                )
-            await conn.execute(insert(m.Edge), rows)
-        if self.edge_history:
-            await conn.execute(
-                insert(m.EdgeHistory),
-                [
-                    {
-                        "campaign_id": cid,
-                        "source_id": src,
-                        "target_id": tgt,
-                        "kind": kind,
-                        "attitude": att,
-                        "reason": reason,
-                        **_meta(meta),
-                    }
-                    for src, tgt, kind, att, reason, meta in self.edge_history
-                ],
-            )
-
-
-def _prov(row: Any) -> Provenance:
-    return Provenance(row.session_number, row.round_number, row.cause, row.visibility)
-
-
-def _meta(p: Provenance) -> dict[str, Any]:
-    return {
-        "session_number": p.session_number,
-        "round_number": p.round_number,
-        "cause": p.cause,
-        "visibility": p.visibility,
-    }
+        sa_event.listen(sync, "after_transaction_end", forget)
+        sync.info[_LOCKS + ".watched"] = True
+    tx = sync.get_transaction()
+    held = sync.info.get(_LOCKS)
+    if tx is None:
+        return {}
+    if held is None or held[0] is not tx:
+        held = (tx, {})
+        sync.info[_LOCKS] = held
+    locks: dict[int, int] = held[1]
+    return locks
 
 
 async def lock_campaign(session: AsyncSession, campaign_id: int) -> int:
     """Take the campaign's writer lock for this transaction; returns its last event number.
 
+    Asked again in the same transaction, it answers from memory (the lock is still held and only this
+    transaction numbers the campaign's events), so a transaction that locks twice pays one statement.
     Raises CampaignNotFound when there is no such campaign.
     """
+    known = _held_locks(session).get(campaign_id)
+    if known is not None:
+        return known
     # FOR NO KEY UPDATE (PostgreSQL): serialises this campaign's writers without blocking other transactions'
     # foreign-key checks against the campaign row (they take KEY SHARE).
     stmt = select(m.Campaign.event_seq).where(m.Campaign.id == campaign_id).with_for_update(key_share=True)
     seq = (await session.exec(stmt)).first()
     if seq is None:
         raise CampaignNotFound(f"no campaign {campaign_id}")
+    _held_locks(session)[campaign_id] = int(seq)
     return int(seq)
+
+
+async def _number_events(session: AsyncSession, campaign_id: int, last: int) -> None:
+    """Record ``last`` as the campaign's last event number (in SQL and in the transaction's lock memory)."""
+    await (await session.connection()).execute(
+        update(m.Campaign).where(col(m.Campaign.id) == campaign_id).values(event_seq=last)
+    )
+    locks = _held_locks(session)
+    if campaign_id in locks:
+        locks[campaign_id] = last
+
+
+async def _prefetched(
+    session: AsyncSession,
+    campaign_id: int,
+    batches: Sequence[tuple[Sequence[Mutation], Sequence[str], Sequence[str]]],
+) -> Known:
+    """What drafting these (changes, witnesses, involved) batches looks up, loaded: one query per table."""
+    needs, known = Needs(), Known()
+    for changes, witnesses, involved in batches:
+        add_needs(needs, changes, witnesses=witnesses, involved=involved)
+    await load(await session.connection(), campaign_id, needs, known)
+    return known
 
 
 ROUND_ORDER = {state: i for i, state in enumerate(m.ROUND_STATES)}
@@ -465,7 +225,11 @@ async def stage_groups(
         except InvalidChange as err:
             raise InvalidChange(f"{group.label}: {err}" if group.label else str(err)) from None
     last = await lock_campaign(session, campaign_id)
-    draft = _SqlDraft(session, campaign_id, fresh=fresh)
+    known = Known()
+    if not fresh:
+        batches = [(c, g.witnesses, g.involved) for g, c in zip(groups, parsed, strict=True)]
+        known = await _prefetched(session, campaign_id, batches)
+    draft = SqlDraft(session, campaign_id, fresh=fresh, known=known)
     refs: list[list[str]] = []
     seq = last + 1
     for group, changes in zip(groups, parsed, strict=True):
@@ -488,10 +252,66 @@ async def stage_groups(
     if draft.events:
         every = Provenance(0, None, cause, "public")  # each event carries its own session and round
         await draft.write(importance=DEFAULT_IMPORTANCE, permanent=False, base=every)
-        await (await session.connection()).execute(
-            update(m.Campaign).where(col(m.Campaign.id) == campaign_id).values(event_seq=seq - 1)
-        )
+        await _number_events(session, campaign_id, seq - 1)
     return refs
+
+
+async def stage_each(
+    session: AsyncSession, *, campaign_id: int, cause: str, groups: Sequence[ChangeGroup]
+) -> list[list[str] | LedgerError]:
+    """Stage groups of changes where each lands or is refused on its own; return each group's refs or refusal.
+
+    In order, each group is validated against the state the groups landed before it left (as if each were
+    staged by :func:`stage_groups` alone, one after the other), and a refused one leaves no trace. Unlike
+    separate calls (or savepoints around each), the batch takes the lock once, loads what it looks up once
+    (one query per table) and is written by one bulk write: a refusal only redrafts the batch in memory
+    without the refused group. The refusal is the LedgerError :func:`stage_groups` would raise for that
+    group alone. Inside the caller's transaction, like :func:`stage_groups`.
+    """
+    outcome: list[list[str] | LedgerError] = [[] for _ in groups]
+    parsed: list[list[Mutation] | None] = []
+    for n, group in enumerate(groups):
+        try:
+            if not 0 <= group.importance <= 10:
+                raise InvalidChange(f"importance must be 0..10, not {group.importance}")
+            parsed.append(_parsed(group.mutations))
+        except InvalidChange as err:
+            outcome[n] = InvalidChange(f"{group.label}: {err}" if group.label else str(err))
+            parsed.append(None)
+    last = await lock_campaign(session, campaign_id)
+    batches = [(c, g.witnesses, g.involved) for g, c in zip(groups, parsed, strict=True) if c is not None]
+    known = await _prefetched(session, campaign_id, batches)
+    while True:
+        draft = SqlDraft(session, campaign_id, known=known)  # ``known`` stays what SQL holds: drafts copy it
+        seq, refused = last + 1, False
+        for n, (group, changes) in enumerate(zip(groups, parsed, strict=True)):
+            if changes is None or isinstance(outcome[n], LedgerError):
+                continue
+            base = Provenance(group.session_number, group.round_number, cause, "public")
+            try:
+                await _draft_changes(
+                    draft,
+                    first_seq=seq,
+                    changes=changes,
+                    base=base,
+                    cause=cause,
+                    witnesses=group.witnesses,
+                    involved=group.involved,
+                    own_provenance=(group.importance, group.permanent),
+                )
+            except LedgerError as err:
+                outcome[n] = type(err)(f"{group.label}: {err}" if group.label else str(err))
+                refused = True
+                break
+            outcome[n] = [event_ref(x) for x in range(seq, seq + len(changes))]
+            seq += len(changes)
+        if not refused:
+            break
+    if draft.events:
+        every = Provenance(0, None, cause, "public")  # each event carries its own session and round
+        await draft.write(importance=DEFAULT_IMPORTANCE, permanent=False, base=every)
+        await _number_events(session, campaign_id, seq - 1)
+    return outcome
 
 
 async def stage_changes(
@@ -516,7 +336,8 @@ async def stage_changes(
         raise InvalidChange(f"importance must be 0..10, not {importance}")
     changes = _parsed(mutations)
     last = await lock_campaign(session, campaign_id)
-    draft = _SqlDraft(session, campaign_id)
+    known = await _prefetched(session, campaign_id, [(changes, witnesses, ())])
+    draft = SqlDraft(session, campaign_id, known=known)
     base = Provenance(session_number, round_number, cause, "public")
     await _draft_changes(
         draft, first_seq=last + 1, changes=changes, base=base, cause=cause, witnesses=witnesses
@@ -540,9 +361,7 @@ async def stage_changes(
             check_round_move(round_row.state, round_state)
     await draft.write(importance=importance, permanent=permanent, base=base)
     if changes:
-        await (await session.connection()).execute(
-            update(m.Campaign).where(col(m.Campaign.id) == campaign_id).values(event_seq=last + len(changes))
-        )
+        await _number_events(session, campaign_id, last + len(changes))
     if round_row is not None:
         if round_state is not None:
             round_row.state = round_state
@@ -749,5 +568,6 @@ __all__ = [
     "projected_state",
     "rebuild_state",
     "stage_changes",
+    "stage_each",
     "stage_groups",
 ]
