@@ -91,6 +91,9 @@ async def test_a_declared_claim_the_ledger_contradicts_is_caught_without_an_extr
         ),
     )
     assert draft.public_text == text and len(draft.declared) == 2
+    # declaring takes reply tokens of its own: the narration is never cut off for it
+    sent = fake_llm.chat_requests[0]
+    assert sent["max_completion_tokens"] == narrator.reply_tokens + narrator.claims_tokens > 900
     extractor = LLMClaimExtractor(base_url=fake_llm.base_url, model="fake", timeout=30.0, max_retries=0)
     try:
         [v] = await extra_conflicts(extractor, text, snap, audience="party", declared=draft.declared)

@@ -53,6 +53,8 @@ class NoteReply(BaseModel):
 
 #: Proposals read from one reply at most (beyond the per-round limit, they are refused and logged).
 MAX_PROPOSALS_READ = 4 * MAX_PER_ROUND
+#: Reply tokens allowed for the declared claims on top of ``reply_tokens`` (about 15 sentences' worth).
+CLAIMS_TOKENS = 600
 #: Declared sentences read from one reply, and claims per sentence; the rest are dropped (logged).
 MAX_DECLARED_SENTENCES = 40
 MAX_CLAIMS_PER_SENTENCE = 12
@@ -171,6 +173,7 @@ class LLMNarrator:
         reply_tokens: int = 900,
         temperature: float = 0.8,
         count_tokens: Callable[[str], int] | None = None,
+        claims_tokens: int = CLAIMS_TOKENS,
     ) -> None:
         from openai import AsyncOpenAI
 
@@ -179,6 +182,8 @@ class LLMNarrator:
         self.max_retries = max_retries
         self.context_tokens = context_tokens
         self.reply_tokens = reply_tokens
+        #: Tokens beyond ``reply_tokens`` for the declared claims: declaring never cuts the text off.
+        self.claims_tokens = claims_tokens
         self.temperature = temperature
         self._count_tokens = count_tokens
         self._client: AsyncOpenAI = AsyncOpenAI(
@@ -221,7 +226,7 @@ class LLMNarrator:
         plan = build_prompt(
             request,
             context_tokens=self.context_tokens,
-            reply_tokens=self.reply_tokens,
+            reply_tokens=self.reply_tokens + self.claims_tokens,
             count_tokens=self._count_tokens,
         )
         self.last_plan = plan
@@ -241,7 +246,7 @@ class LLMNarrator:
                     model=self.model,
                     messages=messages,  # type: ignore[arg-type]
                     response_format=NarrationReply,
-                    max_completion_tokens=self.reply_tokens,
+                    max_completion_tokens=self.reply_tokens + self.claims_tokens,
                     temperature=self.temperature,
                 ),
                 timeout=overall,
