@@ -168,3 +168,37 @@ def test_it_stands_for_a_creature_recorded_as_it() -> None:
     text = "Keel-7 stands at the rail. It grips the coral trident in both hands."
     assert "item-trident-holder" in refuted(text, crew())
     assert refuted("Keel-7 stands at the rail. Mira grips the coral trident in both hands.", crew()) == set()
+
+
+def hurt() -> WorldSnapshot:
+    """Tam at 3 of 20 HP in the hall; the abbot in his chapel."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("npc-tam", "npc", "Tam", location="loc-hall", pronoun="he", hp=3, max_hp=20),
+            Entity(
+                "npc-abbot", "npc", "Abbot Hale", (Alias("the abbot"),), location="loc-chapel", pronoun="he"
+            ),
+            Entity("loc-hall", "location", "the hall"),
+            Entity("loc-chapel", "location", "the chapel"),
+        ],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "npc-tam"})),
+    )
+
+
+def test_health_words_are_scoped_by_denial_and_by_a_past_linking_verb() -> None:
+    assert "npc-tam-hp" in refuted("Tam looks unharmed, and grins at Mira.", hurt())
+    assert "npc-tam-hp" in refuted("Tam shows no sign of any wound.", hurt())
+    assert refuted("Tam looks anything but unharmed.", hurt()) == set()
+    assert refuted("Tam, who was hale and hearty a week ago, now leans on the wall.", hurt()) == set()
+
+
+def test_coming_from_where_the_record_has_them_is_consistent() -> None:
+    assert refuted("The abbot arrives from the chapel and warms his hands.", hurt()) == set()
+    assert "npc-abbot-location" in refuted("The abbot warms his hands by the fire.", hurt())
+
+
+def test_someone_met_or_found_is_where_the_narration_is() -> None:
+    assert "npc-abbot-location" in refuted("Mira finds the abbot waiting by the hearth.", hurt())
+    assert refuted("Mira finds the abbot there, waiting by the hearth.", hurt()) == set()
+    assert refuted("Mira spots the abbot far off, crossing the yard.", hurt()) == set()

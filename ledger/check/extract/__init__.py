@@ -6,7 +6,8 @@ lemminflect's lexicon behind the hand table), :mod:`.text` (tokens, quotes, sent
 :mod:`.names` (the cached name index of a snapshot, mentions, the ``Extraction`` and pronoun resolution),
 :mod:`.sentence` (one sentence's clauses, the modality of a mention — quoted, hypothetical, memory, rumour,
 negated — and the verb a subject governs), then one pass per claim family with its own word lists:
-:mod:`.presence` (speech, acting, presence, places, alive, dead, conditions), :mod:`.combat` (hit, missed,
+:mod:`.presence` (speech, acting, presence, places, alive, dead, conditions; with :mod:`.arrivals` for
+someone brought, met, or coming from where the record has them), :mod:`.combat` (hit, missed,
 damaged, killed), :mod:`.holdings` (who holds which item and how many, hand-overs), :mod:`.relations`
 (kin and attitudes), :mod:`.threads` (a thread's status), :mod:`.knows` (what an NPC knows) and
 :mod:`.new_names` (unrecorded names for the GM), the meaning-level passes run by :mod:`.meaning`

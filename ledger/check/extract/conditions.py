@@ -255,8 +255,11 @@ def _subject_position(s: _Sentence, m: Mention) -> bool:
 def _negated_at(s: _Sentence, k: int) -> bool:
     toks = s.tokens
     before = [toks[q].low for q in range(max(s.a, k - 3), k)]
-    if any(w in _NEG_BEFORE or w.endswith("n't") for w in before) or "rather than" in " ".join(before):
+    said = " ".join(before)
+    if any(w in _NEG_BEFORE or w.endswith("n't") for w in before) or "rather than" in said:
         return True
+    if said.endswith(_DENIALS):
+        return True  # "looks anything but unharmed": a phrase that denies what follows
     return k + 1 < s.b and toks[k + 1].low in _NEG_AFTER
 
 
@@ -582,14 +585,42 @@ def _health(
         while words and words[0] in _SEGMENT_SKIP:
             words = words[1:]
         state = _health_state(words)
+        if state is not None and _denied(words, state[1]):
+            state = None  # "looks anything but unharmed"
         if state is not None and not _negated_at(s, k):
             owner = _owner(s, subjects, k)
             if owner is not None:
                 eid, mod = owner
-                # "not a scratch on her" is the claim itself: only other framings keep it from being asserted
-                mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+                # "not a scratch on her" is the claim itself: only other framings keep it from being asserted;
+                # a past linking verb in a present-tense scene ("Tam, who was hale a week ago, now leans")
+                # or a look-back inside the phrase tells how they were, not how they are
+                back = _told_as_before(s, k, words)
+                mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory or back, mod.rumour, False)
                 claim("health", (eid, state[0]), mod, state[1])
         k += 1
+
+
+# phrases that deny the health word after them
+_DENIALS = ("anything but", "far from", "less than", "none too", "hardly", "scarcely", "nowhere near")
+
+
+def _denied(words: list[str], phrase: str) -> bool:
+    """True when a denial ("anything but", "far from") comes right before ``phrase`` in ``words``."""
+    first = phrase.split()[0] if phrase else ""
+    at = words.index(first) if first in words else -1
+    return at > 0 and " ".join(words[max(0, at - 2) : at]).endswith(_DENIALS)
+
+
+def _told_as_before(s: _Sentence, k: int, words: list[str]) -> bool:
+    """True when the health phrase at token ``k`` (``words``) describes a past state: after "was", "were"
+    or "had been" in a present-tense narration, or with "ago", "once" or "used to" inside the phrase."""
+    toks = s.tokens
+    prev = toks[k - 1].low if k > s.a else ""
+    prev2 = toks[k - 2].low if k - 1 > s.a else ""
+    past = prev in ("was", "were") or (prev == "been" and prev2 == "had")
+    if past and (s.ex.present_tense or prev == "been"):
+        return True
+    return "ago" in words or "once" in words or " ".join(words).startswith("used to")
 
 
 def _health_state(words: list[str]) -> tuple[str, str] | None:
@@ -623,7 +654,8 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
             if verb_lemma(w[2:]) in INJURY_VERBS or stem in ("scath", "scathe"):
                 return "unhurt", w
         if w in ("not", "without", "nary", "no") and n + 1 < len(words):
-            rest = [x for x in words[n + 1 : n + 4] if x not in ("a", "one", "single", "so", "much", "as")]
+            skip = ("a", "one", "single", "so", "much", "as", "sign", "trace", "hint", "of", "any")
+            rest = [x for x in words[n + 1 : n + 5] if x not in skip]  # "no sign of any wound"
             if rest and any_lemma(rest[0]) in INJURY_NOUNS:
                 return "unhurt", " ".join(words[n : n + 4])
         after = words[n + 1] if n + 1 < len(words) else ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ledger.check.claims import Claim, Modality
+from ledger.check.extract.arrivals import _bare_past, _carried_in, _from_own_place, _met_here
 from ledger.check.extract.lexicon import (
     _HYPO,
     _NEGATION,
@@ -305,46 +306,6 @@ def _dies_after(s: _Sentence, m: Mention, c1: int) -> bool:
     return bool(_DEATH_PHRASES.search(tail))
 
 
-_INTO = frozenset({"onto", "into", "aboard", "ashore", "inside", "indoors", "downstairs", "upstairs"})
-_CARRIED_PARTICLES = frozenset({"over", "up", "down", "across", "back", "out"})
-
-
-def _carried_in(s: _Sentence, m: Mention) -> bool:
-    """True when ``m`` is the object of a verb that sends it somewhere: a verb (of no speech, perception or
-    state) right before the name, and right after it a word of direction ("onto the deck", "aboard",
-    "in.", "over to the fire")."""
-    toks = s.tokens
-    if m.i - 1 < s.a or m.j >= s.b or m.poss:
-        return False
-    before = toks[m.i - 1]
-    base = verb_lemma(before.low) if before.text.islower() and not before.quoted else None
-    if base is None or verb_class(base) in _NOT_GOING or base in ("be", "have", "do"):
-        return False
-    nxt = toks[m.j].low
-    after = toks[m.j + 1].low if m.j + 1 < s.b else "."
-    if nxt in _INTO:
-        return True
-    if nxt in ("in", "inside") and after in (".", ",", ";", "and", "through", "from", "out"):
-        return True
-    return nxt in _CARRIED_PARTICLES and after == "to"
-
-
-def _bare_past(s: _Sentence, m: Mention, eid: str, form: str, lemma: str) -> bool:
-    """True when ``form`` is the bare form of a verb whose past is the same ("let", "put", "set") right
-    after one named creature recorded as he, she or it: in the present tense that subject would take "lets",
-    so the bare form is the past (agreement, not a word list)."""
-    if form != lemma or form in ("be", "have", "do") or m.plural:
-        return False
-    if (m.i > s.a and s.tokens[m.i - 1].low in ("and", "or", "nor")) or (
-        m.j < s.b and s.tokens[m.j].low in ("and", "or")
-    ):
-        return False
-    e = s.snap.entities.get(eid)
-    if e is None or e.pronoun not in ("he", "she", "it"):
-        return False
-    return "VBD" in tags(form, lemma)
-
-
 def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
     """Creatures doing things: acts / present / at / dead / condition / pc_choice."""
     toks = s.tokens
@@ -366,9 +327,24 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue
         if m.quoted:
             continue
+        if kind in ("npc", "monster") and _met_here(s, m):
+            # "Mira finds the abbot waiting by the hearth", "you meet Voss at the door": met where the
+            # narration is, unless a known place is named for the meeting (then that place is judged)
+            place = _location_after(s, m.j - 1)
+            if place is not None and place.id:
+                s.claim("at", (eid, place.id), m, s.modality(m), "met")
+            else:
+                s.claim("present", (eid,), m, s.modality(m), "met")
+            continue
         if _carried_in(s, m):
             # "the packet drops Delphine Marr onto the deck", "the guards bring Voss in": brought here,
             # so the narration's place is now theirs
+            dest = next(
+                (x for x in s.mentions if m.j < x.i <= m.j + 4 and s.kind(x) == "location" and not x.quoted),
+                None,
+            )
+            if dest is not None and dest.id:
+                s.claim("at", (eid, dest.id), m, s.modality(m), "to:brought")  # replayed: they go there
             s.claim("at", (eid, "*moving*"), m, s.modality(m), "brought")
             continue
         v = s.verb_after(m)
@@ -691,6 +667,10 @@ def _act(
     if goes_to is not None and verb_class(lemma) not in _NOT_GOING:
         # "Faen walks through the fern-dark to the Willow Hall": whoever it is goes there (replayed)
         s.claim("at", (eid, goes_to), m, mod, f"to:{lemma}")
+    if lemma in MOTION and _from_own_place(s, eid, k, c1):
+        # "The abbot arrives from the chapel": coming here from where the record has them is consistent
+        s.claim("at", (eid, "*moving*"), m, mod, lemma)
+        return
     if lemma in MOTION:
         dest = _location_after(s, k)
         arriving = (

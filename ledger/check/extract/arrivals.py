@@ -1,0 +1,93 @@
+"""Arrivals and meetings told by the shape of a clause, not by word lists of names or places.
+
+A creature a verb sends onto, into or aboard somewhere is brought (``_carried_in``); one found, met or spotted
+by someone is where the narration is (``_met_here``); coming "from" the place the record has someone in is
+consistent (``_from_own_place``); and a bare past ("let", "put") after one he or she in a present-tense scene
+looks back (``_bare_past``, agreement). Read by :mod:`.presence`; imports :mod:`.sentence` and :mod:`.verbs`.
+"""
+
+from __future__ import annotations
+
+from ledger.check.extract.names import Mention
+from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.verbs import is_past, tags, verb_class
+from ledger.check.extract.verbs import lemma as verb_lemma
+
+# verb classes that point, speak or look toward someone without moving them
+_NOT_MOVING = frozenset({"speech", "commitment", "perception", "state", "posture"})
+
+_INTO = frozenset({"onto", "into", "aboard", "ashore", "inside", "indoors", "downstairs", "upstairs"})
+_CARRIED_PARTICLES = frozenset({"over", "up", "down", "across", "back", "out"})
+
+
+def _carried_in(s: _Sentence, m: Mention) -> bool:
+    """True when ``m`` is the object of a verb that sends it somewhere: a verb (of no speech, perception or
+    state) right before the name, and right after it a word of direction ("onto the deck", "aboard",
+    "in.", "over to the fire")."""
+    toks = s.tokens
+    if m.i - 1 < s.a or m.j >= s.b or m.poss:
+        return False
+    before = toks[m.i - 1]
+    base = verb_lemma(before.low) if before.text.islower() and not before.quoted else None
+    if base is None or verb_class(base) in _NOT_MOVING or base in ("be", "have", "do"):
+        return False
+    nxt = toks[m.j].low
+    after = toks[m.j + 1].low if m.j + 1 < s.b else "."
+    if nxt in _INTO:
+        return True
+    if nxt in ("in", "inside") and after in (".", ",", ";", "and", "through", "from", "out"):
+        return True
+    return nxt in _CARRIED_PARTICLES and after == "to"
+
+
+# verbs whose object is met where the subject is
+_MEETING = frozenset({"find", "meet", "discover", "greet", "join", "spot", "notice", "encounter", "corner"})
+_FAR = frozenset({"far", "distance", "across", "through", "window", "below", "above", "beyond", "off"})
+
+
+def _met_here(s: _Sentence, m: Mention) -> bool:
+    """True when ``m`` is the object of a verb of meeting or finding ("finds the abbot waiting"), told as
+    fact in the narration, with nothing in the clause that puts them at a distance."""
+    toks = s.tokens
+    q = m.i - 1
+    if q >= s.a and toks[q].low == "the" and toks[m.i].low != "the":
+        q -= 1
+    if q < s.a or toks[q].quoted or not toks[q].text.islower():
+        return False
+    base = verb_lemma(toks[q].low)
+    if base not in _MEETING or is_past(toks[q].low, base):
+        return False
+    _, c1 = s.clause_of(m.i)
+    # "finds Captain Hurst there": there is a place named before, not where the narration stands
+    return not any(t.low in _FAR or t.low == "there" for t in toks[m.j : min(c1, m.j + 8)])
+
+
+def _from_own_place(s: _Sentence, eid: str, k: int, c1: int) -> bool:
+    """True when the clause of the verb at ``k`` names, after "from", the place the record has ``eid`` in
+    (or a place inside it or holding it)."""
+    e = s.snap.entities.get(eid)
+    if e is None or e.location is None:
+        return False
+    for q in range(k + 1, min(c1, k + 8)):
+        if s.tokens[q].low != "from" or s.tokens[q].quoted:
+            continue
+        place = next((x for x in s.mentions if x.i in (q + 1, q + 2) and s.kind(x) == "location"), None)
+        if place is not None and place.id is not None:
+            return s.snap.within(place.id, e.location) or s.snap.within(e.location, place.id)
+    return False
+
+
+def _bare_past(s: _Sentence, m: Mention, eid: str, form: str, lemma: str) -> bool:
+    """True when ``form`` is the bare form of a verb whose past is the same ("let", "put", "set") right
+    after one named creature recorded as he, she or it: in the present tense that subject would take "lets",
+    so the bare form is the past (agreement, not a word list)."""
+    if form != lemma or form in ("be", "have", "do") or m.plural:
+        return False
+    if (m.i > s.a and s.tokens[m.i - 1].low in ("and", "or", "nor")) or (
+        m.j < s.b and s.tokens[m.j].low in ("and", "or")
+    ):
+        return False
+    e = s.snap.entities.get(eid)
+    if e is None or e.pronoun not in ("he", "she", "it"):
+        return False
+    return "VBD" in tags(form, lemma)
