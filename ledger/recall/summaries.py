@@ -233,6 +233,12 @@ class SummaryIndex:
     after a failure, so a Chroma server that is down when the bot starts is only an :class:`IndexUnavailable`
     on each use until it answers. ``embedding`` turns texts into vectors (default: the offline
     :class:`ledger.recall.embeddings.HashingEmbedding`).
+
+    A query is one Chroma query. The first of a campaign in a process filters on metadata (visibility and
+    the scene's entity flags); from the second on (or straight after :meth:`sync_now`) the index keeps each
+    summary's visibility and entities in memory and asks Chroma for the nearest among the allowed ids, which
+    costs a fraction of a filter matching most of the collection. The map follows this index's own writes
+    and is read again when Chroma's count differs; a hit the viewer may not see is dropped whatever it says.
     """
 
     def __init__(
