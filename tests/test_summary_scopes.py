@@ -115,3 +115,14 @@ def test_a_summary_deleted_or_added_elsewhere_is_noticed(tmp_path: Path) -> None
     )
     other.add_now(campaign=CAMPAIGN, summary_id=newest.id, **newest.model_dump(exclude={"id"}))
     assert "summary-new" in [h.id for h in _ask(index, **view)]  # the count changed: the map is read again
+
+
+def test_many_added_at_once_are_found_and_kept_in_the_map(tmp_path: Path) -> None:
+    index = SummaryIndex.local(tmp_path / "chroma")
+    docs = _docs()
+    index.sync_now(CAMPAIGN, docs[:30])
+    index.add_many_now(CAMPAIGN, docs[30:])
+    assert index.count_now(CAMPAIGN) == 60 and len(index._scopes[CAMPAIGN]) == 60
+    view = {"visibilities": ("public", "party", "player:bo"), "entities": ("npc-bessa",)}
+    fresh = SummaryIndex.local(tmp_path / "chroma")
+    assert [h.id for h in _ask(index, **view)] == [h.id for h in _ask(fresh, **view)]

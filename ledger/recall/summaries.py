@@ -375,6 +375,12 @@ class SummaryIndex:
         )
         self._upsert(campaign, [doc], "add")
 
+    def add_many_now(self, campaign: str, docs: Sequence[SummaryDoc]) -> None:
+        """Store (or replace) ``docs`` without verification, in as few Chroma calls as its batch cap allows
+        (one embedding call and one upsert per batch). For callers that have already verified them (a queue
+        of pending summaries). Raises SummaryError for a bad doc (nothing stored), IndexUnavailable."""
+        self._upsert(campaign, docs, "add")
+
     def _upsert(self, campaign: str, docs: Sequence[SummaryDoc], what: str) -> None:
         """Embed and upsert ``docs`` in batches (one embedding call and one Chroma call per batch)."""
         for doc in docs:
