@@ -202,3 +202,29 @@ def test_someone_met_or_found_is_where_the_narration_is() -> None:
     assert "npc-abbot-location" in refuted("Mira finds the abbot waiting by the hearth.", hurt())
     assert refuted("Mira finds the abbot there, waiting by the hearth.", hurt()) == set()
     assert refuted("Mira spots the abbot far off, crossing the yard.", hurt()) == set()
+
+
+def test_a_partitive_is_some_of_a_stack_and_the_owners_number_is_the_whole() -> None:
+    world = WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("npc-tam", "npc", "Tam", location="loc-hall", pronoun="he"),
+            Entity("loc-hall", "location", "the hall"),
+            Entity("item-coins", "item", "silver coins", (Alias("silver coin"),)),
+        ],
+        holdings=[Holding("item-coins", "npc-tam", 12)],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "npc-tam"})),
+    )
+    assert refuted("Tam counts out three of his silver coins.", world) == set()
+    assert "item-coins-quantity" in refuted("Tam counts out one of his two silver coins.", world)
+    assert "item-coins-quantity" in refuted("Tam counts out his twenty silver coins.", world)
+
+
+def test_a_settlement_told_happening_now_is_replayed_and_keeping_an_oath_keeps_it_open() -> None:
+    paid = (
+        "Oren counts ten silver into Tam's palm and pays off his crew's arrears. Now the arrears are settled."
+    )
+    assert refuted(paid, keep()) == set()
+    assert "debt-0001-01" in refuted("The arrears are settled.", keep())
+    assert refuted("Mira keeps her oath to the abbot, silent as the grave.", keep()) == set()
+    assert "oath-0002-01" in refuted("Mira kept her oath to the abbot to the end.", keep())

@@ -425,6 +425,11 @@ class _Judge:
         now = self.story.threads.get(tid) or self.snap.round.thread_moves().get(tid, t.status)
         if now == status:
             return Verdict(c, "supported")
+        if c.detail.startswith("now;") and now == "open" and status in ("settled", "broken"):
+            # "Tam counts out the silver and pays off his debt": a deed told happening in this narration,
+            # replayed from here on ("the debt is settled" after it is then true)
+            self.story.threads[tid] = status
+            return Verdict(c, "supported", None, f"the {t.kind} is {status} in this narration")
         if now == "open" and self._submitted_status(t.parties, status):
             # "Tamar counts out the forty silver; the debt is paid": this round's doing, replayed from here on
             self.story.threads[tid] = status

@@ -222,6 +222,23 @@ _LOCATIVE = frozenset(
 )
 
 
+_SOME = frozenset({"some", "few", "several", "most", "half", "many", "each", "any", "none", "both"})
+
+
+def _partitive(s: _Sentence, q: int) -> int | None:
+    """The count of a partitive ending at token ``q`` ("three of", "one of", "some of"): the number it
+    names (0 for "some", "few" ...), or None when token ``q`` is no "of" after a count."""
+    toks = s.tokens
+    if q - 1 < s.a or toks[q].low != "of":
+        return None
+    w = toks[q - 1].low
+    if w.isdigit():
+        return int(w)
+    if w in _NUMBERS and w not in ("a", "an"):
+        return _NUMBERS[w]
+    return 0 if w in _SOME else None
+
+
 def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
     """True when a preposition of place governs the item ("unrolls her sketch beside the siege map", "sets
     the lamp on the ledger"): the item is where the handling happens, not what the subject's verb takes."""
@@ -369,6 +386,12 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             qty = 1
         if (qty is not None and poss is not None) or pronoun:
             exact = exact or qty is not None
+        part = _partitive(s, (poss.i if poss is not None else k) - 1)
+        if part is not None:
+            # "three of his silver coins": some of a stack, at least that many; "one of his two toffee
+            # apples": the number after the owner is the whole stack, told exactly
+            total, _ = _number(toks, k + 1, it.i)
+            qty, exact = (total, True) if total is not None else (part, False)
         at_least = _ordinal(toks, qlo, it.i)
         if qty is None and at_least is not None:
             qty, exact = at_least, False  # "his fifth harpoon": at least five

@@ -160,6 +160,13 @@ def _present_tense(tokens: list[Token], sentences: list[tuple[int, int]]) -> boo
             t = tokens[q]
             if t.quoted or t.low.endswith("ing"):
                 continue
+            if t.low in ("is", "are", "am", "was", "were"):
+                # "the arrears are settled": the finite verb is the auxiliary, not the participle after it
+                if t.low in ("was", "were"):
+                    past += 1
+                else:
+                    now += 1
+                break
             lemma = VERBS.get(t.low)
             if lemma is None:
                 prev = tokens[q - 1] if q > a else None

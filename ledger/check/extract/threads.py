@@ -42,7 +42,7 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "settled",
         re.compile(
             r"\b(?:no longer owes?|owes? (?:\w+ ){0,2}nothing|nothing (?:more )?owed|paid in full|"
-            r"(?:is|was|been|now|finally|are) (?:\w+ )?(?:paid|repaid|settled|fulfilled|"
+            r"(?:is|was|been|now|finally|are) (?:\w+ ){0,2}?(?:paid|repaid|settled|fulfilled|"
             r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed|spent|used up|"
             r"called in|redeemed)|"
             r"(?:repaid|settled|fulfilled|honou?red|discharged|squared|kept)\b)"
@@ -66,7 +66,7 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("settled", "make", ("good",)),
     ("settled", "pay", ("off", "back", "up", "out", "in full")),
-    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "name", "score")),
+    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "name", "score", "it")),
     ("settled", "settle", ("account", "accounts", "debt", "score", "up")),
     ("settled", "square", ("account", "accounts", "away", "up", "now")),
     ("settled", "keep", ("faith", "word", "promise", "oath", "vow")),
@@ -268,14 +268,45 @@ def _threads(s: _Sentence) -> None:
         if pat.search(s.narr):
             status = st
             break
+    now = False
     if status is None:
         by_lemma = _status_by_lemma(s)
         status = by_lemma[0] if by_lemma else _named_status(s)
+        if by_lemma is not None:
+            status, now = _as_told_now(s, *by_lemma)
     if status is None:
         return
     s.ex.claims.append(
-        Claim("thread_status", (candidates[0], status), s.raw.strip(), s.span, Modality(), s.narr)
+        Claim(
+            "thread_status",
+            (candidates[0], status),
+            s.raw.strip(),
+            s.span,
+            Modality(),
+            ("now;" if now else "") + s.narr,
+        )
     )
+
+
+_LOOKING_BACK = frozenset({"ago", "last", "since", "once", "yesterday", "before", "back", "earlier"})
+
+
+def _as_told_now(s: _Sentence, status: str, q: int) -> tuple[str, bool]:
+    """(status, now): whether the status verb at token ``q`` tells a deed happening in this narration
+    ("Tam pays off his debt", "Mira breaks her oath"): a present finite form in a present-tense narration,
+    with no look-back in the sentence. Keeping an oath now ("Mira keeps her oath") is the oath still
+    standing, so open; a deed of settling or breaking now is replayed by the judge for later sentences."""
+    from ledger.check.extract.verbs import is_finite, is_past, lemma
+
+    form = s.tokens[q].low
+    base = lemma(form)
+    if base is None or not s.ex.present_tense or is_past(form, base) or not is_finite(form, base):
+        return status, False
+    if not form.endswith("s") or _LOOKING_BACK & set(s.narr.split()):
+        return status, False
+    if base in ("keep", "honour", "honor") and status == "settled":
+        return "open", True
+    return status, True
 
 
 def _indirect(s: _Sentence) -> bool:
@@ -286,6 +317,7 @@ def _indirect(s: _Sentence) -> bool:
     if any(w in _HYPO or w in ("remember", "remembers", "if") for w in words):
         return False
     found = _status_by_lemma(s)
+    by_lemma = found is not None
     for st, pat in () if found else _STATUS_PATTERNS:
         hit = pat.search(s.narr)
         if hit is not None and (st != "open" or any(w.startswith("owe") for w in words)):
@@ -295,6 +327,7 @@ def _indirect(s: _Sentence) -> bool:
         return False
     status, k = found
     k = min(max(k, s.a), s.b - 1)
+    status, now = _as_told_now(s, status, k) if by_lemma else (status, False)
     framing = s.modality(Mention(("",), k, k + 1, False, False, "public"))
     if framing.rumour or framing.hypothetical:
         return False  # "word is Finch has paid off Magda": a rumour of a settlement is not one
@@ -307,5 +340,6 @@ def _indirect(s: _Sentence) -> bool:
     ]
     if len(tied) != 1:
         return False
-    s.ex.claims.append(Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), s.narr))
+    detail = ("now;" if now else "") + s.narr
+    s.ex.claims.append(Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), detail))
     return True
