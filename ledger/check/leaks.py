@@ -237,6 +237,16 @@ def _concepts_of(
     return out
 
 
+def _name_words(snap: WorldSnapshot, eid: str) -> frozenset[str]:
+    """The lowercased words of every name of ``eid``, kept per snapshot (asked for each mention)."""
+    table = snap.cache.setdefault("leak-name-words", {})
+    found = table.get(eid)
+    if found is None:
+        e = snap.entities[eid]
+        found = table[eid] = frozenset(w.lower() for a in e.names() for w in a.name.split())
+    return found  # type: ignore[no-any-return]
+
+
 def _covered(
     snap: WorldSnapshot, tokens: Sequence[Token], mentions: Sequence[Mention], lo: int, hi: int
 ) -> set[int]:
@@ -254,7 +264,7 @@ def _covered(
         e = snap.entities.get(m.id or "")
         if e is None:
             continue
-        words = {w.lower() for a in e.names() for w in a.name.split()}
+        words = _name_words(snap, e.id)
         k = m.i - 1
         while k >= lo and tokens[k].text[:1].isupper() and tokens[k].low in words:
             covered.add(k)

@@ -362,9 +362,21 @@ def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
 
 def _previous_sentence(s: _Sentence, back: int = 1) -> int:
     """The first token of the sentence ``back`` sentences before this one (or of this one)."""
-    starts = [a for a, _ in _sentence_token_starts(s)]
-    idx = starts.index(s.a) if s.a in starts else 0
-    return starts[max(0, idx - back)]
+    bounds = _sentence_token_starts(s)
+    idx = _start_index(s.ex, bounds).get(s.a, 0)
+    return bounds[max(0, idx - back)][0]
+
+
+_LAST_STARTS: list[tuple[object, dict[int, int]]] = []  # (extraction, sentence start token -> its number)
+
+
+def _start_index(ex: object, bounds: list[tuple[int, int]]) -> dict[int, int]:
+    """Sentence start token -> sentence number, for the last extraction (a dict, not a list search)."""
+    if _LAST_STARTS and _LAST_STARTS[0][0] is ex and len(_LAST_STARTS[0][1]) == len(bounds):
+        return _LAST_STARTS[0][1]
+    table = {a: n for n, (a, _) in enumerate(bounds)}
+    _LAST_STARTS[:] = [(ex, table)]
+    return table
 
 
 _LAST_BOUNDS: list[tuple[object, list[tuple[int, int]]]] = []  # (extraction, its sentences' token bounds)
@@ -499,13 +511,17 @@ _HEALTH_FIRST = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)
 def _health_trigger(word: str) -> bool:
-    """A word that can open a health phrase (cheap test before the phrase rules run)."""
+    """A word that can open a health phrase (cheap test before the phrase rules run; cached per word)."""
     return (
         word in _HEALTH_FIRST
         or (word.startswith("un") and word.endswith("ed"))
-        or (word.endswith(("s", "d")) and any_lemma(word) in INJURY_NOUNS | _HEALED)
+        or (word.endswith(("s", "d")) and any_lemma(word) in _INJURED_OR_HEALED)
     )
+
+
+_INJURED_OR_HEALED = INJURY_NOUNS | _HEALED
 
 
 def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:

@@ -52,17 +52,11 @@ class _Sentence:
         narrative = [t.low for t in ex.tokens[a:b] if not t.quoted]
         self.narr = " ".join(narrative)
         self.main_narr = _without_comparisons(narrative)
-        # the same words with a possessive kept ("last week's fireworks"): a time phrase that only names
-        # whose or when a thing was looks nowhere back, so it must not frame the sentence as a memory
-        self.back_narr = (
-            " "
-            + _without_comparisons([t.low + ("'s" if t.poss else "") for t in ex.tokens[a:b] if not t.quoted])
-            + " "
-        )
         self.clauses = self._clause_starts()
         # answers the passes ask again and again for the same mention: computed once per sentence
         self._creatures: dict[bool, list[Mention]] = {}
         self._modality: dict[tuple[Mention, int | None], Modality] = {}
+        self._back: bool | None = None
 
     def _clause_starts(self) -> list[int]:
         starts = [self.a]
@@ -109,7 +103,6 @@ class _Sentence:
         before = [t.low for t in self.tokens[self.a : m.i] if not t.quoted]
         before_clause = [t.low for t in self.tokens[c0 : m.i] if not t.quoted]
         after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
-        whole = self.main_narr
         hypo = bool(_HYPO & set(before_clause)) or bool(after and after[0] in _MODAL_AFTER)
         hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
         memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
@@ -127,22 +120,7 @@ class _Sentence:
         elif prev_word in _TIME_NOUNS and after and lemma(after[0]) is not None:
             hypo = True
         # "When Voss was alive, he haggled": a clause of the life someone had looks back over the sentence
-        memory = memory or bool(_IN_LIFE.search(whole))
-        memory = memory or any(
-            f" {p} " in self.back_narr
-            for p in (
-                "years ago",
-                "long ago",
-                "used to",
-                "back when",
-                "last winter",
-                "last week",
-                "last night",
-                "last month",
-                "last year",
-                "yesterday",
-            )
-        )
+        memory = memory or self._looks_back()
         said_before = " ".join(before)
         rumour = bool(_RUMOUR & set(before_clause)) or any(
             p in said_before
@@ -189,6 +167,21 @@ class _Sentence:
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
         negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
         return Modality(m.quoted, hypo, memory, rumour, negated)
+
+    def _looks_back(self) -> bool:
+        """The sentence as a whole looks back: a life someone had ("when Voss was alive") or a time phrase
+        ("years ago", "last week") that is not a possessive ("last week's fireworks" only says when a thing
+        was, so it frames nothing). The same for every mention: computed once."""
+        if self._back is None:
+            back = bool(_IN_LIFE.search(self.main_narr))
+            if not back and any(p in self.main_narr for p in _LOOK_BACK):
+                words = [
+                    t.low + ("'s" if t.poss else "") for t in self.tokens[self.a : self.b] if not t.quoted
+                ]
+                told = " " + _without_comparisons(words) + " "
+                back = any(f" {p} " in told for p in _LOOK_BACK)
+            self._back = back
+        return self._back
 
     def future_or_asked(self, m: Mention, *, future: bool = True) -> bool:
         """True when ``m`` lies in the scope of a future ("when he'll see his two shares", "you will meet
@@ -427,6 +420,18 @@ _IN_LIFE = re.compile(
     r"\b(?:when|while|back when)\s+(?:[\w']+\s+){1,3}(?:was|were)\s+(?:still\s+)?"
     r"(?:alive|living|young|a (?:boy|girl|child|lad|lass|youth))\b"
     r"|\bin (?:life|his life|her life|their life)\b"
+)
+_LOOK_BACK = (
+    "years ago",
+    "long ago",
+    "used to",
+    "back when",
+    "last winter",
+    "last week",
+    "last night",
+    "last month",
+    "last year",
+    "yesterday",
 )
 # an indirect question: a verb of asking, then (within a few words) what is asked
 _ASKING = frozenset({"ask", "wonder", "inquire", "enquire", "query", "question"})

@@ -13,6 +13,7 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _HYPO
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.snapshot import WorldSnapshot
 
 _THREAD_WORDS = {
     "favour": "favour",
@@ -59,6 +60,8 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
+
+_ANY_STATUS = re.compile("|".join(f"(?:{pat.pattern})" for _, pat in _STATUS_PATTERNS))
 
 # Status told in indirect words, by lemma (lemminflect) so any tense counts: (status, verb lemma, a phrase
 # that must follow within four tokens, or ""). "made good", "paid off", "cleared his account", "turned her
@@ -158,6 +161,39 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
     return None
 
 
+def _threads_by_kind(snap: WorldSnapshot) -> dict[str, tuple[str, ...]]:
+    """Thread kind -> its threads in record order, built once per snapshot (a long campaign has thousands)."""
+    cached = snap.cache.get("threads-by-kind")
+    if isinstance(cached, dict):
+        return cached
+    out: dict[str, list[str]] = {}
+    for t in snap.threads.values():
+        out.setdefault(t.kind, []).append(t.id)
+    table = {k: tuple(v) for k, v in out.items()}
+    snap.cache["threads-by-kind"] = table
+    return table
+
+
+def _threads_of(snap: WorldSnapshot, parties: set[str]) -> list[str]:
+    """The threads any of ``parties`` is party to, in record order (from a per-snapshot index)."""
+    cached = snap.cache.get("threads-by-party")
+    if not isinstance(cached, dict):
+        index: dict[str, list[str]] = {}
+        for t in snap.threads.values():
+            for p in dict.fromkeys(t.parties):
+                index.setdefault(p, []).append(t.id)
+        cached = {k: tuple(v) for k, v in index.items()}
+        snap.cache["threads-by-party"] = cached
+    found = {tid for p in parties for tid in cached.get(p, ())}
+    if len(found) < 2:
+        return list(found)
+    order = snap.cache.get("threads-order")
+    if not isinstance(order, dict):
+        order = {tid: n for n, tid in enumerate(snap.threads)}
+        snap.cache["threads-order"] = order
+    return sorted(found, key=order.__getitem__)
+
+
 def _named_status(s: _Sentence) -> str | None:
     """The status of a thread this sentence names, told by a release ("let Sefa off her vow") or by the
     matter persisting ("is still hanging between them"); None when neither."""
@@ -231,9 +267,10 @@ def _threads(s: _Sentence) -> None:
         if owing is None or len(named) < 2:
             return
         tied = [
-            t.id
-            for t in snap.threads.values()
-            if t.kind in ("debt", "favour") and len(named & set(t.parties)) >= 2
+            tid
+            for tid in _threads_of(snap, named)
+            if snap.threads[tid].kind in ("debt", "favour")
+            and len(named & set(snap.threads[tid].parties)) >= 2
         ]
         if len(tied) != 1:
             return
@@ -253,7 +290,8 @@ def _threads(s: _Sentence) -> None:
                 return
         aliased = tied
         words = [("debt" if w == owing else w) for w in words]
-    candidates = list(dict.fromkeys(aliased)) or [t.id for t in snap.threads.values() if t.kind in kinds]
+    by_kind = _threads_by_kind(snap)
+    candidates = list(dict.fromkeys(aliased)) or [tid for k in sorted(kinds) for tid in by_kind.get(k, ())]
     if len(candidates) > 1:
         narrowed = [t for t in candidates if named & set(snap.threads[t].parties)]
         candidates = narrowed
@@ -318,7 +356,8 @@ def _indirect(s: _Sentence) -> bool:
         return False
     found = _status_by_lemma(s)
     by_lemma = found is not None
-    for st, pat in () if found else _STATUS_PATTERNS:
+    some_pattern = found is None and _ANY_STATUS.search(s.narr) is not None  # one search, not five
+    for st, pat in _STATUS_PATTERNS if some_pattern else ():
         hit = pat.search(s.narr)
         if hit is not None and (st != "open" or any(w.startswith("owe") for w in words)):
             found = st, s.a + s.narr[: hit.start()].count(" ")
@@ -333,10 +372,13 @@ def _indirect(s: _Sentence) -> bool:
         return False  # "word is Finch has paid off Magda": a rumour of a settlement is not one
     lo, hi = s.clause_of(k)
     people, maybe = _parties(s, lo, hi)
+    threads = s.snap.threads
     tied = [
-        t.id
-        for t in s.snap.threads.values()
-        if len(set(t.parties)) >= 2 and set(t.parties) <= people | maybe and len(set(t.parties) & people) >= 1
+        tid
+        for tid in _threads_of(s.snap, people)
+        if len(set(threads[tid].parties)) >= 2
+        and set(threads[tid].parties) <= people | maybe
+        and len(set(threads[tid].parties) & people) >= 1
     ]
     if len(tied) != 1:
         return False
