@@ -63,6 +63,8 @@ class NameIndex:
     items: Mapping[tuple[str, ...], tuple[tuple[str, bool], ...]] = field(default_factory=dict)
     derived_longest: int = 0
     derived_starts: frozenset[str] = frozenset()  # first words of derived forms, and their prefixes
+    # first word -> the longest recorded phrase starting with it: most words start only short names
+    reach: Mapping[str, int] = field(default_factory=dict)
 
 
 def name_index(snapshot: WorldSnapshot) -> NameIndex:
@@ -129,6 +131,7 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
         threads={k: tuple(v) for k, v in threads.items()},
         longest=longest,
         starts=frozenset(k[0] for table in (names, tells, threads) for k in table),
+        reach=_reach(names, tells, threads),
         people={k: tuple(v) for k, v in people.items()},
         items={k: tuple(v) for k, v in items.items()},
         derived_longest=derived_longest,
@@ -139,6 +142,15 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
     )
     snapshot.cache["names"] = index
     return index
+
+
+def _reach(*tables: Mapping[tuple[str, ...], object]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for table in tables:
+        for k in table:
+            if len(k) > out.get(k[0], 0):
+                out[k[0]] = len(k)
+    return out
 
 
 @dataclass
@@ -189,7 +201,7 @@ def find_mentions(
     for i in range(n):
         if lows[i] not in starts:
             continue
-        for size in range(min(index.longest, n - i), 0, -1):
+        for size in range(min(index.reach.get(lows[i], index.longest), n - i), 0, -1):
             key = tuple(lows[i : i + size])
             span = (tokens[i].start, tokens[i + size - 1].end)
             for fk in index.tells.get(key, ()):

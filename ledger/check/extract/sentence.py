@@ -46,7 +46,7 @@ class _Sentence:
         self.a = a
         self.b = b
         self.tokens = ex.tokens
-        self.mentions = [m for m in ex.mentions if a <= m.i < b]
+        self.mentions = ex.between(a, b)
         self.span = (ex.tokens[a].start, ex.tokens[b - 1].end)
         self.raw = text[self.span[0] : self.span[1]]
         narrative = [t.low for t in ex.tokens[a:b] if not t.quoted]
