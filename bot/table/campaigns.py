@@ -3,6 +3,7 @@ and the campaign's status as the front ends show it."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -212,14 +213,18 @@ class Campaigns:
                         }
                     ],
                 )
-        await self.summaries.index_pending(
-            campaign_id
-        )  # never fails the start: unindexed summaries stay queued
-        async with self.ctx.session() as s:
-            latest = await ledger_sessions.latest_session(s, campaign_id=campaign_id)
-            if not latest.open:
-                await ledger_sessions.start_session(s, campaign_id=campaign_id)
-            await self.rounds.open_next_round(s, campaign_id)
+        # The world's summaries are indexed while the session and its first round open (the index works in a
+        # thread, SQL on the event loop), and both are done before the start returns. Indexing never fails the
+        # start: what could not be indexed stays queued.
+        indexing = asyncio.create_task(self.summaries.index_pending(campaign_id))
+        try:
+            async with self.ctx.session() as s:
+                latest = await ledger_sessions.latest_session(s, campaign_id=campaign_id)
+                if not latest.open:
+                    await ledger_sessions.start_session(s, campaign_id=campaign_id)
+                await self.rounds.open_next_round(s, campaign_id)
+        finally:
+            await indexing
         return await self.campaign_status(where, caller)
 
     async def campaign_status(self, where: v.Where, caller: v.Caller) -> v.CampaignView:
@@ -483,8 +488,10 @@ class Campaigns:
         """
         from collections import Counter
 
-        events = await service.history(s, campaign_id=campaign_id, viewer=GM_VIEW, limit=500)
-        ids = sorted({str(e.payload.get("entity") or e.payload.get("id") or "") for e in events} - {""})
+        from ledger.store.party import recent_subjects
+
+        # The ids the newest 500 events are about (one light read: no event views are built).
+        ids = await recent_subjects(s, campaign_id=campaign_id, limit=500)
         pcs = await service.get_entities(s, campaign_id=campaign_id, entity_ids=ids, viewer=GM_VIEW)
         places = Counter(
             pc.location for pc in pcs if pc.kind == "pc" and pc.location and pc.alive is not False

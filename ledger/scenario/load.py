@@ -26,6 +26,8 @@ Scale conversions (stated once, here):
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +113,65 @@ def _source_name(scenario: Scenario, source: str | Path | None) -> str:
     return Path(source).name if isinstance(source, Path) or "/" in str(source) else str(source)
 
 
+#: One planned timeline group: the scenario event, its changes as the store's group, the refs it will get.
+_Planned = tuple["ScenarioEvent", ChangeGroup, list[str]]
+#: Scenarios whose plans are kept (least recently used dropped first); a plan holds its scenario alive.
+PLAN_CACHE_SIZE = 8
+_plans: OrderedDict[tuple[int, int], tuple[Scenario, list[_Planned], dict[str, str]]] = OrderedDict()
+_plans_lock = threading.Lock()
+
+
+def _plan(scenario: Scenario, start_seq: int) -> tuple[list[_Planned], dict[str, str]]:
+    """The scenario's timeline as the store's change groups, with the event refs each will get, and the map of
+    history ids to the first ref their entry writes.
+
+    A new campaign numbers its events from ``start_seq + 1``, so each group's refs are known before it is
+    staged: retcon and correction targets (history ids in the file) become the refs they will have. The plan
+    depends on nothing but the (frozen) scenario and ``start_seq``, so it is made once per scenario and kept,
+    like the validated scenario itself (:func:`ledger.scenario.reading.load_scenario`): starting a bundled
+    world again skips it.
+    """
+    from ledger.scenario.timeline import timeline
+
+    key = (id(scenario), start_seq)
+    with _plans_lock:
+        kept = _plans.get(key)
+        if kept is not None and kept[0] is scenario:
+            _plans.move_to_end(key)
+            return kept[1], kept[2]
+    history_refs: dict[str, str] = {}
+    groups: list[_Planned] = []
+    seq = start_seq
+    for event in timeline(scenario):
+        mutations = [_to_mutation(c, history_refs) for c in event.changes]
+        if not mutations:
+            continue
+        refs = [event_ref(seq + k) for k in range(1, len(mutations) + 1)]
+        seq += len(mutations)
+        if event.history_id:
+            history_refs[event.history_id] = refs[0]
+        setup = event.path == SETUP_PATH
+        group = ChangeGroup(
+            session_number=event.session,
+            round_number=event.round,
+            mutations=tuple(mutations),
+            importance=max(0, min(10, event.importance * IMPORTANCE_SCALE)),
+            # Setup rows are the world's baseline, not moments of play: a record is permanent for what it is
+            # (a favour, a death), so setup events are not flagged permanent.
+            permanent=event.permanent and not setup,
+            witnesses=tuple(event.witnesses),
+            involved=tuple(event.involved),
+            label=f"scenario {event.path}",
+        )
+        groups.append((event, group, refs))
+    with _plans_lock:
+        _plans[key] = (scenario, groups, history_refs)
+        _plans.move_to_end(key)
+        while len(_plans) > PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    return groups, history_refs
+
+
 async def load_scenario_into(
     session: AsyncSession,
     *,
@@ -130,8 +191,6 @@ async def load_scenario_into(
     Raises a :class:`ledger.errors.LedgerError` (nothing written) if the ledger refuses a change, naming the
     scenario path of the group that failed (a database refusal is ``the ledger refused the scenario: ...``).
     """
-    from ledger.scenario.timeline import timeline
-
     name = _source_name(scenario, source)
     cause = scenario_cause(name)
     async with WriteTransaction(session, "scenario"):
@@ -146,33 +205,7 @@ async def load_scenario_into(
         await session.flush()
         assert campaign.id is not None
         campaign_id = campaign.id
-        # A new campaign numbers its events from 1, so each group's refs are known before it is staged:
-        # retcon and correction targets (history ids in the file) become the refs they will have.
-        history_refs: dict[str, str] = {}
-        groups: list[tuple[ScenarioEvent, ChangeGroup, list[str]]] = []
-        seq = campaign.event_seq
-        for event in timeline(scenario):
-            mutations = [_to_mutation(c, history_refs) for c in event.changes]
-            if not mutations:
-                continue
-            refs = [event_ref(seq + k) for k in range(1, len(mutations) + 1)]
-            seq += len(mutations)
-            if event.history_id:
-                history_refs[event.history_id] = refs[0]
-            setup = event.path == SETUP_PATH
-            group = ChangeGroup(
-                session_number=event.session,
-                round_number=event.round,
-                mutations=mutations,
-                importance=max(0, min(10, event.importance * IMPORTANCE_SCALE)),
-                # Setup rows are the world's baseline, not moments of play: a record is permanent for what
-                # it is (a favour, a death), so setup events are not flagged permanent.
-                permanent=event.permanent and not setup,
-                witnesses=event.witnesses,
-                involved=event.involved,
-                label=f"scenario {event.path}",
-            )
-            groups.append((event, group, refs))
+        groups, history_refs = _plan(scenario, campaign.event_seq)
         staged = await stage_groups(
             session, campaign_id=campaign_id, cause=cause, groups=[g for _, g, _ in groups], fresh=True
         )
@@ -184,7 +217,7 @@ async def load_scenario_into(
                 "round_number": event.round,
                 "scope": "history",
                 "text": event.summary,
-                "event_ids": refs,
+                "event_ids": list(refs),
                 "cause": f"{cause}#{event.history_id or event.path}"[:120],
                 "visibility": event.visibility,
                 "created_at": m.utcnow(),
