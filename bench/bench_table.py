@@ -1,13 +1,19 @@
 """Figures for the table: the engine's overhead per round, and many campaigns closing rounds at once.
 
-    python3 bench/bench_table.py [--rounds 20] [--campaigns 200]
+    python3 bench/bench_table.py [--rounds 20] [--campaigns 200] [--backend sqlite|postgresql]
 
 1. A five-player round on the harbour scenario (everything but the narrator: validation, rules, the ledger
    transaction, retrieval, the assertion check, the outbox and delivery to a courier that does nothing),
-   with the campaign's history padded to 1k and 100k events.
+   with the campaign's history padded to 1k and 100k events. Wall and CPU time (p50/p95), SQL statements and
+   transactions per round, and the same per phase of the round (phases are cut at the table's persisted steps,
+   :meth:`bot.table.context.TableContext.step`): the lookup before closing, closing and resolving (rules),
+   applying the round and narrating it (retrieval, narrator, check), storing the narration and delivering it,
+   and marking it posted and opening the next round.
 2. ``--campaigns`` campaigns closing a round at the same moment with a narrator that takes 1 s: the total wall
-   time (target: under 2 s, so no campaign waits for another's narrator).
-Prints figures; asserts nothing.
+   time (target: under 2.5 s, so no campaign waits for another's narrator).
+
+``--backend postgresql`` runs on a scratch database created on ``--pg`` (dropped afterwards).
+Prints figures; asserts nothing. The machine may be shared: CPU time is printed beside wall time.
 """
 
 from __future__ import annotations
@@ -19,7 +25,10 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+import uuid
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -67,13 +76,109 @@ class SlowNarrator:
         return draft.model_copy(update={"source": "generated"})
 
 
-DATABASE_URL = ""  # set by --url: "" = SQLite in a temporary folder
+PG_URL = ""  # set by --backend postgresql: the server's admin URL (a scratch database is made per run)
 
 
-async def _table(folder: Path, **kw: Any) -> Table:
+@asynccontextmanager
+async def _database(folder: Path) -> AsyncIterator[str]:
+    """An empty database URL: "" (SQLite in ``folder``) or a scratch PostgreSQL database, dropped after."""
+    if not PG_URL:
+        yield ""
+        return
+    import asyncpg
+
+    dsn = PG_URL.replace("postgresql+asyncpg://", "postgresql://", 1)
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    admin = await asyncpg.connect(dsn)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield f"{PG_URL.rpartition('/')[0]}/{name}"
+    finally:
+        admin = await asyncpg.connect(dsn)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+async def _table(folder: Path, url: str, **kw: Any) -> Table:
     rng = random.Random(3)
-    settings = parse_settings({"storage": {"data_dir": str(folder), "database_url": DATABASE_URL}})
+    settings = parse_settings({"storage": {"data_dir": str(folder), "database_url": url}})
     return await Table.create(settings, courier=QuietCourier(), seeds=lambda: rng.randrange(1, 2**53), **kw)
+
+
+#: Phases of a round, named by the persisted step that ends them (:meth:`TableContext.step`).
+PHASES = {
+    "close": "lookup (campaign, GM, round)",
+    "resolve": "close + resolve (reads, rules)",
+    "narrate": "apply round + narrate + check",
+    "send": "store narration (+ claim)",
+    "posted": "deliver",
+    "end": "posted + open next + report",
+}
+
+
+class Meter:
+    """Counts SQL statements and transactions, and wall/CPU time, per phase of the round being measured."""
+
+    def __init__(self, table: Table) -> None:
+        from sqlalchemy import event
+
+        self.on = False
+        self.phase = "close"
+        self.statements: dict[str, int] = defaultdict(int)
+        self.begins: dict[str, int] = defaultdict(int)
+        self.wall: dict[str, float] = defaultdict(float)
+        self.cpu: dict[str, float] = defaultdict(float)
+        self.kinds: dict[str, int] = defaultdict(int)
+        self._mark = (0.0, 0.0)
+        engine = table.context.engine.sync_engine
+
+        def _stmt(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+            if self.on:
+                self.statements[self.phase] += 1
+                self.kinds[" ".join(statement.split()[:4])[:70]] += 1
+
+        def _begin(conn: Any) -> None:
+            if self.on:
+                self.begins[self.phase] += 1
+
+        event.listen(engine, "before_cursor_execute", _stmt)
+        event.listen(engine, "begin", _begin)
+        table.before_step = self.step
+
+    def start(self) -> None:
+        self.on, self.phase = True, "close"
+        self._mark = (time.perf_counter(), time.process_time())
+
+    def _cut(self, next_phase: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        self.wall[self.phase] += wall - self._mark[0]
+        self.cpu[self.phase] += cpu - self._mark[1]
+        self._mark, self.phase = (wall, cpu), next_phase
+
+    async def step(self, name: str) -> None:
+        if not self.on:
+            return
+        following = {"close": "resolve", "resolve": "narrate", "narrate": "send", "posted": "end"}
+        if name in following:
+            self._cut(following[name])
+        elif name.startswith("send-") and self.phase == "send":
+            self._cut("posted")
+
+    def stop(self) -> None:
+        self._cut("end")
+        self.on = False
+
+
+class RoundFigures:
+    """Per-round wall and CPU seconds, and the meter's per-phase totals over the measured rounds."""
+
+    def __init__(self, wall: list[float], cpu: list[float], statements: list[int], meter: Meter) -> None:
+        self.wall, self.cpu, self.statements, self.meter = wall, cpu, statements, meter
 
 
 async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
@@ -133,56 +238,88 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
         await s.commit()
 
 
-async def round_overhead(events: int, rounds: int) -> list[float]:
-    """Seconds per five-player round at ``events`` events of history."""
+async def round_overhead(events: int, rounds: int) -> RoundFigures:
+    """Wall/CPU seconds and statements per five-player round at ``events`` events of history."""
     with tempfile.TemporaryDirectory() as tmp:
-        table = await _table(Path(tmp))
-        where = Where(guild_id="1", channel_id=str(events))
-        try:
-            view = await table.start_campaign_from_file(where, GM, path=HARBOR)
-            for caller, pc, _ in PLAYERS:
-                await table.join(where, caller, claim=pc)
-            await table.join(where, FIFTH, name="Eve Lark", scores="15,14,13,12,10,8", weapon="rapier")
-            await _pad_history(table, view.id, events)
-            times = []
-            for n in range(rounds):
-                for caller, _, text in PLAYERS:
-                    await table.submit(where, caller, key=f"{events}-{n}-{caller.user_id}", text=text)
-                await table.submit(where, FIFTH, key=f"{events}-{n}-eve", text="look around")
-                start = time.perf_counter()
-                await table.close_round(where, GM)
-                times.append(time.perf_counter() - start)
-            return times
-        finally:
-            await table.aclose()
+        async with _database(Path(tmp)) as url:
+            table = await _table(Path(tmp), url)
+            try:
+                return await _rounds(table, events, rounds)
+            finally:
+                await table.aclose()
 
 
-async def many_campaigns(count: int, delay: float) -> tuple[float, float]:
-    """(setup s, wall s for ``count`` campaigns closing a round together, narrator ``delay`` s)."""
+async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
+    where = Where(guild_id="1", channel_id=str(events))
+    view = await table.start_campaign_from_file(where, GM, path=HARBOR)
+    for caller, pc, _ in PLAYERS:
+        await table.join(where, caller, claim=pc)
+    await table.join(where, FIFTH, name="Eve Lark", scores="15,14,13,12,10,8", weapon="rapier")
+    await _pad_history(table, view.id, events)
+    meter = Meter(table)
+    wall, cpu, statements = [], [], []
+    for n in range(rounds + 1):
+        for caller, _, text in PLAYERS:
+            await table.submit(where, caller, key=f"{events}-{n}-{caller.user_id}", text=text)
+        await table.submit(where, FIFTH, key=f"{events}-{n}-eve", text="look around")
+        before = sum(meter.statements.values())
+        if n > 0:  # the first round warms the caches and is not counted
+            meter.start()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        await table.close_round(where, GM)
+        if n > 0:
+            meter.stop()
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            statements.append(sum(meter.statements.values()) - before)
+    return RoundFigures(wall, cpu, statements, meter)
+
+
+async def many_campaigns(count: int, delay: float) -> tuple[float, float, float]:
+    """(setup s, wall s and CPU s for ``count`` campaigns closing a round together, narrator ``delay`` s)."""
     with tempfile.TemporaryDirectory() as tmp:
-        table = await _table(Path(tmp), narrator=SlowNarrator(delay))
-        try:
-            started = time.perf_counter()
-            wheres = [Where(guild_id="2", channel_id=str(n)) for n in range(count)]
-            for where in wheres:
-                await table.start_campaign_from_file(where, GM, path=HARBOR)
-                for caller, pc, text in PLAYERS[:2]:
-                    await table.join(where, caller, claim=pc)
-                    await table.submit(
-                        where, caller, key=f"many-{where.channel_id}-{caller.user_id}", text=text
-                    )
-            setup = time.perf_counter() - started
-            start = time.perf_counter()
-            await asyncio.gather(*(table.close_round(w, GM) for w in wheres))
-            return setup, time.perf_counter() - start
-        finally:
-            await table.aclose()
+        async with _database(Path(tmp)) as url:
+            table = await _table(Path(tmp), url, narrator=SlowNarrator(delay))
+            try:
+                started = time.perf_counter()
+                wheres = [Where(guild_id="2", channel_id=str(n)) for n in range(count)]
+                for where in wheres:
+                    await table.start_campaign_from_file(where, GM, path=HARBOR)
+                    for caller, pc, text in PLAYERS[:2]:
+                        await table.join(where, caller, claim=pc)
+                        await table.submit(
+                            where, caller, key=f"many-{where.channel_id}-{caller.user_id}", text=text
+                        )
+                setup = time.perf_counter() - started
+                start, cpu = time.perf_counter(), time.process_time()
+                await asyncio.gather(*(table.close_round(w, GM) for w in wheres))
+                return setup, time.perf_counter() - start, time.process_time() - cpu
+            finally:
+                await table.aclose()
 
 
 def _ms(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"median {statistics.median(values) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+    return f"p50 {statistics.median(values) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+
+
+def _report(events: int, figures: RoundFigures, verbose: bool) -> None:
+    n = len(figures.wall)
+    meter = figures.meter
+    print(
+        f"five-player round at {events:>7,} events over {n} rounds: wall {_ms(figures.wall)}; "
+        f"CPU {_ms(figures.cpu)}; {statistics.median(figures.statements):.0f} SQL statements, "
+        f"{sum(meter.begins.values()) / n:.1f} transactions per round"
+    )
+    for key, label in PHASES.items():
+        print(
+            f"    {label:<32} {meter.statements[key] / n:6.1f} statements {meter.begins[key] / n:5.1f} tx "
+            f"{meter.wall[key] / n * 1000:7.1f} ms wall {meter.cpu[key] / n * 1000:7.1f} ms CPU"
+        )
+    if verbose:
+        for kind, count in sorted(meter.kinds.items(), key=lambda kv: -kv[1])[:40]:
+            print(f"        {count / n:6.1f}  {kind}")
 
 
 async def main() -> None:
@@ -190,20 +327,27 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--campaigns", type=int, default=200)
     parser.add_argument("--delay", type=float, default=1.0)
-    parser.add_argument("--url", default="", help="a PostgreSQL URL (an empty database) instead of SQLite")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument(
+        "--pg",
+        default="postgresql+asyncpg://postgres@127.0.0.1:5432/test",
+        help="PostgreSQL server (any database on it: the bench creates and drops its own scratch database)",
+    )
     parser.add_argument("--sizes", default="1000,100000", help="history sizes for the round overhead")
+    parser.add_argument("--verbose", action="store_true", help="also print the most frequent statements")
     args = parser.parse_args()
-    global DATABASE_URL
-    DATABASE_URL = args.url
-    backend = "PostgreSQL" if args.url else "SQLite"
+    global PG_URL
+    PG_URL = args.pg if args.backend == "postgresql" else ""
+    backend = "PostgreSQL" if PG_URL else "SQLite"
     print(f"Tablekeeper table bench ({backend}, offline narrator, courier that does nothing)")
     for events in [int(x) for x in args.sizes.split(",") if x]:
-        times = await round_overhead(events, args.rounds)
-        print(f"five-player round at {events:>7,} events: {_ms(times)} over {len(times)} rounds")
-    setup, wall = await many_campaigns(args.campaigns, args.delay)
+        _report(events, await round_overhead(events, args.rounds), args.verbose)
+    if args.campaigns <= 0:
+        return
+    setup, wall, cpu = await many_campaigns(args.campaigns, args.delay)
     print(
         f"{args.campaigns} campaigns closing a round at once, narrator {args.delay:.1f} s each: "
-        f"{wall:.2f} s wall (setup {setup:.1f} s)"
+        f"{wall:.2f} s wall, {cpu:.2f} s CPU (setup {setup:.1f} s)"
     )
 
 

@@ -92,19 +92,27 @@ class Scene:
 
 async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -> Scene:
     """Read the scene around the campaign's PCs (GM view: the rules see everything that is there)."""
-    pcs = await service.get_entities(session, campaign_id=campaign_id, entity_ids=list(pc_ids), viewer=GM)
+    from ledger.store.reads import entities_around
+
+    # The PCs and everyone standing where they stand, in one read (two statements) whatever the places.
+    around = await entities_around(session, campaign_id=campaign_id, entity_ids=list(pc_ids), viewer=GM)
+    wanted = set(pc_ids)
+    pcs = [e for e in around if e.id in wanted]
     places = {p.id: p for p in await ledger_sessions.locations(session, campaign_id=campaign_id, viewer=GM)}
     here = sorted({pc.location for pc in pcs if pc.location})
-    if not here:
+    creatures: dict[str, EntityView] = {}
+    if here:
+        for location in here:  # by place, then by id, as a read per place would list them
+            creatures.update((e.id, e) for e in around if e.location == location)
+    else:
         settings = (await service.get_campaign(session, campaign_id=campaign_id)).settings
         start = settings.get("starting_location")
         here = [start] if start in places else sorted(places)[:1]
-    creatures: dict[str, EntityView] = {}
-    for location in here:
-        for entity in await service.entities_at(
-            session, campaign_id=campaign_id, location_id=location, viewer=GM
-        ):
-            creatures[entity.id] = entity
+        for location in here:
+            for entity in await service.entities_at(
+                session, campaign_id=campaign_id, location_id=location, viewer=GM
+            ):
+                creatures[entity.id] = entity
     for pc in pcs:  # a PC without a location still acts where the party is
         creatures.setdefault(pc.id, pc)
     holdings: dict[str, tuple[HoldingView, ...]] = {h: () for h in [*creatures, *here]}
@@ -118,19 +126,17 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
         session, campaign_id=campaign_id, item_ids=sorted({h.item_id for h in rows}), viewer=GM
     )
     items: dict[str, ItemView] = {i.id: i for i in item_rows}
-    exit_facts = await service.facts(
-        session, campaign_id=campaign_id, viewer=GM, keys=[f"{loc}-exits" for loc in here]
-    )
+    exit_keys = [f"{loc}-exits" for loc in here]
+    state_keys = [f"{cid}-{name}" for cid in creatures for name in ("death-saves", "stable")]
+    both = await service.facts(session, campaign_id=campaign_id, viewer=GM, keys=[*exit_keys, *state_keys])
+    exit_facts = [f for f in both if f.key in exit_keys]
     exits = {loc for loc in here}
     for fact in exit_facts:
         exits.update(x for x in str(fact.value).split(",") if x in places)
     if not exit_facts:
         exits.update(places)
-    state_keys = [f"{cid}-{name}" for cid in creatures for name in ("death-saves", "stable")]
-    facts = {
-        f.key: f.value
-        for f in await service.facts(session, campaign_id=campaign_id, viewer=GM, keys=state_keys)
-    }
+    wanted = set(state_keys)
+    facts = {f.key: f.value for f in both if f.key in wanted}
     return Scene(
         campaign_id=campaign_id,
         locations=tuple(here),
@@ -668,20 +674,36 @@ def _attitudes(npc: str, records: Sequence[RetrievedRecord]) -> tuple[tuple[str,
 
 
 async def npc_known_refs(
-    session: Any, *, campaign_id: int, npc_ids: Sequence[str], limit: int = 60
+    session: Any,
+    *,
+    campaign_id: int,
+    npc_ids: Sequence[str],
+    limit: int = 60,
+    known: Mapping[str, Sequence[Any]] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """For each NPC, the refs of what it witnessed or was told (the ledger's heard-by) and its own threads.
 
     Read as the party may see them, so a line chosen from them never rests on a GM secret. Pass the result
-    as ``npc_refs`` to :func:`narration_request`.
+    as ``npc_refs`` to :func:`narration_request`. ``known``: the NPCs' witnessed events already read (newest
+    ``limit`` each, as the party sees them), so they are not read again. Two reads (plus the events' links)
+    whatever the number of NPCs.
     """
+    from ledger.store.reads import npc_knowledge_of
+
     party = Viewer.party()
+    if known is None:
+        known = await npc_knowledge_of(
+            session, campaign_id=campaign_id, npc_ids=list(npc_ids), viewer=party, limit=limit
+        )
+    bound = (
+        await service.threads(session, campaign_id=campaign_id, viewer=party, parties=list(npc_ids))
+        if npc_ids
+        else []
+    )
     out: dict[str, tuple[str, ...]] = {}
     for npc in npc_ids:
         refs: set[str] = set()
-        for event in await service.npc_knowledge(
-            session, campaign_id=campaign_id, npc_id=npc, viewer=party, limit=limit
-        ):
+        for event in list(known.get(npc, ()))[:limit]:
             refs.add(event.ref)
             for key in (
                 "entity",
@@ -697,8 +719,7 @@ async def npc_known_refs(
                 value = event.payload.get(key)
                 if isinstance(value, str) and value:
                     refs.add(value)
-        for thread in await service.threads(session, campaign_id=campaign_id, viewer=party, parties=[npc]):
-            refs.add(thread.id)
+        refs.update(thread.id for thread in bound if npc in thread.parties)
         out[npc] = tuple(sorted(refs))
     return out
 

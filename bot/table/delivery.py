@@ -133,6 +133,7 @@ class Delivery:
         *,
         answering: frozenset[str] = frozenset(),
         resend: bool = False,
+        campaign: CampaignView | None = None,
     ) -> None:
         """Send every due message of the round (the public narration first, then DMs, then follow-ups).
 
@@ -145,17 +146,22 @@ class Delivery:
         and never stops the others. ``answering``: users whose command is waiting for this call and answers
         itself (their follow-ups are not sent).
         """
+        from ledger.store import outbox as ledger_outbox
+
         async with self.ctx.session() as s:
-            campaign = await service.get_campaign(s, campaign_id=campaign_id)
-            for lost in await ledger_sessions.abandon_sending(s, round_id=rnd.id):
-                await service.add_conflict(
-                    s,
-                    campaign_id=campaign_id,
-                    round_id=rnd.id,
-                    claim_text=f"Round {rnd.number}: a {lost.kind} message may not have been delivered "
-                    "(the bot stopped while sending it); it is kept: /gm resend sends it again.",
-                )
-            messages = await ledger_sessions.due_outbox(s, now=self.ctx.clock(), round_id=rnd.id)
+            if campaign is None:
+                campaign = await service.get_campaign(s, campaign_id=campaign_id)
+            # One read: what is due, and whether a crash left a message mid-send (rare: it is written off).
+            messages, stuck = await ledger_outbox.round_messages(s, round_id=rnd.id, now=self.ctx.clock())
+            if stuck:
+                for lost in await ledger_sessions.abandon_sending(s, round_id=rnd.id):
+                    await service.add_conflict(
+                        s,
+                        campaign_id=campaign_id,
+                        round_id=rnd.id,
+                        claim_text=f"Round {rnd.number}: a {lost.kind} message may not have been delivered "
+                        "(the bot stopped while sending it); it is kept: /gm resend sends it again.",
+                    )
         order = {"public": 0, "dm": 1, "followup": 2}
         for message in sorted(messages, key=lambda m: (order.get(m.kind, 3), m.id)):
             if message.kind == "followup" and message.recipient_user_id in answering:
@@ -163,7 +169,7 @@ class Delivery:
             await self.ctx.step(f"send-{message.kind}")
             try:
                 async with self.ctx.session() as s:
-                    if not await ledger_sessions.claim_outbox(s, outbox_id=message.id):
+                    if not await ledger_outbox.claim_message(s, outbox_id=message.id):
                         continue
             except Exception:
                 _log.warning("round %s: could not claim message %s", rnd.id, message.id, exc_info=True)
@@ -243,8 +249,10 @@ class Delivery:
     ) -> None:
         """Store a send's outcome; after a failure, schedule the retry or tell the GM and the channel."""
         if status != "failed":
+            from ledger.store.outbox import record_message
+
             async with self.ctx.session() as s:
-                await service.mark_outbox(s, outbox_id=message.id, status=status, external_id=external)
+                await record_message(s, outbox_id=message.id, status=status, external_id=external)
             return
         async with self.ctx.session() as s:
             failure = await ledger_sessions.send_failed(
@@ -289,16 +297,17 @@ class Delivery:
         except Exception:
             _log.info("round %s: the channel could not be told either", rnd.id)
 
-    async def report(self, round_id: int) -> v.RoundReport:
-        """The round's results as the front ends show them: actions, dice, seed, narration and what failed."""
+    async def report(self, round_id: int, *, rnd: RoundView | None = None) -> v.RoundReport:
+        """The round's results as the front ends show them: actions, dice, seed, narration and what failed.
+
+        ``rnd``: the round as the caller knows it is now (not read again)."""
+        from ledger.store.rounds import round_conflicts
+
         async with self.ctx.session() as s:
-            rnd = await service.get_round(s, round_id=round_id)
+            if rnd is None or rnd.id != round_id:
+                rnd = await service.get_round(s, round_id=round_id)
             messages = await service.list_outbox(s, round_id=round_id)
-            conflicts = [
-                c
-                for c in await service.list_conflicts(s, campaign_id=rnd.campaign_id, status=None)
-                if c.round_id == round_id
-            ]
+            conflicts = await round_conflicts(s, round_id=round_id)
         public = next((m for m in messages if m.kind == "public"), None)
         content = public.content if public else {}
         record = rnd.resolution or {}
@@ -323,7 +332,7 @@ class Delivery:
                 for m in messages
                 if m.kind == "dm" and m.status in ("dm_closed", "failed")
             ),
-            conflicts_queued=len(conflicts),
+            conflicts_queued=conflicts,
             notices=tuple(content.get("notices", ())),
         )
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from bot import views as v
 from bot.describe import describe_event
 from bot.table.context import GM_VIEW
-from ledger import service
 from ledger.store import sessions as ledger_sessions
 from ledger.store.visibility import Viewer
 
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
     from bot.narrator.base import Draft, Reveal
     from bot.table.context import TableContext
+    from bot.table.round_inputs import RoundInputs
     from bot.table.summaries import SummaryUpkeep
     from ledger.check.snapshot import WorldSnapshot
     from ledger.store.records import RoundView
@@ -37,8 +37,14 @@ class Narration:
         self.ctx = ctx
         self.summaries = summaries
 
-    async def narrate(self, campaign_id: int, rnd: RoundView) -> None:
-        """resolved -> narrated: retrieve, narrate, check, and store every message before sending any."""
+    async def narrate(
+        self, campaign_id: int, rnd: RoundView, *, inputs: RoundInputs | None = None
+    ) -> RoundView:
+        """resolved -> narrated: retrieve, narrate, check, and store every message before sending any.
+
+        ``inputs``: the round's campaign and members, already read by the caller. The narrator is called with
+        no session open and no lock but the campaign's, so narrators of different campaigns overlap. Returns
+        the round as the storing transaction left it (narrated)."""
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
@@ -52,11 +58,14 @@ class Narration:
         resolution = RoundResolution.model_validate(record["resolution"])
         texts: dict[str, str] = record.get("texts", {})
         players: dict[str, str] = record.get("players", {})
+        from bot.table.round_inputs import load_inputs
+        from ledger.store.reads import npc_knowledge_of
+
         async with self.ctx.session() as s:
-            campaign = await service.get_campaign(s, campaign_id=campaign_id)
-            members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
-            pc_ids = [m.character_id for m in members if m.character_id]
-            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
+            if inputs is None:
+                inputs = await load_inputs(s, campaign_id)
+            campaign = inputs.campaign
+            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=inputs.pc_ids)
             present = sorted(scene.creatures)
             # What the GM brought into the scene this round is told first; same-named monsters by ordinal.
             arrived = await arrivals(
@@ -78,16 +87,19 @@ class Narration:
                 summaries=self.summaries.index_for_round(),
                 summary_campaign=f"campaign-{campaign_id}",
             )
-            knowledge: dict[str, tuple[str, ...]] = {}
-            for cid, entity in scene.creatures.items():
-                if entity.kind == "pc":
-                    continue
-                events = await service.npc_knowledge(
-                    s, campaign_id=campaign_id, npc_id=cid, viewer=Viewer.party(), limit=8
-                )
-                knowledge[cid] = tuple(describe_event(e.kind, e.payload, scene.name) for e in events)
+            # Every NPC's witnessed events in one read: the newest 8 in words, the newest 60 as refs.
+            npcs = [cid for cid, entity in scene.creatures.items() if entity.kind != "pc"]
+            known = await npc_knowledge_of(
+                s, campaign_id=campaign_id, npc_ids=npcs, viewer=Viewer.party(), limit=60
+            )
+            knowledge: dict[str, tuple[str, ...]] = {
+                cid: tuple(describe_event(e.kind, e.payload, scene.name) for e in known[cid][:8])
+                for cid in npcs
+            }
             # What each NPC witnessed or was told, as refs: its lines may speak of these and nothing else.
-            npc_refs = await npc_known_refs(s, campaign_id=campaign_id, npc_ids=sorted(knowledge))
+            npc_refs = await npc_known_refs(
+                s, campaign_id=campaign_id, npc_ids=sorted(knowledge), known=known
+            )
             recent = await ledger_sessions.recent_public(s, campaign_id=campaign_id)
             facts = round_facts(
                 resolution,
@@ -200,7 +212,7 @@ class Narration:
             acted=texts,
         )
         async with self.ctx.session() as s:
-            await ledger_sessions.store_narration(
+            return await ledger_sessions.store_narration(
                 s,
                 round_id=rnd.id,
                 public=public,

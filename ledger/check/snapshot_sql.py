@@ -51,6 +51,12 @@ def _c(model: Any) -> Any:
     return model.__table__.c
 
 
+def _t(model: Any) -> Any:
+    """The Core table of a sqlmodel model: selecting it gives plain rows (attribute access by column name)
+    instead of ORM instances, which are costly to build and never needed here (nothing is written)."""
+    return model.__table__
+
+
 def edge_id(source: str, target: str, kind: str) -> str:
     """The checker's id of an edge (as the scenario snapshot names it): ``edge-<source>-<target>-<kind>``."""
     return f"edge-{source}-{target}-{kind}"
@@ -104,10 +110,10 @@ async def snapshot_from_ledger(
     state: dict[str, dict[str, Any]] = {}
     plain_facts: list[Fact] = []
     for f in (
-        row[0]
+        row
         for row in await _rows(
             session,
-            select(m.Fact)
+            select(_t(m.Fact))
             .where(_c(m.Fact).campaign_id == cid, vis(_c(m.Fact).visibility))
             .order_by(_c(m.Fact).key)
             .limit(WORLD_CAP),
@@ -127,9 +133,9 @@ async def snapshot_from_ledger(
         plain_facts.append(Fact(key=f.key, value=f.value, visibility=f.visibility, tells=_tells(f.value)))
 
     entities: list[Entity] = []
-    for (e,) in await _rows(
+    for e in await _rows(
         session,
-        select(m.Entity)
+        select(_t(m.Entity))
         .where(_c(m.Entity).campaign_id == cid, vis(_c(m.Entity).visibility))
         .order_by(_c(m.Entity).id)
         .limit(WORLD_CAP),
@@ -152,9 +158,9 @@ async def snapshot_from_ledger(
                 condition_sources=tuple(st["sources"]),
             )
         )
-    for (loc,) in await _rows(
+    for loc in await _rows(
         session,
-        select(m.Location)
+        select(_t(m.Location))
         .where(_c(m.Location).campaign_id == cid, vis(_c(m.Location).visibility))
         .order_by(_c(m.Location).id)
         .limit(WORLD_CAP),
@@ -169,9 +175,9 @@ async def snapshot_from_ledger(
             )
         )
     items: list[tuple[str, str]] = []
-    for (it,) in await _rows(
+    for it in await _rows(
         session,
-        select(m.Item)
+        select(_t(m.Item))
         .where(_c(m.Item).campaign_id == cid, vis(_c(m.Item).visibility))
         .order_by(_c(m.Item).id)
         .limit(WORLD_CAP),
@@ -189,9 +195,9 @@ async def snapshot_from_ledger(
 
     holdings = [
         Holding(item=h.item_id, holder=h.holder_id, quantity=h.quantity, visibility=h.visibility)
-        for (h,) in await _rows(
+        for h in await _rows(
             session,
-            select(m.Holding)
+            select(_t(m.Holding))
             .where(
                 _c(m.Holding).campaign_id == cid, _c(m.Holding).quantity > 0, vis(_c(m.Holding).visibility)
             )
@@ -213,9 +219,9 @@ async def snapshot_from_ledger(
             reason=e.reason,
             visibility=e.visibility,
         )
-        for (e,) in await _rows(
+        for e in await _rows(
             session,
-            select(m.Edge)
+            select(_t(m.Edge))
             .where(_c(m.Edge).campaign_id == cid, vis(_c(m.Edge).visibility))
             .order_by(_c(m.Edge).source_id, _c(m.Edge).target_id, _c(m.Edge).kind)
             .limit(WORLD_CAP),
@@ -233,9 +239,9 @@ async def snapshot_from_ledger(
             visibility=t.visibility,
             roles=thread_roles(t.parties, t.terms, by_id, t.kind),
         )
-        for (t,) in await _rows(
+        for t in await _rows(
             session,
-            select(m.Thread)
+            select(_t(m.Thread))
             .where(_c(m.Thread).campaign_id == cid, vis(_c(m.Thread).visibility))
             .order_by(_c(m.Thread).id)
             .limit(WORLD_CAP),

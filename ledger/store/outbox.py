@@ -7,8 +7,11 @@ Claiming a message for delivery and retrying it live in :mod:`.sessions`, which 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,6 +26,9 @@ from ledger.store.writes import lock_campaign
 OUTBOX_KINDS = ("public", "dm", "followup")
 OUTBOX_SOURCES = ("generated", "regenerated", "fallback")
 OUTBOX_STATUSES = ("pending", "sent", "failed", "dm_closed", "skipped")
+
+
+_OUTBOX: Any = m.Outbox.__table__  # type: ignore[attr-defined]  # Core statements: no ORM instances
 
 
 def outbox_view(o: m.Outbox) -> OutboxView:
@@ -63,34 +69,142 @@ async def add_outbox(
         raise InvalidChange(f"outbox source must be one of {', '.join(OUTBOX_SOURCES)}")
     if kind == "dm" and recipient_user_id is None:
         raise InvalidChange("a DM needs a recipient")
-    recipient = None if recipient_user_id is None else str(recipient_user_id)
     async with WriteTransaction(session):
         await lock_campaign(session, campaign_id)
-        stmt = select(m.Outbox).where(
-            m.Outbox.campaign_id == campaign_id,
-            m.Outbox.round_id == round_id if round_id is not None else col(m.Outbox.round_id).is_(None),
-            m.Outbox.kind == kind,
-            m.Outbox.recipient_user_id == recipient
-            if recipient is not None
-            else col(m.Outbox.recipient_user_id).is_(None),
+        view = await queue_message(
+            session,
+            campaign_id=campaign_id,
+            round_id=round_id,
+            kind=kind,
+            content=content,
+            recipient_user_id=recipient_user_id,
+            source=source,
+            replace=replace,
         )
-        row = (await session.exec(stmt)).first() if round_id is not None else None
-        if row is not None and replace and row.status == "pending":
-            row.content, row.source, row.updated_at = content, source, m.utcnow()
-            session.add(row)
-        if row is None:
-            row = m.Outbox(
-                campaign_id=campaign_id,
-                round_id=round_id,
-                kind=kind,
-                recipient_user_id=recipient,
-                content=content,
-                source=source,
-            )
-            session.add(row)
-            await session.flush()
-        view = outbox_view(row)
     return view
+
+
+async def queue_message(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    round_id: int | None,
+    kind: str,
+    content: dict[str, Any],
+    recipient_user_id: str | int | None = None,
+    source: str = "generated",
+    replace: bool = False,
+) -> OutboxView:
+    """:func:`add_outbox` inside the caller's writing transaction (which holds the campaign's lock)."""
+    if kind not in OUTBOX_KINDS:
+        raise InvalidChange(f"outbox kind must be one of {', '.join(OUTBOX_KINDS)}, not {kind!r}")
+    if source not in OUTBOX_SOURCES:
+        raise InvalidChange(f"outbox source must be one of {', '.join(OUTBOX_SOURCES)}")
+    if kind == "dm" and recipient_user_id is None:
+        raise InvalidChange("a DM needs a recipient")
+    recipient = None if recipient_user_id is None else str(recipient_user_id)
+    stmt = select(m.Outbox).where(
+        m.Outbox.campaign_id == campaign_id,
+        m.Outbox.round_id == round_id if round_id is not None else col(m.Outbox.round_id).is_(None),
+        m.Outbox.kind == kind,
+        m.Outbox.recipient_user_id == recipient
+        if recipient is not None
+        else col(m.Outbox.recipient_user_id).is_(None),
+    )
+    row = (await session.exec(stmt)).first() if round_id is not None else None
+    if row is not None and replace and row.status == "pending":
+        row.content, row.source, row.updated_at = content, source, m.utcnow()
+        session.add(row)
+        await session.flush()
+    if row is None:
+        row = m.Outbox(
+            campaign_id=campaign_id,
+            round_id=round_id,
+            kind=kind,
+            recipient_user_id=recipient,
+            content=content,
+            source=source,
+        )
+        session.add(row)
+        await session.flush()
+    return outbox_view(row)
+
+
+async def claim_message(session: AsyncSession, *, outbox_id: int) -> bool:
+    """Move a message from ``pending`` to ``sending`` in one conditional UPDATE; False when it was not pending
+    (another task or shard took it, or it was already sent). The claim makes delivery at-most-once (see
+    :func:`ledger.store.sessions.claim_outbox`, which does the same with a read first)."""
+    table = _OUTBOX
+    async with WriteTransaction(session):
+        done = await (await session.connection()).execute(
+            update(table)
+            .where(table.c.id == outbox_id, table.c.status == "pending")
+            .values(status="sending", updated_at=m.utcnow())
+        )
+        claimed = done.rowcount == 1
+    return claimed
+
+
+async def record_message(
+    session: AsyncSession, *, outbox_id: int, status: str, external_id: str | int | None = None
+) -> None:
+    """:func:`mark_outbox` in one UPDATE (nothing read back): a claimed message's fate after its send."""
+    if status not in OUTBOX_STATUSES:
+        raise InvalidChange(f"outbox status must be one of {', '.join(OUTBOX_STATUSES)}")
+    table = _OUTBOX
+    values: dict[str, Any] = {"status": status, "updated_at": m.utcnow()}
+    if external_id is not None:
+        values["external_id"] = str(external_id)
+    async with WriteTransaction(session):
+        done = await (await session.connection()).execute(
+            update(table).where(table.c.id == outbox_id).values(**values)
+        )
+        if done.rowcount != 1:
+            raise UnknownRecord(f"no outbox message {outbox_id}")
+
+
+async def answer_followups(session: AsyncSession, *, round_id: int, recipients: Iterable[str]) -> int:
+    """Mark the round's pending follow-ups to ``recipients`` sent (their commands answered themselves), in one
+    UPDATE; returns how many."""
+    wanted = sorted(set(recipients))
+    if not wanted:
+        return 0
+    table = _OUTBOX
+    async with WriteTransaction(session):
+        done = await (await session.connection()).execute(
+            update(table)
+            .where(
+                table.c.round_id == round_id,
+                table.c.kind == "followup",
+                table.c.status == "pending",
+                table.c.recipient_user_id.in_(wanted),
+            )
+            .values(status="sent", external_id="reply", updated_at=m.utcnow())
+        )
+        count = int(done.rowcount)
+    return count
+
+
+async def round_messages(
+    session: AsyncSession, *, round_id: int, now: datetime
+) -> tuple[list[OutboxView], bool]:
+    """The round's messages due now (pending, never tried or their retry time passed), oldest first, and
+    whether any is stuck ``sending`` (a crash mid-send): one read for the delivery of a round."""
+    rows = (
+        await session.exec(
+            select(m.Outbox)
+            .where(m.Outbox.round_id == round_id, col(m.Outbox.status).in_(("pending", "sending")))
+            .order_by(col(m.Outbox.id))
+        )
+    ).all()
+    due = [
+        outbox_view(r) for r in rows if r.status == "pending" and (_aware(r.next_attempt_at) or now) <= now
+    ]
+    return due, any(r.status == "sending" for r in rows)
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
 async def mark_outbox(
@@ -131,8 +245,13 @@ __all__ = [
     "OUTBOX_SOURCES",
     "OUTBOX_STATUSES",
     "add_outbox",
+    "answer_followups",
+    "claim_message",
     "list_outbox",
     "mark_outbox",
     "outbox_view",
     "pending_outbox",
+    "queue_message",
+    "record_message",
+    "round_messages",
 ]

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_
+from sqlalchemy import ColumnElement, func, or_
+from sqlalchemy import select as core_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -33,6 +34,17 @@ from ledger.store.records import (
 from ledger.store.visibility import Viewer, can_see, visible_clause
 
 _MAX_CAUSE_CHAIN = 20
+
+
+def _t(model: Any) -> Any:
+    """A model's Core table: selecting it gives plain rows (attribute access by column name), which cost far
+    less to build than ORM instances; the views below read either."""
+    return model.__table__
+
+
+async def _core(session: AsyncSession, stmt: Any) -> Any:
+    """The result of a Core statement on the session's connection (plain rows, no ORM instances)."""
+    return await (await session.connection()).execute(stmt)
 
 
 def _prov(row: Any) -> dict[str, Any]:
@@ -77,7 +89,8 @@ def edge_view(row: m.Edge, history: Iterable[EdgeChange] = ()) -> EdgeView:
     )
 
 
-def _entity_view(row: m.Entity, facts: Iterable[m.Fact]) -> EntityView:
+def _entity_view(row: Any, facts: Iterable[Any]) -> EntityView:
+    """An entity row (ORM or Core) with its state facts (anything with ``field`` and ``value``)."""
     state: dict[str, Any] = {"conditions": []}
     for f in facts:
         if f.field in ("alive", "location", "hp"):
@@ -104,29 +117,61 @@ async def get_entities(
     """The entities among ``entity_ids`` the viewer may see, with the state they may see, in id order."""
     if not entity_ids:
         return []
+    return await _entities(session, campaign_id, _t(m.Entity).c.id.in_(list(entity_ids)), viewer)
+
+
+async def entities_around(
+    session: AsyncSession, *, campaign_id: int, entity_ids: Sequence[str], viewer: Viewer
+) -> list[EntityView]:
+    """The entities among ``entity_ids`` and every entity standing where one of them stands (by location
+    facts the viewer may see), in id order: a scene's creatures in two reads instead of two per place."""
+    if not entity_ids:
+        return []
+    entity, fact = _t(m.Entity), _t(m.Fact)
+    near = fact.alias("near")
+    places = core_select(fact.c.value_text).where(
+        fact.c.campaign_id == campaign_id,
+        fact.c.field == "location",
+        fact.c.subject.in_(list(entity_ids)),
+        visible_clause(viewer, fact.c.visibility),
+    )
+    there = core_select(near.c.subject).where(
+        near.c.campaign_id == campaign_id,
+        near.c.field == "location",
+        near.c.value_text.in_(places),
+        visible_clause(viewer, near.c.visibility),
+    )
+    return await _entities(
+        session, campaign_id, or_(entity.c.id.in_(list(entity_ids)), entity.c.id.in_(there)), viewer
+    )
+
+
+async def _entities(session: AsyncSession, campaign_id: int, which: Any, viewer: Viewer) -> list[EntityView]:
+    """The entities ``which`` (a clause on the entity table) selects, with their state, in id order."""
+    # Core rows (attribute access by column name), not ORM instances: a round reads these several times and
+    # never writes through them, and building ORM instances cost more than the queries.
+    entity, fact = _t(m.Entity), _t(m.Fact)
     rows = (
-        await session.exec(
-            select(m.Entity)
-            .where(
-                m.Entity.campaign_id == campaign_id,
-                col(m.Entity.id).in_(list(entity_ids)),
-                visible_clause(viewer, m.Entity.visibility),
-            )
-            .order_by(col(m.Entity.id))
+        await _core(
+            session,
+            core_select(entity)
+            .where(entity.c.campaign_id == campaign_id, which, visible_clause(viewer, entity.c.visibility))
+            .order_by(entity.c.id),
         )
     ).all()
     if not rows:
         return []
     facts = (
-        await session.exec(
-            select(m.Fact).where(
-                m.Fact.campaign_id == campaign_id,
-                col(m.Fact.subject).in_([r.id for r in rows]),
-                visible_clause(viewer, m.Fact.visibility),
-            )
+        await _core(
+            session,
+            core_select(fact.c.subject, fact.c.field, fact.c.value).where(
+                fact.c.campaign_id == campaign_id,
+                fact.c.subject.in_([r.id for r in rows]),
+                visible_clause(viewer, fact.c.visibility),
+            ),
         )
     ).all()
-    by_subject: dict[str, list[m.Fact]] = {}
+    by_subject: dict[str, list[Any]] = {}
     for f in facts:
         by_subject.setdefault(f.subject or "", []).append(f)
     return [_entity_view(r, by_subject.get(r.id, [])) for r in rows]
@@ -250,23 +295,37 @@ async def find_entity(
 
 
 async def _holdings(session: AsyncSession, campaign_id: int, viewer: Viewer, where: Any) -> list[HoldingView]:
+    holding, item = _t(m.Holding), _t(m.Item)
     stmt = (
-        select(m.Holding, m.Item.name)
-        .join(
-            m.Item, (col(m.Item.campaign_id) == m.Holding.campaign_id) & (col(m.Item.id) == m.Holding.item_id)
+        core_select(
+            holding.c.item_id,
+            holding.c.holder_id,
+            holding.c.quantity,
+            holding.c.session_number,
+            holding.c.round_number,
+            holding.c.cause,
+            holding.c.visibility,
+            item.c.name.label("item_name"),
+        )
+        .select_from(
+            holding.join(
+                item, (item.c.campaign_id == holding.c.campaign_id) & (item.c.id == holding.c.item_id)
+            )
         )
         .where(
-            m.Holding.campaign_id == campaign_id,
+            holding.c.campaign_id == campaign_id,
             where,
-            m.Holding.quantity > 0,
-            visible_clause(viewer, m.Holding.visibility),
-            visible_clause(viewer, m.Item.visibility),
+            holding.c.quantity > 0,
+            visible_clause(viewer, holding.c.visibility),
+            visible_clause(viewer, item.c.visibility),
         )
-        .order_by(col(m.Holding.holder_id), col(m.Holding.item_id))
+        .order_by(holding.c.holder_id, holding.c.item_id)
     )
     return [
-        HoldingView(item_id=h.item_id, item_name=name, holder_id=h.holder_id, quantity=h.quantity, **_prov(h))
-        for h, name in (await session.exec(stmt)).all()
+        HoldingView(
+            item_id=h.item_id, item_name=h.item_name, holder_id=h.holder_id, quantity=h.quantity, **_prov(h)
+        )
+        for h in (await _core(session, stmt)).all()
     ]
 
 
@@ -486,7 +545,12 @@ async def history(
         stmt = stmt.where(m.Event.session_number == session_number)
     if round_number is not None:
         stmt = stmt.where(m.Event.round_number == round_number)
-    rows = (await session.exec(stmt.order_by(col(m.Event.seq).desc()).limit(limit))).all()
+    order: Any = col(m.Event.seq)
+    if session_number is not None:
+        # ``seq + 0``: one session's events are found by (session, round) first. Ordered by the bare column,
+        # SQLite walks the whole history backwards along the seq index to find them (25 ms at 100k events).
+        order = order + 0
+    rows = (await session.exec(stmt.order_by(order.desc()).limit(limit))).all()
     return await _event_views(session, campaign_id, rows, viewer)
 
 
@@ -514,6 +578,46 @@ async def npc_knowledge(
     return await _event_views(session, campaign_id, rows, viewer or Viewer.gm())
 
 
+async def npc_knowledge_of(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    npc_ids: Sequence[str],
+    viewer: Viewer | None = None,
+    limit: int = 100,
+) -> dict[str, list[EventView]]:
+    """:func:`npc_knowledge` for several NPCs in one read (plus the three reads of the events' links):
+    NPC id -> its newest ``limit`` witnessed events, newest first (every NPC asked for is a key)."""
+    out: dict[str, list[EventView]] = {npc: [] for npc in npc_ids}
+    if not npc_ids:
+        return out
+    witness, event = _t(m.EventWitness), _t(m.Event)
+    w, e = witness.c, event.c
+    rank = func.row_number().over(partition_by=w.entity_id, order_by=e.seq.desc()).label("rank")
+    ranked = (
+        select(w.entity_id.label("npc"), e.id.label("event_id"), rank)
+        .select_from(witness.join(event, e.id == w.event_id))
+        .where(w.campaign_id == campaign_id, w.entity_id.in_(list(npc_ids)), e.campaign_id == campaign_id)
+    )
+    if viewer is not None:
+        ranked = ranked.where(visible_clause(viewer, e.visibility))
+    sub = ranked.subquery()
+    rows = (
+        await session.exec(
+            select(sub.c.npc, m.Event)
+            .join(m.Event, col(m.Event.id) == sub.c.event_id)
+            .where(sub.c.rank <= limit)
+            .order_by(sub.c.npc, col(m.Event.seq).desc())
+        )
+    ).all()
+    events = {ev.id: ev for _, ev in rows}
+    seen = await _event_views(session, campaign_id, list(events.values()), viewer or Viewer.gm())
+    views = {view.seq: view for view in seen}
+    for npc, ev in rows:
+        out[npc].append(views[ev.seq])
+    return out
+
+
 async def facts(
     session: AsyncSession,
     *,
@@ -523,14 +627,17 @@ async def facts(
     keys: Sequence[str] | None = None,
 ) -> list[FactView]:
     """Current facts the viewer may see, by key; optionally of one ``subject`` or only ``keys``."""
-    stmt = select(m.Fact).where(m.Fact.campaign_id == campaign_id, visible_clause(viewer, m.Fact.visibility))
+    fact = _t(m.Fact)
+    stmt = core_select(fact).where(
+        fact.c.campaign_id == campaign_id, visible_clause(viewer, fact.c.visibility)
+    )
     if subject is not None:
-        stmt = stmt.where(m.Fact.subject == subject)
+        stmt = stmt.where(fact.c.subject == subject)
     if keys is not None:
-        stmt = stmt.where(col(m.Fact.key).in_(list(keys)))
+        stmt = stmt.where(fact.c.key.in_(list(keys)))
     return [
         FactView(key=f.key, subject=f.subject, field=f.field, value=f.value, **_prov(f))
-        for f in (await session.exec(stmt.order_by(col(m.Fact.key)))).all()
+        for f in (await _core(session, stmt.order_by(fact.c.key))).all()
     ]
 
 

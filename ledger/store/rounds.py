@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import func, insert, update
+from sqlalchemy import select as core_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -34,6 +36,11 @@ def _round_view(r: m.Round) -> RoundView:
         deadline=utc_aware(r.deadline),
         resolution=r.resolution,
     )
+
+
+def _t(model: Any) -> Any:
+    """The Core table of a model: statements on it skip building ORM instances (the hot path needs none)."""
+    return model.__table__
 
 
 def utc_aware(when: datetime | None) -> datetime | None:
@@ -307,13 +314,163 @@ async def list_submissions(session: AsyncSession, *, round_id: int) -> list[Subm
     return [_submission_view(s) for s in rows]
 
 
+# --- the round's own transitions, one short transaction each (the table's hot path) ----------------------
+
+
+async def close_round(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    round_id: int,
+    followup: dict[str, Any] | None = None,
+    followup_recipient: str | None = None,
+) -> RoundView:
+    """ONE transaction: queue the follow-up owed to the command that closes the round (when ``followup``, and
+    the round is not posted yet), then close the round if it still takes actions; returns the round as it is.
+
+    The follow-up row exists before (never after) the round is closed, so a crash in between still answers
+    the command. A round that was already closed (or further) is returned unchanged: closing is idempotent.
+    """
+    from ledger.store.outbox import queue_message
+
+    async with WriteTransaction(session):
+        await lock_campaign(session, campaign_id)
+        conn = await session.connection()
+        row = (await conn.execute(core_select(_t(m.Round)).where(_t(m.Round).c.id == round_id))).first()
+        if row is None or row.campaign_id != campaign_id:
+            raise UnknownRecord(f"no round {round_id} in campaign {campaign_id}")
+        view = _round_view(row)  # type: ignore[arg-type]
+        if followup is not None and view.state != "posted":
+            await queue_message(
+                session,
+                campaign_id=campaign_id,
+                round_id=round_id,
+                kind="followup",
+                recipient_user_id=followup_recipient,
+                content=followup,
+                replace=True,
+            )
+        if view.state in m.ACCEPTING_ROUND_STATES:
+            await conn.execute(
+                update(_t(m.Round))
+                .where(_t(m.Round).c.id == round_id)
+                .values(state="closed", updated_at=m.utcnow())
+            )
+            view = view.model_copy(update={"state": "closed"})
+    return view
+
+
+async def post_and_open_next(
+    session: AsyncSession,
+    *,
+    rnd: RoundView,
+    seed_commitment: str,
+    deadline: datetime | None,
+    resolution: dict[str, Any],
+) -> RoundView | None:
+    """ONE transaction: narrated -> posted, and the next round of the open session opened with its sealed
+    seed (``resolution``), the late actions of ``rnd`` carried into it. Returns the new round, or None when
+    no session is open (the round is posted all the same).
+
+    Raises RoundStateError when ``rnd`` is not ``narrated`` any more (another task posted it). ``rnd`` is
+    the campaign's newest round (at most one round is unfinished, and it is the last one opened), so the next
+    one is numbered after it, or 1 in a new session.
+    """
+    rounds = _t(m.Round)
+    async with WriteTransaction(session):
+        await lock_campaign(session, rnd.campaign_id)
+        conn = await session.connection()
+        moved = await conn.execute(
+            update(rounds)
+            .where(rounds.c.id == rnd.id, rounds.c.state == "narrated")
+            .values(state="posted", updated_at=m.utcnow())
+        )
+        if moved.rowcount != 1:
+            raise RoundStateError(f"round {rnd.session_number}.{rnd.number} is not narrated any more")
+        sessions = _t(m.GameSession)
+        latest = (
+            await conn.execute(
+                core_select(sessions.c.number, sessions.c.status)
+                .where(sessions.c.campaign_id == rnd.campaign_id)
+                .order_by(sessions.c.number.desc())
+                .limit(1)
+            )
+        ).first()
+        if latest is None or latest.status != "open":
+            return None
+        number = rnd.number + 1 if rnd.session_number == latest.number else 1
+        values = {
+            "campaign_id": rnd.campaign_id,
+            "session_number": latest.number,
+            "number": number,
+            "state": "open",
+            "seed_commitment": seed_commitment,
+            "deadline": deadline,
+            "resolution": resolution,
+            "opened_at": m.utcnow(),
+            "updated_at": m.utcnow(),
+        }
+        new_id = (await conn.execute(insert(rounds).values(**values).returning(rounds.c.id))).scalar_one()
+        subs = _t(m.Submission)
+        late = (
+            await conn.execute(
+                core_select(subs)
+                .where(subs.c.round_id == rnd.id, subs.c.origin == "late-moved")
+                .order_by(subs.c.id)
+            )
+        ).all()
+        carried: dict[str, dict[str, Any]] = {}
+        for sub in late:  # one per player: the last late action, under the first's key (as submit)
+            first = carried.get(sub.player_user_id, {}).get("idempotency_key")
+            carried[sub.player_user_id] = {
+                "round_id": new_id,
+                "campaign_id": rnd.campaign_id,
+                "player_user_id": sub.player_user_id,
+                "character_id": sub.character_id,
+                "idempotency_key": first or f"carried:{sub.idempotency_key}"[:128],
+                "text": sub.text,
+                "intent": sub.intent,
+                "ready": False,
+                "origin": "player",
+                "created_at": m.utcnow(),
+                "updated_at": m.utcnow(),
+            }
+        if carried:
+            await conn.execute(insert(subs), list(carried.values()))
+    return RoundView(
+        id=new_id,
+        campaign_id=rnd.campaign_id,
+        session_number=latest.number,
+        number=number,
+        state="open",
+        seed_commitment=seed_commitment,
+        revealed_seed=None,
+        deadline=utc_aware(deadline),
+        resolution=resolution,
+    )
+
+
+async def round_conflicts(session: AsyncSession, *, round_id: int) -> int:
+    """How many conflicts the round queued for the GM (any status)."""
+    table = _t(m.Conflict)
+    value = (
+        await (await session.connection()).execute(
+            core_select(func.count()).select_from(table).where(table.c.round_id == round_id)
+        )
+    ).scalar_one()
+    return int(value)
+
+
 __all__ = [
     "SUBMISSION_ORIGINS",
+    "close_round",
     "current_round",
     "get_round",
     "last_round",
     "list_submissions",
     "open_round",
+    "post_and_open_next",
+    "round_conflicts",
     "set_ready",
     "set_round_state",
     "store_resolution",
