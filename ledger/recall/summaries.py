@@ -242,7 +242,11 @@ class SummaryIndex:
     """
 
     def __init__(
-        self, client: ClientAPI | Callable[[], ClientAPI], *, embedding: EmbedFn | None = None
+        self,
+        client: ClientAPI | Callable[[], ClientAPI],
+        *,
+        embedding: EmbedFn | None = None,
+        scope_after: int | None = SCOPE_AFTER_QUERIES,
     ) -> None:
         from ledger.recall.embeddings import HashingEmbedding
 
@@ -257,9 +261,16 @@ class SummaryIndex:
         # campaign -> summary id -> scope, when this index knows the whole collection (see _scopes_for)
         self._scopes: dict[str, dict[str, _Scope]] = {}
         self._asked: dict[str, int] = {}
+        self._scope_after = scope_after  # None: always filter on metadata (benches compare the two paths)
 
     @classmethod
-    def local(cls, path: str | Path, *, embedding: EmbedFn | None = None) -> SummaryIndex:
+    def local(
+        cls,
+        path: str | Path,
+        *,
+        embedding: EmbedFn | None = None,
+        scope_after: int | None = SCOPE_AFTER_QUERIES,
+    ) -> SummaryIndex:
         """Open (or create, on first use) an index stored under the folder ``path``."""
         folder = Path(path).expanduser()
 
@@ -270,7 +281,7 @@ class SummaryIndex:
             folder.mkdir(parents=True, exist_ok=True)
             return chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
 
-        return cls(connect, embedding=embedding)
+        return cls(connect, embedding=embedding, scope_after=scope_after)
 
     @classmethod
     def remote(cls, host: str, port: int = 8000, *, embedding: EmbedFn | None = None) -> SummaryIndex:
@@ -560,10 +571,13 @@ class SummaryIndex:
     def _scopes_for(self, campaign: str, collection: Collection) -> dict[str, _Scope] | None:
         """The campaign's scope map when it is known and still counts as many summaries as the collection:
         set by :meth:`sync_now`, kept by this index's writes, read from the collection on the
-        :data:`SCOPE_AFTER_QUERIES`-th query (a process that asks twice will ask again). None otherwise."""
+        :data:`SCOPE_AFTER_QUERIES`-th query (a process that asks twice will ask again; ``scope_after``). None
+        otherwise, and always when the index was made with ``scope_after=None``."""
+        if self._scope_after is None:
+            return None
         asked = self._asked[campaign] = self._asked.get(campaign, 0) + 1
         known = self._scopes.get(campaign)
-        if known is None and asked < SCOPE_AFTER_QUERIES:
+        if known is None and asked < self._scope_after:
             return None
         total = int(collection.count())
         if known is not None and len(known) == total:
