@@ -335,42 +335,94 @@ async def stage_changes(
     if not 0 <= importance <= 10:
         raise InvalidChange(f"importance must be 0..10, not {importance}")
     changes = _parsed(mutations)
-    last = await lock_campaign(session, campaign_id)
-    known = await _prefetched(session, campaign_id, [(changes, witnesses, ())])
-    draft = SqlDraft(session, campaign_id, known=known)
-    base = Provenance(session_number, round_number, cause, "public")
-    await _draft_changes(
-        draft, first_seq=last + 1, changes=changes, base=base, cause=cause, witnesses=witnesses
-    )
-    round_row: m.Round | None = None
-    if round_state is not None or resolution is not None:
-        if round_number is None:
+    last = await _draw_numbers(session, campaign_id, len(changes))
+    try:
+        known = await _prefetched(session, campaign_id, [(changes, witnesses, ())])
+        draft = SqlDraft(session, campaign_id, known=known)
+        base = Provenance(session_number, round_number, cause, "public")
+        await _draft_changes(
+            draft, first_seq=last + 1, changes=changes, base=base, cause=cause, witnesses=witnesses
+        )
+        if (round_state is not None or resolution is not None) and round_number is None:
             raise RoundStateError("a round state needs a round_number")
-        round_row = (
-            await session.exec(
-                select(m.Round).where(
-                    m.Round.campaign_id == campaign_id,
-                    m.Round.session_number == session_number,
-                    m.Round.number == round_number,
-                )
-            )
-        ).first()
-        if round_row is None:
-            raise UnknownRecord(f"no round {session_number}.{round_number} in campaign {campaign_id}")
-        if round_state is not None:
-            check_round_move(round_row.state, round_state)
+    except LedgerError:
+        if changes:  # nothing was written: the numbers drawn go back (for a caller that does not roll back)
+            await _number_events(session, campaign_id, last)
+        raise
     await draft.write(importance=importance, permanent=permanent, base=base)
-    if changes:
-        await _number_events(session, campaign_id, last + len(changes))
-    if round_row is not None:
-        if round_state is not None:
-            round_row.state = round_state
-        if resolution is not None:
-            round_row.resolution = resolution
-        round_row.updated_at = m.utcnow()
-        session.add(round_row)
-        await session.flush()
+    if round_number is not None and (round_state is not None or resolution is not None):
+        await _move_round(
+            session,
+            campaign_id=campaign_id,
+            session_number=session_number,
+            round_number=round_number,
+            round_state=round_state,
+            resolution=resolution,
+        )
     return [e.ref for e in draft.events]
+
+
+async def _draw_numbers(session: AsyncSession, campaign_id: int, count: int) -> int:
+    """Take the campaign's lock and ``count`` event numbers; return the last number before them.
+
+    Not locked yet in this transaction: ONE ``UPDATE ... RETURNING`` takes the lock (the row lock a
+    ``SELECT ... FOR NO KEY UPDATE`` would take) and moves the campaign's number past the drawn ones.
+    """
+    if count == 0 or campaign_id in _held_locks(session):
+        last = await lock_campaign(session, campaign_id)
+        if count:
+            await _number_events(session, campaign_id, last + count)
+        return last
+    stmt = (
+        update(m.Campaign)
+        .where(col(m.Campaign.id) == campaign_id)
+        .values(event_seq=col(m.Campaign.event_seq) + count)
+        .returning(col(m.Campaign.event_seq))
+    )
+    drawn = (await (await session.connection()).execute(stmt)).scalar_one_or_none()
+    if drawn is None:
+        raise CampaignNotFound(f"no campaign {campaign_id}")
+    _held_locks(session)[campaign_id] = int(drawn)
+    return int(drawn) - count
+
+
+async def _move_round(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    session_number: int,
+    round_number: int,
+    round_state: str | None,
+    resolution: dict[str, Any] | None,
+) -> None:
+    """Give the round its new state and/or resolution in one UPDATE that only matches a forward move.
+
+    Refuses (UnknownRecord, RoundStateError) like :func:`check_round_move`, reading the round only then. An
+    ORM-enabled UPDATE, so a copy of the round already loaded in the session is brought up to date too.
+    """
+    where = (
+        col(m.Round.campaign_id) == campaign_id,
+        col(m.Round.session_number) == session_number,
+        col(m.Round.number) == round_number,
+    )
+    values: dict[str, Any] = {"updated_at": m.utcnow()}
+    stmt = update(m.Round).where(*where)
+    if round_state is not None:
+        check_round_move(round_state, round_state)  # a name that is no round state is refused here
+        earlier = [state for state, n in ROUND_ORDER.items() if n <= ROUND_ORDER[round_state]]
+        stmt = stmt.where(col(m.Round.state).in_(earlier))
+        values["state"] = round_state
+    if resolution is not None:
+        values["resolution"] = resolution
+    moved = await session.exec(stmt.values(**values))
+    if moved.rowcount == 1:
+        return
+    current = (await session.exec(select(m.Round.state).where(*where))).first()
+    if current is None:
+        raise UnknownRecord(f"no round {session_number}.{round_number} in campaign {campaign_id}")
+    if round_state is not None:
+        check_round_move(current, round_state)
+    raise RoundStateError(f"round {session_number}.{round_number} could not be moved")  # pragma: no cover
 
 
 async def apply_changes(
