@@ -6,8 +6,10 @@ an event). Timed: deciding them (the fact and leak checks on each, names, ids: `
 writing them inside the narration's transaction (the ``stage`` it returns). Everything else in the round is
 the same with or without proposals.
 
-Run: ``python3 bench/bench_proposals.py [--rounds N]`` from the repository root. Prints figures; asserts
-nothing (timings are noisy on shared machines).
+Run: ``python3 bench/bench_proposals.py [--rounds N] [--show-sql]`` from the repository root. Prints median
+and p95 wall milliseconds (and the write's CPU milliseconds: the machine may be shared), the SQL statements
+the write adds per round and, with ``--show-sql``, those statements by shape. Asserts nothing (timings are
+noisy on shared machines).
 """
 
 from __future__ import annotations
