@@ -228,3 +228,52 @@ def test_a_settlement_told_happening_now_is_replayed_and_keeping_an_oath_keeps_i
     assert "debt-0001-01" in refuted("The arrears are settled.", keep())
     assert refuted("Mira keeps her oath to the abbot, silent as the grave.", keep()) == set()
     assert "oath-0002-01" in refuted("Mira kept her oath to the abbot to the end.", keep())
+
+
+def senses() -> WorldSnapshot:
+    """Brann is blinded and Ilse deafened, both in the hall with Mira; Oren holds eight arrows."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("pc-oren", "pc", "Oren", owner="2", location="loc-hall", pronoun="he"),
+            Entity(
+                "npc-brann",
+                "npc",
+                "Brann",
+                location="loc-hall",
+                pronoun="he",
+                conditions=frozenset({"blinded"}),
+            ),
+            Entity(
+                "npc-ilse",
+                "npc",
+                "Ilse",
+                location="loc-hall",
+                pronoun="she",
+                conditions=frozenset({"deafened"}),
+            ),
+            Entity("loc-hall", "location", "the hall"),
+            Entity("item-arrows", "item", "arrows", (Alias("arrow"),)),
+        ],
+        holdings=[Holding("item-arrows", "pc-oren", 8)],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "pc-oren", "npc-brann", "npc-ilse"})),
+    )
+
+
+def test_a_word_of_planning_after_a_determiner_is_a_thing_not_a_frame() -> None:
+    text = "Mira whispers the plan in Ilse's ear, and Ilse nods and whispers back."
+    assert "npc-ilse-condition-deafened" in refuted(text, senses())
+    assert (
+        refuted("Mira plans to whisper in Ilse's ear, and Ilse would nod and whisper back.", senses())
+        == set()
+    )
+
+
+def test_a_phrase_after_a_comma_is_not_the_means_of_reading() -> None:
+    assert "npc-brann-condition-blinded" in refuted("Brann reads the letter, his lips moving.", senses())
+    assert refuted("Brann reads the runes with his fingertips.", senses()) == set()
+
+
+def test_a_count_with_left_after_it_is_all_there_is() -> None:
+    assert "item-arrows-quantity" in refuted("Oren has three arrows left.", senses())
+    assert refuted("Oren has three arrows in his hand.", senses()) == set()

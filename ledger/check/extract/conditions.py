@@ -536,7 +536,9 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
         nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
         if eyes and lemma in _EYES_SEE:
             out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
-        by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(nxt))
+        # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
+        phrase = nxt[: nxt.index(",")] if "," in nxt else nxt
+        by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(phrase))
         if lemma in SIGHT and not by_touch and not (lemma == "see" and nxt[:1] == ["to"]):
             out.append(
                 ("sight", toks[k].low)

@@ -379,12 +379,15 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if holder is None or holder.id is None:
             continue
         qty, exact = _number(toks, qlo, it.i)
+        if qty is not None and it.j < s.b and toks[it.j].low in ("left", "remaining", "apiece"):
+            exact = True  # "three arrows left": all there are now
         if qty is None:
             qty, exact = _count_after(s, it.j)
         plural = _told_plural(s, it)
         if qty is None and exact and not plural:
             qty = 1
-        if (qty is not None and poss is not None) or pronoun:
+        if (qty is not None and poss is not None) or (pronoun and carrier is None):
+            # "his three arrows" is all he has; "three arrows in his hand" may be some of them
             exact = exact or qty is not None
         part = _partitive(s, (poss.i if poss is not None else k) - 1)
         if part is not None:

@@ -103,7 +103,7 @@ class _Sentence:
         before = [t.low for t in self.tokens[self.a : m.i] if not t.quoted]
         before_clause = [t.low for t in self.tokens[c0 : m.i] if not t.quoted]
         after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
-        hypo = bool(_HYPO & set(before_clause)) or bool(after and after[0] in _MODAL_AFTER)
+        hypo = self._hypothetical_before(c0, m.i) or bool(after and after[0] in _MODAL_AFTER)
         hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
         memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
         # "the grave of Harlan Voss", "the cairn for Caelan": the place of the dead names them, looking back
@@ -167,6 +167,21 @@ class _Sentence:
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
         negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
         return Modality(m.quoted, hypo, memory, rumour, negated)
+
+    def _hypothetical_before(self, c0: int, i: int) -> bool:
+        """A word of supposing, planning or wishing in the clause before token ``i``, used as such: "plan",
+        "hope" or "wish" after a determiner or an owner ("whispers the plan", "her last hope") is a thing
+        named, not a frame around what follows."""
+        toks = self.tokens
+        for q in range(c0, i):
+            t = toks[q]
+            if t.quoted or t.low not in _HYPO:
+                continue
+            prev = toks[q - 1] if q > self.a else None
+            if prev is not None and (prev.low in _NOUN_LEAD or prev.poss) and t.low not in _FRAME_WORDS:
+                continue
+            return True
+        return False
 
     def _looks_back(self) -> bool:
         """The sentence as a whole looks back: a life someone had ("when Voss was alive") or a time phrase
@@ -421,6 +436,10 @@ _IN_LIFE = re.compile(
     r"(?:alive|living|young|a (?:boy|girl|child|lad|lass|youth))\b"
     r"|\bin (?:life|his life|her life|their life)\b"
 )
+# words before a noun: after one, a word of planning or hoping is the thing, not the frame
+_NOUN_LEAD = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", "your", "our", "this", "that"})
+# frame words that are never nouns after a determiner in a way that matters ("the if" does not occur)
+_FRAME_WORDS = frozenset({"if", "unless", "would", "could", "might", "should", "perhaps", "maybe", "whether"})
 _LOOK_BACK = (
     "years ago",
     "long ago",
