@@ -16,6 +16,7 @@ the rest together), and the conflicts are reported to the GM. Every attempt is r
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import re
@@ -32,7 +33,8 @@ from bot.narrator.base import (
     Narrator,
 )
 from bot.narrator.offline import OfflineNarrator
-from bot.narrator.repetition import DEFAULT_THRESHOLD, repeated_of, similarity
+from bot.narrator.repetition import DEFAULT_THRESHOLD, WINDOW
+from bot.narrator.repetition import bigrams as _bigrams
 
 _log = logging.getLogger(__name__)
 
@@ -163,6 +165,26 @@ async def _attempt(
     return good, draft, conflicts, repeated
 
 
+@functools.lru_cache(maxsize=256)
+def bigrams(text: str) -> frozenset[str]:
+    """:func:`bot.narrator.repetition.bigrams`, remembered: the campaign's recent narrations are compared with
+    every draft of every round, and normalising them again each time was a large part of a round's CPU."""
+    return _bigrams(text)
+
+
+def _similarity(first: str, second: str) -> float:
+    """:func:`bot.narrator.repetition.similarity` over the remembered bigrams (the same Jaccard)."""
+    a, b = bigrams(first), bigrams(second)
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def repeated_of(text: str, recent: Sequence[str], threshold: float = DEFAULT_THRESHOLD) -> tuple[str, ...]:
+    """:func:`bot.narrator.repetition.repeated_of` over the remembered bigrams."""
+    return tuple(old for old in recent[-WINDOW:] if _similarity(text, old) >= threshold)
+
+
 async def _post_offline(
     request: NarrationRequest,
     fallback: OfflineNarrator,
@@ -184,7 +206,7 @@ async def _post_offline(
             candidates.append(await fallback.narrate(reseeded))
 
         def closeness(candidate: Draft) -> float:
-            return max((similarity(candidate.public_text, old) for old in recent), default=0.0)
+            return max((_similarity(candidate.public_text, old) for old in recent), default=0.0)
 
         draft = min(candidates, key=closeness)
     draft = draft.model_copy(update={"source": "fallback"})

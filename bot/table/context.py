@@ -124,6 +124,19 @@ class Lookups:
                 f"(the campaign owner or the '{self.ctx.settings.discord.gm_role}' role)."
             )
 
+    async def require_gm_members(
+        self, s: AsyncSession, campaign: CampaignView, caller: v.Caller
+    ) -> list[MemberView]:
+        """:meth:`require_gm` that also returns the campaign's members it read (for a round closed now)."""
+        members = await service.list_members(s, campaign_id=campaign.id)
+        member = next((m for m in members if m.user_id == caller.user_id), None)
+        if not self.is_gm(campaign, caller, member):
+            raise NotGM(
+                "Only the GM can do that "
+                f"(the campaign owner or the '{self.ctx.settings.discord.gm_role}' role)."
+            )
+        return members
+
     async def player(
         self, s: AsyncSession, campaign: CampaignView, caller: v.Caller
     ) -> tuple[MemberView, str]:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from bot.table.context import Lookups, TableContext
     from bot.table.delivery import Delivery
     from bot.table.narration import Narration
+    from bot.table.round_inputs import RoundInputs
     from ledger.store.records import RoundView
     from rules.round import RoundResolution
 
@@ -313,13 +314,22 @@ class Rounds:
 
         ``reply``: the command's opaque reply handle, answered after a restart as in :meth:`ready`.
         """
+        from bot.table.round_inputs import from_members
+
         async with self.ctx.session() as s:
             campaign = await self.lookups.campaign(s, where)
-            await self.lookups.require_gm(s, campaign, caller)
+            members = await self.lookups.require_gm_members(s, campaign, caller)
             rnd = await service.current_round(s, campaign_id=campaign.id)
             if rnd is None:
                 raise NoOpenRound("There is no round to close.")
-        return await self.close_and_finish(campaign.id, rnd.id, reply=reply, caller_id=caller.user_id)
+        return await self.close_and_finish(
+            campaign.id,
+            rnd.id,
+            reply=reply,
+            caller_id=caller.user_id,
+            rnd=rnd,
+            inputs=from_members(campaign, members),
+        )
 
     async def tick(self) -> None:
         """Close every round whose deadline passed and retry due deliveries (called every 30 s by the bot).
@@ -378,42 +388,46 @@ class Rounds:
         reply: str | None = None,
         caller_id: str | None = None,
         channel_results: bool = False,
+        rnd: RoundView | None = None,
+        inputs: RoundInputs | None = None,
     ) -> v.RoundReport:
         """Close the round (if it still takes actions) and drive it to posted.
 
         The command waiting for the result (``reply``, its opaque handle) or, for a round the deadline closed,
-        the channel (``channel_results``) gets a ``followup`` row before the round closes: if the process dies
-        before this returns, the restarted table answers it with the round's dice. When this call returns, the
-        waiting command answers itself and its row is marked sent.
+        the channel (``channel_results``) gets a ``followup`` row before the round closes (in the closing
+        transaction): if the process dies before this returns, the restarted table answers it with the
+        round's dice. When this call returns, the waiting command answers itself and its row is marked sent.
+        ``rnd`` and ``inputs``: the round, campaign and members the caller already read (the round's state
+        is checked again under the lock, in the closing transaction).
         """
+        from bot.table.round_inputs import load_inputs
+        from ledger.store import outbox as ledger_outbox
+        from ledger.store import rounds as ledger_rounds
+
         async with self.ctx.lock(campaign_id):
             async with self.ctx.session() as s:
-                rnd = await service.get_round(s, round_id=round_id)
+                if rnd is None or rnd.id != round_id:
+                    rnd = await service.get_round(s, round_id=round_id)
+                if inputs is None:
+                    inputs = await load_inputs(s, campaign_id)
+                followup = rnd.state != "posted" and (reply is not None or channel_results)
                 if rnd.state in ACCEPTING:
                     await self.ctx.step("close")
-                if rnd.state != "posted" and (reply is not None or channel_results):
-                    await service.add_outbox(
+                if rnd.state in ACCEPTING or followup:
+                    rnd = await ledger_rounds.close_round(
                         s,
                         campaign_id=campaign_id,
                         round_id=round_id,
-                        kind="followup",
-                        recipient_user_id=caller_id if reply is not None else None,
-                        content={"handle": reply, "round": rnd.number},
-                        replace=True,
+                        followup={"handle": reply, "round": rnd.number} if followup else None,
+                        followup_recipient=caller_id if reply is not None else None,
                     )
-                if rnd.state in ACCEPTING:
-                    await service.set_round_state(s, round_id=round_id, state="closed")
             answering = frozenset({caller_id}) if reply is not None and caller_id else frozenset()
-            report = await self._finish_locked(campaign_id, round_id, answering=answering)
+            report = await self._finish_locked(
+                campaign_id, round_id, answering=answering, rnd=rnd, inputs=inputs
+            )
             if answering:
                 async with self.ctx.session() as s:
-                    for m in await service.list_outbox(s, round_id=round_id):
-                        if (
-                            m.kind == "followup"
-                            and m.recipient_user_id in answering
-                            and m.status == "pending"
-                        ):
-                            await service.mark_outbox(s, outbox_id=m.id, status="sent", external_id="reply")
+                    await ledger_outbox.answer_followups(s, round_id=round_id, recipients=answering)
             return report
 
     async def _finish(self, campaign_id: int, round_id: int) -> v.RoundReport:
@@ -421,52 +435,79 @@ class Rounds:
             return await self._finish_locked(campaign_id, round_id)
 
     async def _finish_locked(
-        self, campaign_id: int, round_id: int, *, answering: frozenset[str] = frozenset()
+        self,
+        campaign_id: int,
+        round_id: int,
+        *,
+        answering: frozenset[str] = frozenset(),
+        rnd: RoundView | None = None,
+        inputs: RoundInputs | None = None,
     ) -> v.RoundReport:
         """Drive a closed round through resolved, narrated and posted, from whatever state it is in.
 
         ``answering``: users whose command is waiting for this call (their follow-ups are not sent).
+        ``rnd``, ``inputs``: the round as the caller just read or wrote it under the lock, and its campaign
+        and members (read here when not given). Each phase returns the round as it left it, so the round is
+        read once, not again between phases.
         """
-        async with self.ctx.session() as s:
-            rnd = await service.get_round(s, round_id=round_id)
-        if rnd.state == "closed":
-            await self._resolve(campaign_id, rnd)
-        async with self.ctx.session() as s:
-            rnd = await service.get_round(s, round_id=round_id)
-        if rnd.state == "resolved":
-            await self.narration.narrate(campaign_id, rnd)
-        async with self.ctx.session() as s:
-            rnd = await service.get_round(s, round_id=round_id)
-        if rnd.state == "narrated":
-            await self.delivery.deliver(campaign_id, rnd, answering=answering)
-            async with self.ctx.session() as s:
-                await self.ctx.step("posted")
-                await service.set_round_state(s, round_id=round_id, state="posted")
-                await self.open_next_round(s, campaign_id)
-        return await self.delivery.report(round_id)
+        from bot.table.round_inputs import load_inputs
 
-    async def _resolve(self, campaign_id: int, rnd: RoundView) -> None:
-        """closed -> resolved: defaults for the absent, the rules, and one ledger transaction."""
+        if rnd is None or inputs is None:
+            async with self.ctx.session() as s:
+                if rnd is None:
+                    rnd = await service.get_round(s, round_id=round_id)
+                if inputs is None:
+                    inputs = await load_inputs(s, campaign_id)
+        if rnd.state == "closed":
+            rnd = await self._resolve(inputs, rnd)
+        if rnd.state == "resolved":
+            rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs)
+        if rnd.state == "narrated":
+            await self.delivery.deliver(campaign_id, rnd, answering=answering, campaign=inputs.campaign)
+            await self.ctx.step("posted")
+            await self._post_and_open_next(inputs, rnd)
+            rnd = rnd.model_copy(update={"state": "posted"})
+        return await self.delivery.report(round_id, rnd=rnd)
+
+    async def _post_and_open_next(self, inputs: RoundInputs, rnd: RoundView) -> RoundView | None:
+        """narrated -> posted and the next round opened (fresh sealed seed), in one transaction."""
+        from ledger.store import rounds as ledger_rounds
+        from rules.fairness import commit_seed
+
+        settings = inputs.campaign.settings
+        minutes = float(settings.get("deadline_minutes", self.ctx.settings.rounds.deadline_minutes))
+        seed = self.ctx.seeds()
+        async with self.ctx.session() as s:
+            return await ledger_rounds.post_and_open_next(
+                s,
+                rnd=rnd,
+                seed_commitment=commit_seed(seed),
+                deadline=self.ctx.clock() + timedelta(minutes=minutes),
+                resolution={"sealed_seed": seed},
+            )
+
+    async def _resolve(self, inputs: RoundInputs, rnd: RoundView) -> RoundView:
+        """closed -> resolved: defaults for the absent, the rules, and one ledger transaction.
+
+        Returns the round as the transaction left it (resolved, its record as the ledger stores it)."""
+        import json
+
         from bot.scene import load_scene, mutations_for, round_state
         from ledger.store.sessions import sealed_seed
         from rules.round import resolve_round
 
+        campaign_id = inputs.campaign.id
         seed = sealed_seed(rnd)
+        pc_ids = inputs.pc_ids
         async with self.ctx.session() as s:
-            campaign = await service.get_campaign(s, campaign_id=campaign_id)
-            members = await service.list_members(s, campaign_id=campaign_id, active_only=True)
             subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
+            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
             acted = {x.player_user_id for x in subs}
-            default = str(campaign.settings.get("default_action") or self.ctx.settings.rounds.default_action)
+            settings = inputs.campaign.settings
+            default = str(settings.get("default_action") or self.ctx.settings.rounds.default_action)
             notices: list[str] = []
-            pc_ids = [m.character_id for m in members if m.character_id]
-            pcs = {
-                e.id: e
-                for e in await service.get_entities(
-                    s, campaign_id=campaign_id, entity_ids=pc_ids, viewer=GM_VIEW
-                )
-            }
-            for m in members:
+            pcs = {pc: scene.creatures[pc] for pc in pc_ids if pc in scene.creatures}
+            for m in inputs.members:
                 if (
                     m.character_id
                     and m.user_id not in acted
@@ -474,19 +515,19 @@ class Rounds:
                     and pcs[m.character_id].alive is not False
                 ):
                     intent = Intent(kind=IntentKind.HOLD, actor=m.character_id, text=default)
-                    await service.submit(
-                        s,
-                        round_id=rnd.id,
-                        player_user_id=m.user_id,
-                        idempotency_key=f"default:{rnd.id}:{m.user_id}",
-                        text=default,
-                        intent=intent.model_dump(mode="json"),
-                        character_id=m.character_id,
-                        origin="default",
+                    subs.append(
+                        await service.submit(
+                            s,
+                            round_id=rnd.id,
+                            player_user_id=m.user_id,
+                            idempotency_key=f"default:{rnd.id}:{m.user_id}",
+                            text=default,
+                            intent=intent.model_dump(mode="json"),
+                            character_id=m.character_id,
+                            origin="default",
+                        )
                     )
                     notices.append(f"{pcs[m.character_id].name} was absent and {default}.")
-            subs = [x for x in await service.list_submissions(s, round_id=rnd.id) if x.origin != "late-moved"]
-            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=pc_ids)
         latest: dict[str, Any] = {}
         for sub in subs:  # one action per character: the latest submission wins
             if sub.intent and sub.character_id:
@@ -531,6 +572,8 @@ class Rounds:
                 resolution=record,
                 cause=f"round-{rnd.session_number}.{rnd.number}",
             )
+        # As a later read would give it back (JSON), so a resumed round and this one narrate alike.
+        return rnd.model_copy(update={"state": "resolved", "resolution": json.loads(json.dumps(record))})
 
     async def _reveals(
         self,
@@ -549,6 +592,27 @@ class Rounds:
         from ledger.recall.retrieval import scene_context
 
         out: list[dict[str, Any]] = []
+        # One session for every check of the round, and one retrieval per (place, focus): checks without a
+        # target (look around, listen) at one place would otherwise read the same records again.
+        contexts: dict[tuple[str | None, tuple[str, ...]], Any] = {}
+        async with self.ctx.session() as s:
+            for result in resolution.results:
+                if not result.reveals or result.intent is None:
+                    continue
+                actor = scene.creatures.get(result.actor)
+                if actor is None or actor.kind != "pc":
+                    continue
+                focus = [x for x in (result.intent.target,) if x] or sorted(scene.creatures)
+                around = (actor.location, tuple(focus))
+                if around not in contexts:
+                    contexts[around] = await scene_context(
+                        s,
+                        campaign_id=campaign_id,
+                        location=actor.location,
+                        present=focus,
+                        viewer=GM_VIEW,
+                        current_session=rnd.session_number,
+                    )
         for index, result in enumerate(resolution.results):
             if not result.reveals or result.intent is None:
                 continue
@@ -557,15 +621,7 @@ class Rounds:
                 continue
             player_seat = seat(actor.owner_user_id, "")
             focus = [x for x in (result.intent.target,) if x] or sorted(scene.creatures)
-            async with self.ctx.session() as s:
-                context = await scene_context(
-                    s,
-                    campaign_id=campaign_id,
-                    location=actor.location,
-                    present=focus,
-                    viewer=GM_VIEW,
-                    current_session=rnd.session_number,
-                )
+            context = contexts[(actor.location, tuple(focus))]
             # Only the GM's secrets can be discovered; another player's private record is never revealed,
             # and a record the party already sees (a public stance) is nothing new: no learned fact is filed.
             secret = next((r for r in context.records if r.visibility == "gm"), None)
