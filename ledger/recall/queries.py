@@ -4,8 +4,8 @@ Every statement is keyed by the scene's ids (never by the campaign's length) and
 (``visibility IN :vis``, or no restriction for the GM), so a record the viewer may not see never leaves the
 database. :func:`ledger.recall.retrieval.scene_context` runs them; :mod:`.candidates` turns their rows into
 candidates. Every per-id sub-select reads one index range (``ix_edge_target``, the edge and event-index
-primary keys, ``ix_thread_party_entity_thread``, ``ix_event_entity_entity``, ``ix_event_witness_entity``) with its
-own LIMIT, so a scene costs at most a fixed number of rows per id, however long the campaign.
+primary keys, ``ix_thread_party_entity_thread``, ``ix_event_entity_entity``, ``ix_event_witness_entity``)
+with its own LIMIT, so a scene costs at most a fixed number of rows per id, however long the campaign.
 
 Statements whose shape depends on how many ids a scene has take them as numbered parameters (``a0``, ``a1``
 ...), padded with ``""`` (which matches nothing) up to a bucket of :data:`ID_BUCKET`, so a handful of shapes
