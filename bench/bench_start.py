@@ -97,9 +97,9 @@ def _pct(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _rss() -> int:
-    """This process's resident memory in bytes (Linux ``/proc/self/statm``)."""
-    with open("/proc/self/statm", encoding="ascii") as statm:
+def _rss(pid: int | str = "self") -> int:
+    """A process's resident memory in bytes (Linux ``/proc/<pid>/statm``; default this one)."""
+    with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
@@ -178,8 +178,9 @@ async def bench_big_load(sessions: int) -> None:
 
 # -------------------------------------------------------------------------------------------------- memory
 @contextmanager
-def _chroma_server(folder: Path) -> Iterator[int | None]:
-    """A ``chroma run`` on a free 127.0.0.1 port until the block ends (yields None without the CLI)."""
+def _chroma_server(folder: Path) -> Iterator[tuple[int, int] | None]:
+    """A ``chroma run`` on a free 127.0.0.1 port until the block ends: yields (port, pid), None without the
+    CLI."""
     beside = Path(sys.executable).parent / "chroma"
     exe = str(beside) if beside.is_file() else shutil.which("chroma")
     if exe is None:
@@ -206,7 +207,7 @@ def _chroma_server(folder: Path) -> Iterator[int | None]:
             if server.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("chroma run did not start")
             time.sleep(0.2)
-        yield port
+        yield port, server.pid
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -243,24 +244,24 @@ async def bench_memory(mode: str, campaigns: int) -> None:
     """Resident memory and Python heap per idle harbour campaign, with the summary index in ``mode``."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        with _chroma_server(folder) if mode == "server" else _nothing() as port:
-            if mode == "server" and port is None:
+        with _chroma_server(folder) if mode == "server" else _nothing() as server:
+            if mode == "server" and server is None:
                 print(f"\n== memory ({mode}): skipped, the chroma CLI is not installed")
                 return
-            config = (
-                {"chroma": {"mode": "http", "host": "127.0.0.1", "port": port}} if mode == "server" else {}
-            )
+            config = {"chroma": {"mode": "http", "host": "127.0.0.1", "port": server[0]}} if server else {}
             extra: dict[str, Any] = {"summaries": None} if mode == "none" else {}
             table = await _table(folder, config, **extra)
             try:
                 await _start_many(table, "warm", 10)
                 gc.collect()
                 rss0, sizes0 = _rss(), _containers(table)
+                chroma0 = _rss(server[1]) if server else 0
                 wall, cpu = time.perf_counter(), time.process_time()
                 await _start_many(table, "idle", campaigns)
                 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
                 gc.collect()
                 rss1, sizes1 = _rss(), _containers(table)
+                chroma1 = _rss(server[1]) if server else 0
                 sample = max(10, campaigns // 10)
                 tracemalloc.start()
                 heap0 = tracemalloc.get_traced_memory()[0]
@@ -276,6 +277,11 @@ async def bench_memory(mode: str, campaigns: int) -> None:
     rss, heap = (rss1 - rss0) / campaigns / 1024, (heap1 - heap0) / sample / 1024
     print(f"  resident memory growth {rss:8.1f} KB per campaign  (target: <= 200 KB)")
     print(f"  Python heap growth     {heap:8.1f} KB per campaign  (tracemalloc, {sample} campaigns)")
+    if mode == "server":
+        chroma = (chroma1 - chroma0) / campaigns / 1024
+        print(
+            f"  chroma server growth   {chroma:8.1f} KB per campaign  (its own process, shared by all bots)"
+        )
     grown = {
         k: sizes1[k] - sizes0.get(k, 0) for k in sizes1 if sizes1[k] - sizes0.get(k, 0) >= campaigns // 2
     }
@@ -284,7 +290,7 @@ async def bench_memory(mode: str, campaigns: int) -> None:
 
 
 @contextmanager
-def _nothing() -> Iterator[None]:
+def _nothing() -> Iterator[tuple[int, int] | None]:
     yield None
 
 

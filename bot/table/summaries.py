@@ -208,10 +208,10 @@ class SummaryUpkeep:
 
     def _upsert(self, campaign_id: int, docs: Sequence[SummaryDoc]) -> None:
         """Embed and store ``docs`` in the campaign's collection: one embedding call and one Chroma upsert
-        per batch (the index's own batching; it has no public many-at-once add). Raises IndexUnavailable."""
+        per batch. Raises IndexUnavailable."""
         summaries = self.ctx.summaries
         assert summaries is not None
-        summaries._upsert(f"campaign-{campaign_id}", docs, "add")
+        summaries.add_many_now(f"campaign-{campaign_id}", docs)
 
     async def _mark(self, campaign_id: int, states: dict[int, str]) -> None:
         """Record the summaries' new index states in one writing transaction."""
