@@ -277,3 +277,21 @@ def test_a_phrase_after_a_comma_is_not_the_means_of_reading() -> None:
 def test_a_count_with_left_after_it_is_all_there_is() -> None:
     assert "item-arrows-quantity" in refuted("Oren has three arrows left.", senses())
     assert refuted("Oren has three arrows in his hand.", senses()) == set()
+
+
+def test_a_thing_given_to_someone_named_before_it_changes_hands() -> None:
+    assert (
+        refuted("Tam gives Mira the iron key. Later, Mira turns the key over in her hands.", keep()) == set()
+    )
+    assert "item-key-holder" in refuted("Later, Mira turns the key over in her hands.", keep())
+
+
+def test_the_hand_that_handles_anothers_thing_holds_it() -> None:
+    assert "item-key-holder" in refuted("Oren twirls Tam's iron key on his finger.", keep())
+    assert refuted("Tam twirls his iron key on his finger.", keep()) == set()
+
+
+def test_by_the_time_someone_arrives_they_have_arrived() -> None:
+    text = "By the time Mira reaches the chapel, the abbot is lighting the evening candles."
+    assert refuted(text, keep()) == set()
+    assert "npc-abbot-location" in refuted("The abbot is lighting the evening candles.", keep())

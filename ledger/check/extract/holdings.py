@@ -326,6 +326,10 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             and toks[creatures[0].j].low in _BODY_NOUNS
         ):
             before = [creatures[0]]  # "Kestrel's fingers brush the bone flute"
+        if len(before) >= 2 and VERBS.get(toks[before[-1].i - 1].low) in _GIVE_VERBS:
+            if toks[it.i - 1].low in ("a", "an", "some"):
+                continue  # "hands Venn a waterskin": some waterskin, not the one the record names
+            before = before[:-1]  # "Tamsin gives Mira the iron key": Mira is given to, Tamsin gives
         if before:
             subject = before[-1]
             between = [t.low for t in toks[subject.j : it.i]]
@@ -360,7 +364,16 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             # item goes from the one who handles it to the one it is sent to, replayed from here on
             s.claim("holds", (giver.id or "", iid), giver, s.modality(giver), f"give:{sent.id}")
             continue
-        if poss is not None:
+        if (
+            poss is not None
+            and subject is not None
+            and subject.id != poss.id
+            and verb_lemma in _HOLD_VERBS
+            and not any(t.text == "," for t in toks[subject.j : poss.i])
+        ):
+            # "Oren twirls Tamsin's iron key on his finger": the owner is named, the hand is the subject's
+            holder, qlo = subject, poss.j
+        elif poss is not None:
             holder, qlo = poss, poss.j
         elif worn is not None and not (subject is not None and verb_lemma in _GIVE_VERBS):
             holder, qlo = worn, it.i
@@ -409,7 +422,11 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
         detail = ""
         if verb_lemma in _GIVE_VERBS and holder is subject:
-            to = next((c for c in creatures if c.i > it.j and c.id != holder.id), None)
+            to = next((c for c in creatures if c.i > it.j and c.id != holder.id), None) or next(
+                # "gives Mira the iron key": the one given to stands between the verb and the thing
+                (c for c in creatures if holder.j < c.i < it.i and not c.poss and c.id != holder.id),
+                None,
+            )
             detail = f"give:{to.id}" if to is not None and to.id else "give:*"  # "*": to someone unnamed
         elif verb_lemma in _ACQUIRE_VERBS and holder is subject and poss is None:
             detail = "" if "out" in (toks[it.i - 1].low, toks[it.i - 2].low) else "acquire"  # "takes out" own

@@ -117,7 +117,12 @@ class _Sentence:
         # "the hour Magda sleeps" tells a habit, not what Magda does now
         if prev_word in _TIME_NOUNS and after and _past_form(after[0]):
             memory = True
-        elif prev_word in _TIME_NOUNS and after and lemma(after[0]) is not None:
+        elif (
+            prev_word in _TIME_NOUNS
+            and after
+            and lemma(after[0]) is not None
+            and not (m.i - 3 >= self.a and self.tokens[m.i - 3].low == "by")  # "by the time Mira reaches"
+        ):
             hypo = True
         # "When Voss was alive, he haggled": a clause of the life someone had looks back over the sentence
         memory = memory or self._looks_back()

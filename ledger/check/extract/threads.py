@@ -43,9 +43,10 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "settled",
         re.compile(
             r"\b(?:no longer owes?|owes? (?:\w+ ){0,2}nothing|nothing (?:more )?owed|paid in full|"
-            r"(?:is|was|been|now|finally|are) (?:\w+ ){0,2}?(?:paid|repaid|settled|fulfilled|"
+            r"(?:is|was|been|now|finally|are) (?:(?:\w+ly|long|since|now|already|all|quite|at|last|well) )"
+            r"{0,2}?(?:paid|repaid|settled|fulfilled|"
             r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed|spent|used up|"
-            r"called in|redeemed)|"
+            r"called in|redeemed)\b|"
             r"(?:repaid|settled|fulfilled|honou?red|discharged|squared|kept)\b)"
         ),
     ),
