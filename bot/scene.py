@@ -28,7 +28,6 @@ from bot.narrator.voices import persona_from_sheet, speakable
 from ledger import service
 from ledger.check.snapshot import ActionResult as FactAction
 from ledger.check.snapshot import RoundFacts
-from ledger.store import sessions as ledger_sessions
 from ledger.store.records import EntityView, HoldingView, ItemView, LocationView
 from ledger.store.visibility import Viewer
 from rules.creatures import AbilityScores, Attack, Condition, DamageType, StatBlock, slugify
@@ -92,13 +91,14 @@ class Scene:
 
 async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -> Scene:
     """Read the scene around the campaign's PCs (GM view: the rules see everything that is there)."""
-    from ledger.store.reads import entities_around
+    from ledger.store.reads import entities_around, held_items
+    from ledger.store.reads import places as read_places
 
     # The PCs and everyone standing where they stand, in one read (two statements) whatever the places.
     around = await entities_around(session, campaign_id=campaign_id, entity_ids=list(pc_ids), viewer=GM)
     wanted = set(pc_ids)
     pcs = [e for e in around if e.id in wanted]
-    places = {p.id: p for p in await ledger_sessions.locations(session, campaign_id=campaign_id, viewer=GM)}
+    places = {p.id: p for p in await read_places(session, campaign_id=campaign_id, viewer=GM)}
     here = sorted({pc.location for pc in pcs if pc.location})
     creatures: dict[str, EntityView] = {}
     if here:
@@ -116,15 +116,10 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
     for pc in pcs:  # a PC without a location still acts where the party is
         creatures.setdefault(pc.id, pc)
     holdings: dict[str, tuple[HoldingView, ...]] = {h: () for h in [*creatures, *here]}
-    rows = await ledger_sessions.holdings_of(
-        session, campaign_id=campaign_id, holder_ids=list(holdings), viewer=GM
-    )
+    rows, item_rows = await held_items(session, campaign_id=campaign_id, holder_ids=list(holdings), viewer=GM)
     for h in rows:
         if h.quantity > 0:
             holdings[h.holder_id] = (*holdings[h.holder_id], h)
-    item_rows = await ledger_sessions.items_by_id(
-        session, campaign_id=campaign_id, item_ids=sorted({h.item_id for h in rows}), viewer=GM
-    )
     items: dict[str, ItemView] = {i.id: i for i in item_rows}
     exit_keys = [f"{loc}-exits" for loc in here]
     state_keys = [f"{cid}-{name}" for cid in creatures for name in ("death-saves", "stable")]

@@ -56,15 +56,15 @@ def _prov(row: Any) -> dict[str, Any]:
     }
 
 
-def location_view(row: m.Location) -> LocationView:
-    """A location row as its view."""
+def location_view(row: Any) -> LocationView:
+    """A location row (ORM or Core) as its view."""
     return LocationView(
         id=row.id, name=row.name, aliases=tuple(row.aliases or ()), description=row.description, **_prov(row)
     )
 
 
-def item_view(row: m.Item) -> ItemView:
-    """An item row as its view."""
+def item_view(row: Any) -> ItemView:
+    """An item row (ORM or Core) as its view."""
     return ItemView(
         id=row.id,
         name=row.name,
@@ -175,6 +175,17 @@ async def _entities(session: AsyncSession, campaign_id: int, which: Any, viewer:
     for f in facts:
         by_subject.setdefault(f.subject or "", []).append(f)
     return [_entity_view(r, by_subject.get(r.id, [])) for r in rows]
+
+
+async def places(session: AsyncSession, *, campaign_id: int, viewer: Viewer) -> list[LocationView]:
+    """Every location the viewer may see, by id (as ``sessions.locations``, read as plain rows)."""
+    location = _t(m.Location)
+    stmt = (
+        core_select(location)
+        .where(location.c.campaign_id == campaign_id, visible_clause(viewer, location.c.visibility))
+        .order_by(location.c.id)
+    )
+    return [location_view(r) for r in (await _core(session, stmt)).all()]
 
 
 async def get_entity(
@@ -327,6 +338,64 @@ async def _holdings(session: AsyncSession, campaign_id: int, viewer: Viewer, whe
         )
         for h in (await _core(session, stmt)).all()
     ]
+
+
+async def held_items(
+    session: AsyncSession, *, campaign_id: int, holder_ids: Sequence[str], viewer: Viewer
+) -> tuple[list[HoldingView], list[ItemView]]:
+    """What each of ``holder_ids`` holds (by holder, then item) and those items' kinds, in ONE read: a
+    scene's holdings and the items they are of (``sessions.holdings_of`` and ``items_by_id`` together)."""
+    if not holder_ids:
+        return [], []
+    holding, item = _t(m.Holding), _t(m.Item)
+    prov = ("session_number", "round_number", "cause", "visibility")
+    stmt = (
+        core_select(
+            holding.c.item_id,
+            holding.c.holder_id,
+            holding.c.quantity,
+            *(holding.c[name].label(f"h_{name}") for name in prov),
+            *(
+                item.c[name].label(f"i_{name}")
+                for name in (*prov, "name", "aliases", "description", "properties")
+            ),
+        )
+        .select_from(
+            holding.join(
+                item, (item.c.campaign_id == holding.c.campaign_id) & (item.c.id == holding.c.item_id)
+            )
+        )
+        .where(
+            holding.c.campaign_id == campaign_id,
+            holding.c.holder_id.in_(list(holder_ids)),
+            holding.c.quantity > 0,
+            visible_clause(viewer, holding.c.visibility),
+            visible_clause(viewer, item.c.visibility),
+        )
+        .order_by(holding.c.holder_id, holding.c.item_id)
+    )
+    holdings: list[HoldingView] = []
+    items: dict[str, ItemView] = {}
+    for r in (await _core(session, stmt)).all():
+        holdings.append(
+            HoldingView(
+                item_id=r.item_id,
+                item_name=r.i_name,
+                holder_id=r.holder_id,
+                quantity=r.quantity,
+                **{name: getattr(r, f"h_{name}") for name in prov},
+            )
+        )
+        if r.item_id not in items:
+            items[r.item_id] = ItemView(
+                id=r.item_id,
+                name=r.i_name,
+                aliases=tuple(r.i_aliases or ()),
+                description=r.i_description,
+                properties=r.i_properties or {},
+                **{name: getattr(r, f"i_{name}") for name in prov},
+            )
+    return holdings, [items[i] for i in sorted(items)]
 
 
 async def inventory(
