@@ -11,7 +11,7 @@ scene looks back.
 from __future__ import annotations
 
 from ledger.check.judge import check
-from ledger.check.snapshot import Alias, Entity, Holding, Scene, Thread, WorldSnapshot
+from ledger.check.snapshot import Alias, Edge, Entity, Holding, Scene, Thread, WorldSnapshot
 
 
 def keep(*, debt: str = "open", oath: str = "open") -> WorldSnapshot:
@@ -295,3 +295,23 @@ def test_by_the_time_someone_arrives_they_have_arrived() -> None:
     text = "By the time Mira reaches the chapel, the abbot is lighting the evening candles."
     assert refuted(text, keep()) == set()
     assert "npc-abbot-location" in refuted("The abbot is lighting the evening candles.", keep())
+
+
+def test_a_gesture_of_contempt_aimed_at_someone_is_hostile() -> None:
+    world = WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("npc-grim", "npc", "Grim", location="loc-hall", pronoun="he"),
+            Entity("npc-edda", "npc", "Edda", location="loc-hall", pronoun="she"),
+            Entity("loc-hall", "location", "the hall"),
+        ],
+        edges=[
+            Edge("edge-grim-edda", "npc-grim", "npc-edda", "servant", 90, "Grim is Edda's devoted steward")
+        ],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "npc-grim", "npc-edda"})),
+    )
+    text = "Grim sneers at Edda behind her back and spits in her wine."
+    assert "edge-grim-edda" in refuted(text, world)
+    assert (
+        refuted("Grim pretends to sneer at Edda for the guards' benefit, then winks at her.", world) == set()
+    )

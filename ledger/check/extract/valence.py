@@ -64,6 +64,8 @@ PHRASAL: dict[tuple[str, str], str] = {
 }
 # verbs the lexicon lacks, read as a word it has
 SYNONYMS = {"double-cross": "betray", "backstab": "betray", "doublecross": "betray"}
+# gestures of contempt the lexicon does not rate, read as the insult they are when aimed at someone
+SYNONYMS |= {"sneer": "insult", "jeer": "insult", "taunt": "insult", "spit": "insult", "slander": "insult"}
 # lexicon entries rated for another sense than the one a narration uses them in ("hands him a note" is not
 # help, "like a brother" is not liking); never counted
 OTHER_SENSE = frozenset({"hand", "like", "please", "pretty", "well", "kind", "mean", "fine", "free", "fair"})
