@@ -315,3 +315,22 @@ def test_a_gesture_of_contempt_aimed_at_someone_is_hostile() -> None:
     assert (
         refuted("Grim pretends to sneer at Edda for the guards' benefit, then winks at her.", world) == set()
     )
+
+
+def test_a_servant_turning_on_their_master_named_by_role() -> None:
+    world = WorldSnapshot.build(
+        entities=[
+            Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+            Entity("npc-grim", "npc", "Grim", location="loc-hall", pronoun="he"),
+            Entity("npc-edda", "npc", "Edda", location="loc-hall", pronoun="she"),
+            Entity("loc-hall", "location", "the hall"),
+        ],
+        edges=[
+            Edge("edge-grim-edda", "npc-grim", "npc-edda", "servant", 90, "Grim is Edda's devoted steward")
+        ],
+        scene=Scene("loc-hall", frozenset({"pc-mira", "npc-grim", "npc-edda"})),
+    )
+    assert "edge-grim-edda" in refuted(
+        "For a purse of silver, Grim sells his mistress out to the watch.", world
+    )
+    assert refuted("Grim curses the rain and hurries to his mistress with a cloak.", world) == set()

@@ -263,4 +263,29 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
         fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
         if len(fits) == 1:
             found.setdefault(next(iter(fits)), set()).add(k)
+    for k in range(lo + 1, hi):
+        # "curses his mistress", "sells her master out": the one the actor serves, by the recorded tie
+        if s.tokens[k].low in _MASTER_NOUNS and s.tokens[k - 1].low in ("his", "her", "their") and me:
+            if me.pronoun not in (_OBJECT_PRONOUNS_ALL.get(s.tokens[k - 1].low), None):
+                continue
+            served = _served_by(s.snap, actor)
+            if served is not None and served != actor:
+                found.setdefault(served, set()).update((k - 1, k))
     return {eid: frozenset(ks) for eid, ks in found.items()}
+
+
+# what a servant calls the one they serve
+_MASTER_NOUNS = frozenset({"master", "mistress", "lord", "lady", "employer", "patron", "liege", "boss"})
+_SERVICE = ("serv", "employ", "steward", "retainer", "vassal", "loyal", "housekeeper", "clerk", "squire")
+
+
+def _served_by(snap: WorldSnapshot, actor: str) -> str | None:
+    """The one creature ``actor`` serves by a recorded tie (servant, employee, steward ...), if just one."""
+    served = [
+        t
+        for t in _strong_edges(snap).get(actor, ())
+        for e in snap.edges_by_pair.get(frozenset((actor, t)), ())
+        if e.source == actor and any(w in f"{e.kind} {e.reason}".lower() for w in _SERVICE)
+    ]
+    unique = set(served)
+    return next(iter(unique)) if len(unique) == 1 else None
