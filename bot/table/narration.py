@@ -89,8 +89,8 @@ class Narration:
             )
             # Every NPC's witnessed events in one read: the newest 8 in words, the newest 60 as refs.
             npcs = [cid for cid, entity in scene.creatures.items() if entity.kind != "pc"]
-            known = await npc_knowledge_of(
-                s, campaign_id=campaign_id, npc_ids=npcs, viewer=Viewer.party(), limit=60
+            known = await npc_knowledge_of(  # kinds, payloads and refs only: the events' links are not read
+                s, campaign_id=campaign_id, npc_ids=npcs, viewer=Viewer.party(), limit=60, links=False
             )
             knowledge: dict[str, tuple[str, ...]] = {
                 cid: tuple(describe_event(e.kind, e.payload, scene.name) for e in known[cid][:8])

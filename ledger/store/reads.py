@@ -549,25 +549,30 @@ async def _entities_by_event(
 
 
 async def _event_views(
-    session: AsyncSession, campaign_id: int, rows: Sequence[m.Event], viewer: Viewer
+    session: AsyncSession, campaign_id: int, rows: Sequence[Any], viewer: Viewer, links: bool = True
 ) -> list[EventView]:
+    """Event rows (ORM or Core) as views; ``links=False`` leaves witnesses, involved and superseded_by empty
+    (three reads saved where nobody looks at them)."""
     if not rows:
         return []
     ids = [r.id for r in rows]
-    witnesses = await _entities_by_event(session, m.EventWitness, ids)
-    involved = await _entities_by_event(session, m.EventEntity, ids)
+    witnesses: dict[int, list[str]] = {}
+    involved: dict[int, list[str]] = {}
     later: dict[str, list[str]] = {}
-    for ref, sup in (
-        await session.exec(
-            select(m.Event.ref, m.Event.supersedes).where(
-                m.Event.campaign_id == campaign_id,
-                col(m.Event.supersedes).in_([r.ref for r in rows]),
-                visible_clause(viewer, m.Event.visibility),
+    if links:
+        witnesses = await _entities_by_event(session, m.EventWitness, ids)
+        involved = await _entities_by_event(session, m.EventEntity, ids)
+        for ref, sup in (
+            await session.exec(
+                select(m.Event.ref, m.Event.supersedes).where(
+                    m.Event.campaign_id == campaign_id,
+                    col(m.Event.supersedes).in_([r.ref for r in rows]),
+                    visible_clause(viewer, m.Event.visibility),
+                )
             )
-        )
-    ).all():
-        if sup is not None:
-            later.setdefault(sup, []).append(ref)
+        ).all():
+            if sup is not None:
+                later.setdefault(sup, []).append(ref)
     return [
         EventView(
             ref=r.ref,
@@ -654,9 +659,10 @@ async def npc_knowledge_of(
     npc_ids: Sequence[str],
     viewer: Viewer | None = None,
     limit: int = 100,
+    links: bool = True,
 ) -> dict[str, list[EventView]]:
-    """:func:`npc_knowledge` for several NPCs in one read (plus the three reads of the events' links):
-    NPC id -> its newest ``limit`` witnessed events, newest first (every NPC asked for is a key)."""
+    """:func:`npc_knowledge` for several NPCs in one read (plus the three reads of the events' links, unless
+    ``links=False``): NPC id -> its newest ``limit`` witnessed events, newest first (every NPC is a key)."""
     out: dict[str, list[EventView]] = {npc: [] for npc in npc_ids}
     if not npc_ids:
         return out
@@ -672,18 +678,19 @@ async def npc_knowledge_of(
         ranked = ranked.where(visible_clause(viewer, e.visibility))
     sub = ranked.subquery()
     rows = (
-        await session.exec(
-            select(sub.c.npc, m.Event)
-            .join(m.Event, col(m.Event.id) == sub.c.event_id)
+        await _core(
+            session,
+            core_select(sub.c.npc, event)
+            .select_from(sub.join(event, e.id == sub.c.event_id))
             .where(sub.c.rank <= limit)
-            .order_by(sub.c.npc, col(m.Event.seq).desc())
+            .order_by(sub.c.npc, e.seq.desc()),
         )
     ).all()
-    events = {ev.id: ev for _, ev in rows}
-    seen = await _event_views(session, campaign_id, list(events.values()), viewer or Viewer.gm())
+    events = {row.id: row for row in rows}
+    seen = await _event_views(session, campaign_id, list(events.values()), viewer or Viewer.gm(), links)
     views = {view.seq: view for view in seen}
-    for npc, ev in rows:
-        out[npc].append(views[ev.seq])
+    for row in rows:
+        out[row.npc].append(views[row.seq])
     return out
 
 
