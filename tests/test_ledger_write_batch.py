@@ -20,6 +20,8 @@ from ledger import service
 from ledger.errors import InvalidChange, LedgerError, NotEnoughHeld, UnknownRecord
 from ledger.store import models as m
 from ledger.store.db import begin_write, create_engine, init_db, ledger_session
+from ledger.store.prefetch import Needs
+from ledger.store.sqldraft import SqlDraft
 from ledger.store.visibility import Viewer
 from ledger.store.writes import ChangeGroup, lock_campaign, stage_changes, stage_each, stage_groups
 
@@ -48,6 +50,7 @@ WORLD: list[dict[str, Any]] = [
         for n, npc in enumerate(NPCS)
     ],
     {"kind": "create_item", "id": "item-rope", "name": "rope", "holder": "pc-ada", "quantity": 3},
+    {"kind": "open_thread", "id": "rumour-0001-01", "thread_kind": "rumour", "terms": "A ship is late"},
 ]
 
 
@@ -130,6 +133,78 @@ async def test_a_change_list_touching_many_ids_costs_one_lookup_per_table(engine
         assert {(f.key, f.field, f.value) for f in facts} >= {(f"{NPCS[5]}-mood-today", "mood-today", "grim")}
         held = await service.inventory(s, campaign_id=cid, holder_id=NPCS[0], viewer=GM)
         assert [(h.item_id, h.quantity) for h in held] == [("item-rope", 2)]
+
+
+async def test_every_kind_of_change_is_looked_up_before_it_is_checked(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the changes name is asked once per table up front; checking them asks SQL nothing more."""
+    cid = await _campaign(engine)
+    late: list[Needs] = []  # lookups the draft had to make itself: what the prefetch missed
+    ask = SqlDraft._ask
+
+    async def asked_late(self: SqlDraft, needs: Needs) -> None:
+        late.append(needs)
+        await ask(self, needs)
+
+    monkeypatch.setattr(SqlDraft, "_ask", asked_late)
+    changes: list[dict[str, Any]] = [
+        {"kind": "create_location", "id": "loc-pier", "name": "Pier"},
+        {
+            "kind": "create_entity",
+            "id": "npc-tam",
+            "entity_kind": "npc",
+            "name": "Tam",
+            "location": "loc-pier",
+        },
+        {"kind": "create_item", "id": "item-net", "name": "net", "holder": "npc-tam"},
+        {"kind": "move_entity", "entity": "pc-ada", "location": "loc-cellar", "visibility": "gm"},
+        {"kind": "set_alive", "entity": NPCS[1], "alive": False, "witnesses": [NPCS[2]]},
+        {"kind": "add_condition", "entity": "pc-ada", "condition": "prone"},
+        {"kind": "set_edge", "source": NPCS[2], "target": "pc-ada", "edge_kind": "regard", "attitude": 9},
+        {"kind": "open_thread", "id": "quest-0001-01", "thread_kind": "quest", "parties": ["pc-ada"]},
+        {"kind": "thread_transition", "thread": "rumour-0001-01", "status": "settled"},
+        {
+            "kind": "record_event",
+            "event_kind": "meeting",
+            "summary": "Ada meets Tam on the pier.",
+            "participants": ["pc-ada", "npc-tam"],
+            "place": "loc-pier",
+            "thread": "quest-0001-01",
+        },
+        {
+            "kind": "correction",
+            "target": "pc-ada-hp",
+            "reason": "misread",
+            "changes": [{"kind": "set_hp", "entity": "pc-ada", "hp": 8}],
+        },
+        {
+            "kind": "retcon",
+            "target": "ev-000001",
+            "reason": "it was a wharf",
+            "changes": [{"kind": "set_fact", "key": "loc-quay-smell", "value": "tar"}],
+        },
+    ]
+    async with ledger_session(engine) as s:
+        with statements(engine) as seen:
+            refs = await service.apply_changes(
+                s,
+                campaign_id=cid,
+                session_number=1,
+                round_number=1,
+                cause="r",
+                mutations=changes,
+                witnesses=["pc-ada"],
+            )
+        assert len(refs) == len(changes)
+        assert late == []
+        selects = [x for x in seen if x.startswith("SELECT")]
+        tables = sorted(x.split(" FROM ")[1].split()[0] for x in selects)
+        # records and holdings (one UNION), facts, threads, edges, events: one statement each
+        assert tables == ["edge", "entity", "event", "fact", "thread"], selects
+        assert await service.projected_state(s, campaign_id=cid) == await service.rebuild_state(
+            s, campaign_id=cid
+        )
 
 
 async def test_prefetched_lookups_keep_the_refusals_and_visibility_rules(engine: AsyncEngine) -> None:
