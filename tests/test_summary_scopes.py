@@ -9,6 +9,7 @@ when another process changed the collection behind the map's back.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -21,18 +22,24 @@ PLACES = ("loc-harbour", "loc-market", "loc-gull")
 VISIBILITIES = ("public", "public", "party", "gm", "player:ash", "player:bo")
 
 
+WORDS = ("salt", "debt", "rope", "harbour", "tide", "coin", "oath", "gull", "crate", "ale", "knife", "map")
+
+
 def _docs(count: int = 60) -> list[SummaryDoc]:
-    """Summaries spread over people, places and visibilities, deterministic."""
+    """Summaries spread over people, places and visibilities, deterministic; texts of different words and
+    lengths, so no two lie at the same distance from a question (a tie may be broken either way)."""
+    rng = random.Random(5)
     docs = []
     for i in range(count):
         who = PEOPLE[i % len(PEOPLE)]
         where = PLACES[(i // 2) % len(PLACES)]
+        words = " ".join(rng.sample(WORDS, rng.randint(2, 7)))
         docs.append(
             SummaryDoc(
                 id=f"summary-{i}",
                 session=1 + i // 6,
                 scope="scene",
-                text=f"{who} haggles over salt and rope at {where}, turn {i}; the debt grows",
+                text=f"{who} at {where}: {words}, turn {i}",
                 visibility=VISIBILITIES[i % len(VISIBILITIES)],
                 entities=(who, where),
             )
@@ -126,3 +133,53 @@ def test_many_added_at_once_are_found_and_kept_in_the_map(tmp_path: Path) -> Non
     view = {"visibilities": ("public", "party", "player:bo"), "entities": ("npc-bessa",)}
     fresh = SummaryIndex.local(tmp_path / "chroma")
     assert [h.id for h in _ask(index, **view)] == [h.id for h in _ask(fresh, **view)]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_the_exact_search_in_memory_answers_as_the_index(tmp_path: Path, view: dict[str, object]) -> None:
+    from ledger.recall.exact_summaries import ExactSummaries
+
+    docs = _docs()
+    index = SummaryIndex.local(tmp_path / "chroma")
+    index.sync_now(CAMPAIGN, docs)
+    by_index = _ask(index, **view)
+    exact = ExactSummaries(docs).query_now(text="salt debt at the harbour", **view)  # type: ignore[arg-type]
+    assert [round(h.distance, 5) for h in exact] == [round(h.distance, 5) for h in by_index]
+    # The same summaries, except where two lie at the same distance (Chroma breaks such ties either way).
+    tied = {
+        round(h.distance, 5)
+        for h in exact
+        if [round(x.distance, 5) for x in exact].count(round(h.distance, 5)) > 1
+    }
+    tied |= {round(by_index[-1].distance, 5)} if by_index else set()  # the cut may fall inside a tie
+    for a, b in zip(exact, by_index, strict=True):
+        if round(a.distance, 5) not in tied:
+            assert a.model_dump(exclude={"distance"}) == b.model_dump(exclude={"distance"})
+    scene = set(view["entities"])  # type: ignore[arg-type]
+    assert [bool(scene & set(h.entities)) for h in exact] == [bool(scene & set(h.entities)) for h in by_index]
+
+
+def test_recall_on_a_file_it_just_loaded_does_not_import_chroma(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    code = (
+        "import sys; from bot.cli import main; "
+        f"rc = main(['recall', '--scenario', {str(root / 'scenarios' / 'harbor.toml')!r}, '--at', 'harbour', "
+        f"'--present', 'old wei', '--json', '--cache', {str(tmp_path / 'cache')!r}]); "
+        "print('chromadb' in sys.modules, rc)"
+    )
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert first.stdout.strip().splitlines()[-1] == "False 0"
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert again.stdout.strip().splitlines()[-1] == "True 0"  # the next call builds and keeps the index
+    assert (tmp_path / "cache" / "recall").is_dir()
+    (entry,) = (tmp_path / "cache" / "recall").iterdir()
+    assert SummaryIndex.local(entry / "chroma").count_now(str(_campaign_id(entry))) > 0
+
+
+def _campaign_id(entry: Path) -> int:
+    import json
+
+    return int(json.loads((entry / "ready.json").read_text(encoding="utf-8"))["campaign_id"])

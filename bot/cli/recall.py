@@ -10,10 +10,13 @@ code 2 and one line naming close ones.
 The ledger and its summary index are kept between calls, never in the working tree: under the cache folder
 (``--cache DIR``; default ``$TABLEKEEPER_CACHE_DIR``, else ``$XDG_CACHE_HOME/tablekeeper``, else
 ``~/.cache/tablekeeper``), in ``recall/<hash of the file's bytes>/`` as ``ledger.db`` with ``chroma/`` next
-to it. The first call on a file validates, loads and indexes it; later calls on the same bytes open what is
-there and re-index only summaries that changed (:meth:`ledger.recall.summaries.SummaryIndex.sync_now`), so
-a 2,000-entry campaign answers in a couple of seconds. Edit the file and it is a new entry. ``--no-cache``
-works in a temporary folder removed afterwards.
+to it. The first call on a file validates and loads it, and answers from its summaries in memory by the
+index's rule (:class:`ledger.recall.exact_summaries.ExactSummaries`: a call that asks one scene need not
+import Chroma and build an index first); the next call on the same bytes builds the summary index, and later
+ones open what is there and re-index only summaries that changed
+(:meth:`ledger.recall.summaries.SummaryIndex.sync_now`). Edit the file and it is a new entry. ``--no-cache``
+works in a temporary folder removed afterwards, and never builds an index. A summary's distance is printed
+to 4 decimals: the exact search and Chroma's agree to about 1e-7.
 """
 
 from __future__ import annotations
@@ -97,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="tablekeeper-recall-") as tmp:
             folder = Path(tmp) / "ledger"
             _build(Path(args.scenario), folder)
-            result = asyncio.run(_recall(args, folder, viewer, names))
+            result = asyncio.run(_recall(args, folder, viewer, names, fresh=True))
     else:
-        folder = _cached(Path(args.scenario), cache_root(args.cache))
-        result = asyncio.run(_recall(args, folder, viewer, names))
+        folder, built = _cached(Path(args.scenario), cache_root(args.cache))
+        result = asyncio.run(_recall(args, folder, viewer, names, fresh=built))
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
@@ -127,8 +130,9 @@ def cache_root(given: str | None) -> Any:
     return Path(base) / "tablekeeper"
 
 
-def _cached(path: Any, root: Any) -> Any:
-    """The folder holding ``path`` loaded (``ledger.db``, ``chroma/``, ``ready.json``), built when missing.
+def _cached(path: Any, root: Any) -> tuple[Any, bool]:
+    """The folder holding ``path`` loaded (``ledger.db``, ``chroma/``, ``ready.json``), built when missing,
+    and whether this call built it.
 
     Keyed by a hash of the file's bytes and the package version, so an edited file or a new release loads
     afresh. Built in a private folder and renamed into place, so a crash or a second process never leaves
@@ -152,7 +156,7 @@ def _cached(path: Any, root: Any) -> Any:
     key = hashlib.sha256(data + stamp.encode()).hexdigest()[:32]
     folder = root / "recall" / key
     if (folder / _READY).is_file():
-        return folder
+        return folder, False
     building = root / "recall" / f".{key}.{os.getpid()}"
     shutil.rmtree(building, ignore_errors=True)
     try:
@@ -164,7 +168,7 @@ def _cached(path: Any, root: Any) -> Any:
                 raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
-    return folder
+    return folder, True
 
 
 def _code_stamp() -> str:
@@ -203,7 +207,11 @@ def _validated(path: Any) -> Any:
 
 
 def _build(path: Any, folder: Any) -> None:
-    """Validate ``path``, load it into ``folder/ledger.db``, index its summaries, write ``ready.json``."""
+    """Validate ``path``, load it into ``folder/ledger.db``, write ``ready.json``.
+
+    The summary index is not built here: the call that loads a file answers from its summaries in memory
+    (:class:`~ledger.recall.exact_summaries.ExactSummaries`), and the next call builds the kept index.
+    """
     import asyncio
 
     scenario = _validated(path)
@@ -218,8 +226,6 @@ def _build(path: Any, folder: Any) -> None:
             await init_db(engine)
             async with ledger_session(engine) as s:
                 cid = await load_scenario_into(s, scenario=scenario, source=path.name)
-            async with ledger_session(engine) as s:
-                await _summary_index(s, cid, folder / "chroma")
         finally:
             await engine.dispose()
         return cid
@@ -234,7 +240,11 @@ def _build(path: Any, folder: Any) -> None:
     (folder / _READY).write_text(json.dumps(ready), encoding="utf-8")
 
 
-async def _recall(args: argparse.Namespace, folder: Any, viewer: Any, names: list[str]) -> dict[str, Any]:
+async def _recall(
+    args: argparse.Namespace, folder: Any, viewer: Any, names: list[str], *, fresh: bool = False
+) -> dict[str, Any]:
+    """Resolve the scene and retrieve it. ``fresh``: the ledger was loaded by this call, which will ask no
+    other scene, so its summaries are searched in memory instead of building the kept index first."""
     from ledger.recall.retrieval import scene_context
     from ledger.store.db import create_engine, ledger_session
 
@@ -246,7 +256,10 @@ async def _recall(args: argparse.Namespace, folder: Any, viewer: Any, names: lis
         async with ledger_session(engine) as s:
             location = await _resolve(s, cid, args.at, viewer, kinds=("location",), what="location")
             present = [await _resolve(s, cid, n, viewer, kinds=("entity",), what="name") for n in names]
-            index = await _summary_index(s, cid, folder / "chroma")
+            if fresh:  # loaded by this call, which asks nothing else: no index to build first
+                index = await _summaries_in_memory(s, cid)
+            else:
+                index = await _summary_index(s, cid, folder / "chroma")
             ctx = await scene_context(
                 s,
                 campaign_id=cid,
@@ -269,7 +282,7 @@ async def _recall(args: argparse.Namespace, folder: Any, viewer: Any, names: lis
         "present": [{"id": p, "name": labels.get(p, p)} for p in ctx.present],
         "dead": [{"id": d, "name": labels.get(d, d)} for d in ctx.dead],
         "records": [{"rank": i, **r.model_dump(mode="json")} for i, r in enumerate(ctx.records, start=1)],
-        "summaries": [h.model_dump(mode="json") for h in ctx.summaries],
+        "summaries": [{**h.model_dump(mode="json"), "distance": round(h.distance, 4)} for h in ctx.summaries],
     }
 
 
@@ -381,7 +394,7 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
     if not total:
         return None
     try:
-        from ledger.recall.summaries import IndexUnavailable, SummaryDoc, SummaryIndex
+        from ledger.recall.summaries import IndexUnavailable, SummaryIndex
     except ImportError:  # the summary layer is optional here
         return None
     index = SummaryIndex.local(folder)
@@ -390,42 +403,9 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
             return index  # indexed when this ledger was built, and nothing changed since
     except IndexUnavailable:
         return None
-    rows = (
-        await session.exec(
-            select(
-                summary.id,
-                summary.session_number,
-                summary.scope,
-                summary.text,
-                summary.event_ids,
-                summary.visibility,
-                summary.index_state,
-            ).where(summary.campaign_id == cid)
-        )
-    ).all()
+    rows = await _summary_rows(session, cid)
     pending = [sid for sid, *_rest, state in rows if state != "indexed"]
-    involved: dict[str, set[str]] = {}
-    event, entity = _c(m.Event), _c(m.EventEntity)
-    for entity_id, ref in (
-        await session.exec(
-            select(entity.entity_id, event.ref)
-            .join(m.Event, event.id == entity.event_id)
-            .where(event.campaign_id == cid, entity.campaign_id == cid)
-        )
-    ).all():
-        involved.setdefault(ref, set()).add(entity_id)
-    docs = [
-        SummaryDoc(
-            id=f"summary-{sid}",
-            session=number,
-            scope=scope,
-            text=text,
-            event_ids=tuple(event_ids),
-            visibility=visibility,
-            entities=tuple(sorted(set().union(*(involved.get(r, set()) for r in event_ids)))),
-        )
-        for sid, number, scope, text, event_ids, visibility, _state in rows
-    ]
+    docs = await _summary_docs(session, cid, rows)
     try:
         # Rows SQL marks indexed were indexed from what they hold now: only the others are compared.
         index.sync_now(str(cid), docs, suspect=[f"summary-{sid}" for sid in pending])
@@ -437,6 +417,70 @@ async def _summary_index(session: Any, cid: int, folder: Any) -> Any:
         )
         await session.commit()
     return index
+
+
+async def _summary_rows(session: Any, cid: int) -> list[Any]:
+    """The campaign's summary rows: id, session, scope, text, event ids, visibility, index state."""
+    from sqlalchemy import select
+
+    from ledger.store import models as m
+
+    summary = _c(m.Summary)
+    return list(
+        (
+            await session.exec(
+                select(
+                    summary.id,
+                    summary.session_number,
+                    summary.scope,
+                    summary.text,
+                    summary.event_ids,
+                    summary.visibility,
+                    summary.index_state,
+                ).where(summary.campaign_id == cid)
+            )
+        ).all()
+    )
+
+
+async def _summaries_in_memory(session: Any, cid: int) -> Any:
+    """The campaign's summaries searched in memory by the index's rule (no Chroma), or None when it has
+    none: for the call that has just loaded the ledger."""
+    from ledger.recall.exact_summaries import ExactSummaries
+
+    rows = await _summary_rows(session, cid)
+    return ExactSummaries(await _summary_docs(session, cid, rows)) if rows else None
+
+
+async def _summary_docs(session: Any, cid: int, rows: list[Any]) -> list[Any]:
+    """Summary rows as the index stores them, each with the entities its events involve."""
+    from sqlalchemy import select
+
+    from ledger.recall.summaries import SummaryDoc
+    from ledger.store import models as m
+
+    involved: dict[str, set[str]] = {}
+    event, entity = _c(m.Event), _c(m.EventEntity)
+    for entity_id, ref in (
+        await session.exec(
+            select(entity.entity_id, event.ref)
+            .join(m.Event, event.id == entity.event_id)
+            .where(event.campaign_id == cid, entity.campaign_id == cid)
+        )
+    ).all():
+        involved.setdefault(ref, set()).add(entity_id)
+    return [
+        SummaryDoc(
+            id=f"summary-{sid}",
+            session=number,
+            scope=scope,
+            text=text,
+            event_ids=tuple(event_ids),
+            visibility=visibility,
+            entities=tuple(sorted(set().union(*(involved.get(r, set()) for r in event_ids)))),
+        )
+        for sid, number, scope, text, event_ids, visibility, _state in rows
+    ]
 
 
 def _print_text(result: dict[str, Any]) -> None:

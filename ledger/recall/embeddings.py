@@ -2,7 +2,8 @@
 
 :class:`HashingEmbedding` is the offline default: lowercased words plus word bigrams, feature-hashed with
 BLAKE2b (never Python's salted ``hash()``) into 384 signed buckets and L2-normalised. Identical text gives
-identical vectors in every process, with no model download.
+identical vectors in every process, with no model download. The hashing itself lives in
+:mod:`ledger.recall.hashing` (no Chroma import); this module registers it with Chroma.
 
 :class:`ledger.recall.summaries.SummaryIndex` takes any :class:`Embedder` (texts in, one vector each out) and
 gives
@@ -17,18 +18,14 @@ stored it in their configuration) reopen without a warning.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import re
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import pairwise
 from typing import Any, Protocol
 
-import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
 from chromadb.utils.embedding_functions import register_embedding_function
 
+from ledger.recall.hashing import DEFAULT_DIMS, embed_one, hashed_features
 from ledger.recall.summaries import EmbeddingError
 
 __all__ = [
@@ -40,42 +37,11 @@ __all__ = [
     "hashed_features",
 ]
 
-DEFAULT_DIMS = 384
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-
 
 class Embedder(Protocol):
     """What the summary index needs: one vector per text, in order; raise (e.g. EmbeddingError) on failure."""
 
     def __call__(self, input: list[str], /) -> Sequence[Any]: ...
-
-
-@lru_cache(maxsize=200_000)
-def _bucket(feature: str, dims: int) -> tuple[int, float]:
-    digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
-    value = int.from_bytes(digest, "little")
-    # The low bits pick the bucket, the top bit the sign, so colliding features tend to cancel, not pile up.
-    return value % dims, -1.0 if value >> 63 else 1.0
-
-
-def hashed_features(text: str) -> list[str]:
-    """Return the features of ``text``: its lowercased words, then ``"w1 w2"`` bigrams of adjacent words."""
-    words = _WORD.findall(text.lower())
-    return words + [f"{a} {b}" for a, b in pairwise(words)]
-
-
-def _embed_one(text: str, dims: int) -> np.ndarray:
-    vector = np.zeros(dims, dtype=np.float32)
-    for feature in hashed_features(text):
-        index, sign = _bucket(feature, dims)
-        vector[index] += sign
-    norm = float(np.linalg.norm(vector))
-    if norm > 0:
-        vector /= norm
-    else:
-        # Empty or symbol-only text: a fixed unit vector keeps cosine distance defined.
-        vector[0] = 1.0
-    return vector
 
 
 @register_embedding_function
@@ -88,7 +54,7 @@ class HashingEmbedding(EmbeddingFunction[Documents]):
         self.dims = dims
 
     def __call__(self, input: Documents) -> Embeddings:
-        return [_embed_one(text, self.dims) for text in input]
+        return [embed_one(text, self.dims) for text in input]
 
     @staticmethod
     def name() -> str:

@@ -60,6 +60,7 @@ __all__ = [
     "EmbeddingError",
     "HardFact",
     "IndexUnavailable",
+    "Scope",
     "SummaryDoc",
     "SummaryError",
     "SummaryHit",
@@ -72,6 +73,7 @@ __all__ = [
     "find_hard_fact_candidates",
     "hard_facts_from_changes",
     "names_from_world",
+    "split_by_scene",
     "verifier_from_timeline",
 ]
 
@@ -150,11 +152,27 @@ _BATCH = 5000
 SCOPE_AFTER_QUERIES = 2
 
 
-class _Scope(NamedTuple):
+class Scope(NamedTuple):
     """What decides whether a summary may answer a scene: who may see it, and whom it mentions."""
 
     visibility: str
     entities: frozenset[str]
+
+
+def split_by_scene(
+    scopes: Iterable[tuple[str, Scope]], visibilities: Iterable[str] | None, entities: Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """The ids a viewer seeing ``visibilities`` (None: everything) may be shown, split into those mentioning
+    one of ``entities`` (the scene's, asked first) and the others (the rest of the slots): the one rule every
+    summary search follows."""
+    allowed = None if visibilities is None else set(visibilities)
+    wanted = set(entities)
+    about: list[str] = []
+    others: list[str] = []
+    for sid, scope in scopes:
+        if allowed is None or scope.visibility in allowed:
+            (about if wanted and scope.entities & wanted else others).append(sid)
+    return about, others
 
 
 class SummaryDoc(BaseModel):
@@ -259,7 +277,7 @@ class SummaryIndex:
         self._embed: EmbedFn = embedding or HashingEmbedding()
         self._collections: dict[str, Collection] = {}
         # campaign -> summary id -> scope, when this index knows the whole collection (see _scopes_for)
-        self._scopes: dict[str, dict[str, _Scope]] = {}
+        self._scopes: dict[str, dict[str, Scope]] = {}
         self._asked: dict[str, int] = {}
         self._scope_after = scope_after  # None: always filter on metadata (benches compare the two paths)
 
@@ -410,7 +428,7 @@ class SummaryIndex:
                 )
                 known = self._scopes.get(campaign)
                 if known is not None:
-                    known.update((d.id, _Scope(d.visibility, frozenset(d.entities))) for d in batch)
+                    known.update((d.id, Scope(d.visibility, frozenset(d.entities))) for d in batch)
 
     def _batch_size(self) -> int:
         """:data:`_BATCH`, or the client's own cap when it is smaller."""
@@ -469,7 +487,7 @@ class SummaryIndex:
 
     def _know(self, campaign: str, docs: Sequence[SummaryDoc]) -> None:
         """The collection now holds exactly ``docs``: their scopes are the campaign's map (no read needed)."""
-        self._scopes[campaign] = {d.id: _Scope(d.visibility, frozenset(d.entities)) for d in docs}
+        self._scopes[campaign] = {d.id: Scope(d.visibility, frozenset(d.entities)) for d in docs}
 
     async def add(
         self,
@@ -568,7 +586,7 @@ class SummaryIndex:
             hits += [h for h in more if h.id not in seen][: n - len(hits)]
         return tuple(hits)
 
-    def _scopes_for(self, campaign: str, collection: Collection) -> dict[str, _Scope] | None:
+    def _scopes_for(self, campaign: str, collection: Collection) -> dict[str, Scope] | None:
         """The campaign's scope map when it is known and still counts as many summaries as the collection:
         set by :meth:`sync_now`, kept by this index's writes, read from the collection on the
         :data:`SCOPE_AFTER_QUERIES`-th query (a process that asks twice will ask again; ``scope_after``). None
@@ -584,7 +602,7 @@ class SummaryIndex:
             return known
         stored = collection.get(include=["metadatas"])
         known = {
-            sid: _Scope(
+            sid: Scope(
                 str((meta or {}).get("visibility", "gm")),
                 frozenset(json.loads(str((meta or {}).get("entities", "[]")))),
             )
@@ -597,7 +615,7 @@ class SummaryIndex:
         self,
         collection: Collection,
         vector: list[float],
-        known: Mapping[str, _Scope],
+        known: Mapping[str, Scope],
         scopes: Sequence[str] | None,
         scene: Sequence[str],
         n: int,
@@ -606,12 +624,7 @@ class SummaryIndex:
         than ``n``) the closest other visible ones, each asked of Chroma by id (one query when the scene has
         ``n`` summaries or none). A hit the viewer may not see is dropped whatever the map said."""
         allowed = None if scopes is None else set(scopes)
-        wanted = set(scene)
-        about: list[str] = []
-        others: list[str] = []
-        for sid, scope in known.items():
-            if allowed is None or scope.visibility in allowed:
-                (about if wanted and scope.entities & wanted else others).append(sid)
+        about, others = split_by_scene(known.items(), scopes, scene)
         hits: list[SummaryHit] = []
         if about:
             hits += self._search(collection, vector, None, n, ids=about)
