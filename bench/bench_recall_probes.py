@@ -21,9 +21,10 @@ has no event and cannot be found ("absent" counts those probes).
 
 Prints, per seed and over all seeds: pass rates per kind for both modes, how often a decisive record ranked
 first, leaks, load time, retrieval p50/p95 in ms (with ``--summaries`` including the summary query) and the
-wall time of ``python3 -m bot recall`` calls on the file (the whole process; ``--cli-calls 2``: the first,
-which loads the file and builds the kept ledger and summary index in a fresh cache folder, then a repeat that
-reopens them); each time also as CPU time, which a busy machine disturbs less. ``--sessions 12`` makes a
+wall time of ``python3 -m bot recall`` calls on the file (the whole process, in a fresh cache folder;
+``--cli-calls 3``: the first, which loads the file into the kept ledger and answers from the summaries in
+memory, the second, which builds the kept summary index, then a repeat that reopens both); each time also as
+CPU time, which a busy machine disturbs less. ``--sessions 12`` makes a
 quick run on shorter campaigns.
 ``--details FILE`` writes every probe's outcome and retrieved refs as JSON. Temporary files are removed.
 """
