@@ -244,7 +244,7 @@ def _alive_after(s: _Sentence, m: Mention, c1: int) -> bool:
 def _condition_after(s: _Sentence, m: Mention, c1: int) -> str | None:
     """ "Sir Hollis stands rigid, paralyzed by the spell": a condition word describing ``m``."""
     toks = s.tokens
-    starts = {x.i for x in s.mentions if x is not m and s.kind(x) in ("pc", "npc", "monster")}
+    starts = {x.i for x in s.creatures(narrative_only=False) if x is not m}
     for k in range(m.j, min(c1, m.j + 10)):
         if k in starts or toks[k].quoted:
             return None

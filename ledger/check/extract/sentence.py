@@ -57,6 +57,7 @@ class _Sentence:
         self._creatures: dict[bool, list[Mention]] = {}
         self._modality: dict[tuple[Mention, int | None], Modality] = {}
         self._back: bool | None = None
+        self._heard: bool | None = None
 
     def _clause_starts(self) -> list[int]:
         starts = [self.a]
@@ -127,33 +128,8 @@ class _Sentence:
         # "When Voss was alive, he haggled": a clause of the life someone had looks back over the sentence
         memory = memory or self._looks_back()
         said_before = " ".join(before)
-        rumour = bool(_RUMOUR & set(before_clause)) or any(
-            p in said_before
-            for p in (
-                "they say",
-                "it is said",
-                "word is",
-                "people say",
-                "some say",
-                "say that",
-                "says that",
-                "said that",
-                "whisper that",
-                "whispers that",
-                "heard that",
-                "hear that",
-                "swear that",
-                "swears that",
-                "insist that",
-                "insists that",
-                "talk of",
-                "tell of",
-                "tells of",
-                "word from",
-                "news from",
-                "reports say",
-                "according to",
-            )
+        rumour = bool(_RUMOUR & set(before_clause)) or (
+            self._hearsay() and any(p in said_before for p in _HEARSAY)
         )
         # "... says Prince Edric holds the pass": a speech verb right before a name, not after a quote or
         # a comma, reports someone else's words about that name
@@ -187,6 +163,13 @@ class _Sentence:
                 continue
             return True
         return False
+
+    def _hearsay(self) -> bool:
+        """Whether the sentence has any words of hearsay ("they say", "word is") at all: once per sentence,
+        so the per-mention test runs only where one may apply."""
+        if self._heard is None:
+            self._heard = any(p in self.narr for p in _HEARSAY)
+        return self._heard
 
     def _looks_back(self) -> bool:
         """The sentence as a whole looks back: a life someone had ("when Voss was alive") or a time phrase
@@ -445,6 +428,31 @@ _IN_LIFE = re.compile(
 _NOUN_LEAD = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", "your", "our", "this", "that"})
 # frame words that are never nouns after a determiner in a way that matters ("the if" does not occur)
 _FRAME_WORDS = frozenset({"if", "unless", "would", "could", "might", "should", "perhaps", "maybe", "whether"})
+_HEARSAY = (
+    "they say",
+    "it is said",
+    "word is",
+    "people say",
+    "some say",
+    "say that",
+    "says that",
+    "said that",
+    "whisper that",
+    "whispers that",
+    "heard that",
+    "hear that",
+    "swear that",
+    "swears that",
+    "insist that",
+    "insists that",
+    "talk of",
+    "tell of",
+    "tells of",
+    "word from",
+    "news from",
+    "reports say",
+    "according to",
+)
 _LOOK_BACK = (
     "years ago",
     "long ago",

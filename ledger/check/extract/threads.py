@@ -352,12 +352,14 @@ def _indirect(s: _Sentence) -> bool:
     """A status told in indirect words between the parties of one thread, named or by pronoun, within the
     clause that tells it ("he has cleared his account with her", "She still owes him for Idris", "Quill and
     the bosun are still at each other's throats"). Returns True when it made the claim."""
-    words = s.narr.split()
-    if any(w in _HYPO or w in ("remember", "remembers", "if") for w in words):
-        return False
     found = _status_by_lemma(s)
     by_lemma = found is not None
     some_pattern = found is None and _ANY_STATUS.search(s.narr) is not None  # one search, not five
+    if not (by_lemma or some_pattern):
+        return False  # most sentences tell no status at all: nothing more to read
+    words = s.narr.split()
+    if any(w in _HYPO or w in ("remember", "remembers", "if") for w in words):
+        return False
     for st, pat in _STATUS_PATTERNS if some_pattern else ():
         hit = pat.search(s.narr)
         if hit is not None and (st != "open" or any(w.startswith("owe") for w in words)):
