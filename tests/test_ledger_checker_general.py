@@ -334,3 +334,20 @@ def test_a_servant_turning_on_their_master_named_by_role() -> None:
         "For a purse of silver, Grim sells his mistress out to the watch.", world
     )
     assert refuted("Grim curses the rain and hurries to his mistress with a cloak.", world) == set()
+
+
+def test_a_report_governed_from_a_few_words_back_is_still_a_report() -> None:
+    world = keep()
+    text = "Tam swears on his mother's grave that Voss is alive and well in the south."
+    assert refuted(text, world) == set()
+    assert "npc-voss-alive" in refuted("Voss is alive and well in the south.", world)
+
+
+def test_a_message_sent_comes_from_where_the_sender_is() -> None:
+    assert refuted("The abbot sent word this morning: he will see them at noon.", keep()) == set()
+    assert "npc-abbot-location" in refuted("The abbot sends Tam out for wine.", keep())
+
+
+def test_a_possessive_after_a_preposition_is_not_the_subject() -> None:
+    assert refuted("A letter in the abbot's hand lies on the table.", keep()) == set()
+    assert "npc-abbot-location" in refuted("The abbot's hand trembles on the table.", keep())

@@ -637,6 +637,7 @@ def _party_moves(s: _Sentence) -> None:
             break
 
 
+_MESSAGES = frozenset({"word", "message", "messages", "letter", "note", "runner", "messenger", "news"})
 # verbs of a state of mind or of affairs: they put no one anywhere
 _STATE_VERBS = frozenset(
     {"owe", "know", "remember", "believe", "need", "want", "deserve", "hope", "fear", "trust", "mean", "own"}
@@ -663,6 +664,10 @@ def _act(
     s.claim("acts", (eid,), m, mod, lemma)
     if lemma in _STATE_VERBS or verb_class(lemma) == "state":
         return  # "she owes him nothing", "he knows the pass": no body in any place
+    if lemma in ("send", "dispatch") and (
+        nxt == "for" or _MESSAGES & {t.low for t in toks[k + 1 : min(c1, k + 4)]}
+    ):
+        return  # "the abbot sent word this morning", "sends for Mira": a message comes from the sender
     goes_to = _destination(s, k) if lemma not in STATIC and lemma not in IDLE else None
     if goes_to is not None and verb_class(lemma) not in _NOT_GOING:
         # "Faen walks through the fern-dark to the Willow Hall": whoever it is goes there (replayed)

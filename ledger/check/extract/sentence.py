@@ -228,10 +228,18 @@ class _Sentence:
                 k = ends[k].i - 1  # "tells Mira where Voss hides": the person told, then the report
             else:
                 break
-        if glue and k >= self.a and lemma(self.tokens[k].low) is None:
-            # "tells the dockhands that Voss walks": a short object between the verb and the report
-            q = next((q for q in range(k - 1, max(self.a, k - 3) - 1, -1) if lemma(self.tokens[q].low)), None)
-            if q is not None and all(self.tokens[x].text.isalpha() for x in range(q, k + 1)):
+        if glue and k >= self.a and self.tokens[k].low.isalpha() and not _reporting(self.tokens[k].low):
+            # "tells the dockhands that Voss walks", "swears on her mother's grave that Voss lives": words
+            # between the verb of saying and its report; the nearest such verb within the clause governs it
+            q = next(
+                (
+                    q
+                    for q in range(k - 1, max(self.a, k - 7) - 1, -1)
+                    if _reporting(self.tokens[q].low) or not self.tokens[q].low.isalpha()
+                ),
+                None,
+            )
+            if q is not None and self.tokens[q].low.isalpha() and not self.tokens[q].quoted:
                 k = q
         if k - 1 < self.a:
             return False
@@ -254,6 +262,11 @@ class _Sentence:
         """(token index, surface form, lemma) of the verb whose subject is ``m``, if any."""
         k = m.j
         if m.poss:
+            lead = self.tokens[m.i - 1].low if m.i > self.a else ""
+            if lead == "the" and m.i - 1 > self.a:
+                lead = self.tokens[m.i - 2].low
+            if lead in _PLACE_PREPOSITIONS:
+                return None  # "a letter in the abbot's hand lies there": the hand is the handwriting's
             # "Voss's eyes narrow": possessive + body noun + verb acts for the owner
             if k < self.b and self.tokens[k].low in _BODY_NOUNS:
                 k += 1
@@ -465,6 +478,7 @@ _LOOK_BACK = (
     "last year",
     "yesterday",
 )
+_PLACE_PREPOSITIONS = frozenset({"in", "into", "from", "on", "under", "beneath", "behind", "beside", "near"})
 # an indirect question: a verb of asking, then (within a few words) what is asked
 _ASKING = frozenset({"ask", "wonder", "inquire", "enquire", "query", "question"})
 _QUESTION_GLUE = frozenset({"when", "whether", "if", "what", "where", "why", "how", "who", "about", "after"})
@@ -487,6 +501,12 @@ def _without_comparisons(words: list[str]) -> str:
         if not skip:
             out.append(w)
     return " ".join(out)
+
+
+def _reporting(word: str) -> bool:
+    """True when ``word`` is a form of a verb of saying, swearing or believing (it may frame a report)."""
+    base = lemma(word)
+    return base is not None and (verb_class(base) in ("speech", "commitment") or base in _REPORTING)
 
 
 def _past_form(word: str) -> bool:
