@@ -127,6 +127,7 @@ _CUE_WORDS = frozenset(w for _, _, after in _STATUS_LEMMAS for a in after for w 
     "even",
     "quits",
 }
+_STATUS_VERBS = frozenset(want for _, want, _ in _STATUS_LEMMAS)
 _SETTLED_AS = re.compile(r"\b(?:as|now|all) (?:closed|settled|square|even|quits)\b")
 # idioms, matched on tokens (a possessive "'s" is part of its token: "each other's" reads "each other")
 _OPEN_IDIOMS = ("at each other throats", "at one another throats", "still feuding", "sits heavy")
@@ -148,7 +149,7 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
     toks = [(q, t) for q, t in enumerate(s.tokens[s.a : s.b], start=s.a) if not t.quoted]
     for n, (q, t) in enumerate(toks):
         lemma = verb_lemma(t.low) if t.text.islower() else None
-        if lemma is None:
+        if lemma is None or lemma not in _STATUS_VERBS:
             continue
         nxt = " " + " ".join(x.low for _, x in toks[n + 1 : n + 5]) + " "
         for status, want, after in _STATUS_LEMMAS:
