@@ -351,3 +351,23 @@ def test_a_message_sent_comes_from_where_the_sender_is() -> None:
 def test_a_possessive_after_a_preposition_is_not_the_subject() -> None:
     assert refuted("A letter in the abbot's hand lies on the table.", keep()) == set()
     assert "npc-abbot-location" in refuted("The abbot's hand trembles on the table.", keep())
+
+
+def test_a_submission_going_to_see_someone_goes_where_they_are() -> None:
+    from ledger.check.snapshot import RoundFacts
+
+    def town(subs: dict[str, str]) -> WorldSnapshot:
+        return WorldSnapshot.build(
+            entities=[
+                Entity("pc-mira", "pc", "Mira", owner="1", location="loc-hall", pronoun="she"),
+                Entity("npc-smith", "npc", "Greta Anvil", (Alias("the smith"),), location="loc-forge"),
+                Entity("loc-hall", "location", "the hall"),
+                Entity("loc-forge", "location", "the forge"),
+            ],
+            scene=Scene("loc-hall", frozenset({"pc-mira"})),
+            round=RoundFacts(number=1, submissions=subs),
+        )
+
+    text = "Greta Anvil looks up from the anvil as you come in and wipes her brow."
+    assert refuted(text, town({"pc-mira": "I visit the smith."})) == set()
+    assert "npc-smith-location" in refuted(text, town({"pc-mira": "I stay here and drink."}))

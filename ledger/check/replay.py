@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ledger.check.extract import find_mentions, name_index, tokenize
+from ledger.check.extract import Mention, Token, find_mentions, name_index, tokenize
 from ledger.check.extract.verbs import lemma
 from ledger.check.snapshot import WorldSnapshot
 
@@ -193,6 +193,27 @@ def submitted_hand_overs(snap: WorldSnapshot) -> dict[str, str | None]:
     return out
 
 
+# verbs of going to see someone: the submission's goal is the place that person is in
+_VISITING = frozenset({"visit", "seek", "find", "meet", "track", "hunt"})
+
+
+def _visited_place(snap: WorldSnapshot, toks: list[Token], mentions: list[Mention]) -> str | None:
+    """Where a submission goes by naming a person rather than a place: "I visit the smith", "I head over to
+    the smith", "Let's pay the abbot a visit", "I go and find Tam": that person's recorded place."""
+    lemmas = [lemma(t.low) for t in toks]
+    visiting = any(x in _VISITING for x in lemmas if x) or "visit" in (t.low for t in toks)
+    for m in mentions:
+        e = snap.entities.get(m.id or "")
+        if e is None or e.kind not in ("npc", "monster") or m.quoted or e.location is None or m.i == 0:
+            continue
+        if e.visibility not in ("public", "party"):
+            continue
+        prev = toks[m.i - 1].low
+        if prev in _GOING or visiting:
+            return e.location
+    return None
+
+
 def submitted_moves(snap: WorldSnapshot) -> dict[str, str]:
     """PC id -> the known place its player's submission goes to this round ("I go to the scriptorium");
     a player who goes "with" another PC or follows the others goes where they go. Cached on the snapshot."""
@@ -221,6 +242,8 @@ def submitted_moves(snap: WorldSnapshot) -> dict[str, str]:
             if prev in _GOING or (prev in ("up", "down") and m.i >= 2 and lemma(toks[m.i - 2].low)):
                 dest = e.id
                 break
+        if dest is None:
+            dest = _visited_place(snap, toks, mentions)
         if dest is not None:
             moves[pc] = dest
             continue
