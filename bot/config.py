@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -34,14 +34,60 @@ class _Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def guild_shard(guild_id: str, shard_count: int) -> int:
+    """The Discord shard that carries ``guild_id``: ``(guild_id >> 22) % shard_count`` (Discord's formula).
+
+    An id that is not a number (the terminal table's, a DM's) is on shard 0, as Discord puts DMs there.
+    """
+    try:
+        return (int(guild_id) >> 22) % shard_count
+    except ValueError:
+        return 0
+
+
 class DiscordSettings(_Section):
-    """How the bot connects to Discord."""
+    """How the bot connects to Discord.
+
+    Several processes share one database by each owning a range of shards: every process runs with the same
+    ``shard_count`` and its own ``shard_ids``; a process closes the rounds (deadlines, resumes, retries) only
+    of campaigns in the guilds its shards carry (see :meth:`owns_guild`).
+    """
 
     token_env: str = "TABLEKEEPER_DISCORD_TOKEN"
     guild_ids: tuple[int, ...] = ()
     gm_role: str = "GM"
     sharded: bool = False
     shard_count: int | None = Field(default=None, ge=1)
+    # Declared after shard_count and sharded: its validator reads them.
+    shard_ids: tuple[int, ...] | None = None
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_range(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        if "shard_count" not in info.data or "sharded" not in info.data:
+            raise ValueError("fix discord.shard_count and discord.sharded first")
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("needs discord.shard_count (the same total in every process)")
+        if not info.data["sharded"]:
+            raise ValueError("needs discord.sharded = true")
+        if not value:
+            raise ValueError("expected at least one shard id; leave shard_ids out to run every shard")
+        outside = sorted({n for n in value if not 0 <= n < count})
+        if outside:
+            raise ValueError(f"shard {outside[0]} is outside 0..{count - 1} (shard_count = {count})")
+        repeated = sorted({n for n in value if value.count(n) > 1})
+        if repeated:
+            raise ValueError(f"shard {repeated[0]} is listed twice")
+        return tuple(sorted(value))
+
+    def owns_guild(self, guild_id: str) -> bool:
+        """Whether this process's shards carry ``guild_id`` (every guild unless ``shard_ids`` is set)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return guild_shard(guild_id, self.shard_count) in self.shard_ids
 
 
 class LLMSettings(_Section):

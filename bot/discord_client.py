@@ -307,6 +307,7 @@ class _TablekeeperMixin:
             await bot.load_extension(name)
         await sync_commands(bot, self.settings.discord.guild_ids)
         if self.tick_enabled and self.table is not None:
+            own_guilds(self.table, self.settings)  # the table may have been attached after build_bot
             self._tick_loop = tasks.loop(seconds=TICK_SECONDS)(self._tick)
             self._tick_loop.before_loop(self._before_tick)
             self._tick_loop.start()
@@ -363,9 +364,12 @@ class TablekeeperBot(_TablekeeperMixin, commands.Bot):
 
 
 class ShardedTablekeeperBot(_TablekeeperMixin, commands.AutoShardedBot):
-    """Tablekeeper over several shards (``discord.sharded = true``)."""
+    """Tablekeeper over several shards (``discord.sharded = true``): all of them, or ``discord.shard_ids``."""
 
     def __init__(self, *, settings: Settings, table: Any = None, tick: bool = True) -> None:
+        shards: dict[str, Any] = {}
+        if settings.discord.shard_ids is not None:  # this process's range; unset = every shard
+            shards["shard_ids"] = list(settings.discord.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=_intents(),
@@ -373,6 +377,7 @@ class ShardedTablekeeperBot(_TablekeeperMixin, commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.discord.shard_count,
+            **shards,
         )
         self.settings = settings
         self.table = table
@@ -382,12 +387,29 @@ class ShardedTablekeeperBot(_TablekeeperMixin, commands.AutoShardedBot):
 def build_bot(
     settings: Settings, table: Any = None, *, tick: bool = True
 ) -> TablekeeperBot | ShardedTablekeeperBot:
-    """Return the bot flavour ``settings.discord.sharded`` asks for."""
+    """Return the bot flavour ``settings.discord.sharded`` asks for.
+
+    A process that runs only some shards (``discord.shard_ids``) ticks only its own guilds' campaigns: the
+    table's :attr:`~bot.table.context.TableContext.owns_guild` is set from the shard formula, so deadlines,
+    resumes and retried deliveries of another process's guilds are left to that process.
+    """
     # Tablekeeper never joins voice: don't warn about the voice libraries it doesn't need.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+    own_guilds(table, settings)
     cls = ShardedTablekeeperBot if settings.discord.sharded else TablekeeperBot
     return cls(settings=settings, table=table, tick=tick)
+
+
+def own_guilds(table: Any, settings: Settings) -> None:
+    """Make ``table`` tick only the guilds whose shard (``(guild_id >> 22) % shard_count``) this process runs.
+
+    Every guild when the process runs every shard (not sharded, or sharded without ``shard_ids``). A table
+    without a context (a test's stand-in) is left alone.
+    """
+    context = getattr(table, "context", None)
+    if context is not None and hasattr(context, "owns_guild"):
+        context.owns_guild = settings.discord.owns_guild
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -44,6 +44,11 @@ ACCEPTING = ("open", "collecting")
 GM_VIEW = Viewer.gm()
 
 
+def _every_guild(guild_id: str) -> bool:
+    """The default guild owner: a lone process owns every guild."""
+    return True
+
+
 @dataclass(eq=False)
 class TableContext:
     """The table's shared wiring, built once by :class:`bot.table.Table` and handed to every part.
@@ -68,6 +73,13 @@ class TableContext:
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     #: Test hook: called with a step name before each persisted step, so a test can "crash" there.
     before_step: Callable[[str], Awaitable[None]] | None = None
+    #: Whether this process ticks a guild's campaigns (deadlines, resumes, retried deliveries). Several
+    #: processes on one database each own the guilds of their Discord shards (set by the bot from
+    #: ``discord.shard_ids``); by default one process owns every guild.
+    owns_guild: Callable[[str], bool] = _every_guild
+    #: At most this many rounds a tick drives at once. Their narrators overlap; their database work queues
+    #: on the engine's pool (15 connections), which gives up on a wait over 30 s, so not thousands at once.
+    tick_concurrency: int = 64
 
     def session(self) -> AsyncSession:
         """A new database session (use as ``async with ctx.session() as s``)."""

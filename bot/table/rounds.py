@@ -335,18 +335,44 @@ class Rounds:
         """Close every round whose deadline passed and retry due deliveries (called every 30 s by the bot).
 
         Each round is handled on its own: one that fails is logged (with its round) and the others go on.
+        The due rounds close together (at most ``ctx.tick_concurrency`` at once), so one campaign's narrator
+        never waits for another's. A round an earlier tick left between closing and posting (its step
+        failed: the database pool ran dry, the narrator's endpoint broke) is driven on again, unless a task
+        of this process is driving it now; without this, only a restart would finish it.
+        Only the campaigns of guilds this process owns (``ctx.owns_guild``) are ticked; another process on
+        the same database ticks the rest (the round's state is checked under the campaign row's lock at each
+        step, so a round two processes both reach is resolved and posted once).
         """
+        import asyncio
+
         async with self.ctx.session() as s:
-            due = await ledger_sessions.due_rounds(s, now=self.ctx.clock())
-        for rnd in due:
-            try:
-                # Nobody typed a command, so no reply carries the dice: the round's results are queued as a
-                # follow-up the courier posts in the channel (after a crash too).
-                await self.close_and_finish(rnd.campaign_id, rnd.id, channel_results=True)
-            except TableError as err:
-                _log_round(rnd, f"skipped at its deadline: {err}")
-            except Exception:
-                _log_round(rnd, "failed to close at its deadline", exc_info=True)
+            due = await ledger_sessions.due_rounds(s, now=self.ctx.clock(), owns_guild=self.ctx.owns_guild)
+            stuck = await ledger_sessions.interrupted_rounds(s, owns_guild=self.ctx.owns_guild)
+        limit = asyncio.Semaphore(max(1, self.ctx.tick_concurrency))
+
+        def busy(rnd: RoundView) -> bool:
+            lock = self.ctx.locks.get(rnd.campaign_id)
+            return lock is not None and lock.locked()
+
+        async def close(rnd: RoundView) -> None:
+            async with limit:
+                try:
+                    # Nobody typed a command, so no reply carries the dice: the round's results are queued as
+                    # a follow-up the courier posts in the channel (after a crash too).
+                    await self.close_and_finish(rnd.campaign_id, rnd.id, channel_results=True)
+                except TableError as err:
+                    _log_round(rnd, f"skipped at its deadline: {err}")
+                except Exception:
+                    _log_round(rnd, "failed to close at its deadline", exc_info=True)
+
+        async def finish(rnd: RoundView) -> None:
+            async with limit:
+                try:
+                    await self._finish(rnd.campaign_id, rnd.id)
+                except Exception:
+                    _log_round(rnd, "failed to finish; the next tick tries again", exc_info=True)
+
+        await asyncio.gather(*(close(rnd) for rnd in due), *(finish(rnd) for rnd in stuck if not busy(rnd)))
         await self._deliver_due()
 
     async def resume(self) -> None:
@@ -355,7 +381,7 @@ class Rounds:
         Each round and each message recovers on its own: a failure is logged with its round, the rest go on.
         """
         async with self.ctx.session() as s:
-            rounds = await ledger_sessions.interrupted_rounds(s)
+            rounds = await ledger_sessions.interrupted_rounds(s, owns_guild=self.ctx.owns_guild)
         for rnd in rounds:
             try:
                 await self._finish(rnd.campaign_id, rnd.id)
@@ -364,9 +390,12 @@ class Rounds:
         await self._deliver_due()
 
     async def _deliver_due(self) -> None:
-        """Send every message whose (next) try is due, round by round; a failing round stops no other."""
+        """Send every message whose (next) try is due, round by round; a failing round stops no other.
+
+        Only the messages of campaigns in guilds this process owns (``ctx.owns_guild``).
+        """
         async with self.ctx.session() as s:
-            due = await ledger_sessions.due_outbox(s, now=self.ctx.clock())
+            due = await ledger_sessions.due_outbox(s, now=self.ctx.clock(), owns_guild=self.ctx.owns_guild)
         for round_id in sorted({m.round_id for m in due if m.round_id is not None}):
             try:
                 async with self.ctx.session() as s:

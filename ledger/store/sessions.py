@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -25,7 +25,7 @@ from ledger.store.db import begin_write
 from ledger.store.outbox import outbox_view
 from ledger.store.reads import edge_view, item_view, location_view
 from ledger.store.records import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
-from ledger.store.rounds import get_round, utc_aware
+from ledger.store.rounds import _round_view, get_round, utc_aware
 from ledger.store.visibility import Viewer, visible_clause
 from ledger.store.writes import lock_campaign
 
@@ -156,36 +156,58 @@ async def set_deadline(session: AsyncSession, *, round_id: int, deadline: dateti
     return await get_round(session, round_id=round_id)
 
 
-async def due_rounds(session: AsyncSession, *, now: datetime) -> list[RoundView]:
-    """Rounds still taking actions whose deadline has passed, in every campaign (for the deadline ticker)."""
-    rows = (
+async def due_rounds(
+    session: AsyncSession, *, now: datetime, owns_guild: Callable[[str], bool] | None = None
+) -> list[RoundView]:
+    """Rounds still taking actions whose deadline has passed (for the deadline ticker).
+
+    ``owns_guild``: only campaigns in the guilds it accepts (a process ticks the guilds of its own shards);
+    every campaign when None. Rounds of other guilds are never loaded.
+    """
+    # The ticker asks often and most rounds are not due: the database filters by deadline (SQLite compares
+    # its naive UTC text, so the bound is given in UTC) and only the due rows' ids and guilds come back.
+    bound = now.astimezone(UTC) if now.tzinfo is not None else now
+    due = (
         await session.exec(
-            select(m.Round)
-            .where(col(m.Round.state).in_(m.ACCEPTING_ROUND_STATES), col(m.Round.deadline).is_not(None))
+            select(m.Round.id, m.Round.deadline, m.Campaign.guild_id)
+            .join(m.Campaign, col(m.Campaign.id) == col(m.Round.campaign_id))
+            .where(
+                col(m.Round.state).in_(m.ACCEPTING_ROUND_STATES),
+                col(m.Round.deadline).is_not(None),
+                col(m.Round.deadline) <= bound,
+            )
             .order_by(col(m.Round.id))
         )
     ).all()
-    out = []
-    for row in rows:
-        deadline = row.deadline
-        assert deadline is not None
-        if deadline.tzinfo is None:
-            deadline = deadline.replace(tzinfo=now.tzinfo)
-        if deadline <= now:
-            out.append(await get_round(session, round_id=row.id or 0))
-    return out
+    ids = [
+        rid
+        for rid, deadline, guild_id in due
+        if (utc_aware(deadline) or now) <= now and (owns_guild is None or owns_guild(guild_id))
+    ]
+    if not ids:
+        return []
+    rows = (
+        await session.exec(select(m.Round).where(col(m.Round.id).in_(ids)).order_by(col(m.Round.id)))
+    ).all()
+    return [_round_view(row) for row in rows]
 
 
-async def interrupted_rounds(session: AsyncSession) -> list[RoundView]:
-    """Rounds a crash left between closing and posting, in every campaign (for resuming after a restart)."""
+async def interrupted_rounds(
+    session: AsyncSession, *, owns_guild: Callable[[str], bool] | None = None
+) -> list[RoundView]:
+    """Rounds a crash left between closing and posting (for resuming after a restart).
+
+    ``owns_guild``: only campaigns in the guilds it accepts; every campaign when None.
+    """
     rows = (
         await session.exec(
-            select(m.Round.id)
+            select(m.Round, m.Campaign.guild_id)
+            .join(m.Campaign, col(m.Campaign.id) == col(m.Round.campaign_id))
             .where(col(m.Round.state).in_(("closed", "resolved", "narrated")))
             .order_by(col(m.Round.id))
         )
     ).all()
-    return [await get_round(session, round_id=rid) for rid in rows if rid is not None]
+    return [_round_view(row) for row, guild_id in rows if owns_guild is None or owns_guild(guild_id)]
 
 
 async def queue_late(
@@ -500,14 +522,29 @@ async def send_failed(
 
 
 async def due_outbox(
-    session: AsyncSession, *, now: datetime, round_id: int | None = None
+    session: AsyncSession,
+    *,
+    now: datetime,
+    round_id: int | None = None,
+    owns_guild: Callable[[str], bool] | None = None,
 ) -> list[OutboxView]:
-    """Pending messages whose next try is due (never tried, or retry time passed), oldest first."""
-    stmt = select(m.Outbox).where(m.Outbox.status == "pending")
+    """Pending messages whose next try is due (never tried, or retry time passed), oldest first.
+
+    ``owns_guild``: only messages of campaigns in the guilds it accepts; every campaign when None.
+    """
+    stmt = (
+        select(m.Outbox, m.Campaign.guild_id)
+        .join(m.Campaign, col(m.Campaign.id) == col(m.Outbox.campaign_id))
+        .where(m.Outbox.status == "pending")
+    )
     if round_id is not None:
         stmt = stmt.where(m.Outbox.round_id == round_id)
     rows = (await session.exec(stmt.order_by(col(m.Outbox.id)))).all()
-    return [outbox_view(r) for r in rows if (utc_aware(r.next_attempt_at) or now) <= now]
+    return [
+        outbox_view(r)
+        for r, guild_id in rows
+        if (utc_aware(r.next_attempt_at) or now) <= now and (owns_guild is None or owns_guild(guild_id))
+    ]
 
 
 def _undelivered() -> Any:
