@@ -124,7 +124,22 @@ async def narrate_checked(
     if second is not None and second[0] is not None:
         return NarrationOutcome(draft=second[0], source="regenerated", conflicts=(), attempts=tuple(attempts))
     queued = _merge(conflicts, second[2] if second is not None else ())
-    return await _post_offline(request, fallback, check, recent, repetition_threshold, attempts, queued)
+    posted = await _post_offline(request, fallback, check, recent, repetition_threshold, attempts, queued)
+    return _carrying_proposals(posted, second[1] if second is not None else bad_draft)
+
+
+def _carrying_proposals(outcome: NarrationOutcome, replaced: Draft) -> NarrationOutcome:
+    """The fallback ``outcome`` carrying the proposals of the model draft it ``replaced``.
+
+    They are not posted with it: the table refuses them with the reason (``proposals_of``), so the GM sees
+    them in ``/gm proposals`` instead of their vanishing without a word.
+    """
+    from bot.narrator.proposals import ProposingDraft, proposing_draft
+
+    if not isinstance(replaced, ProposingDraft) or not (replaced.proposals or replaced.refused):
+        return outcome
+    draft = proposing_draft(outcome.draft, replaced.proposals, replaced.refused)
+    return outcome.model_copy(update={"draft": draft})
 
 
 _Tried = tuple[Draft | None, Draft, tuple[ConflictNote, ...], tuple[str, ...]]

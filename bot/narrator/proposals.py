@@ -527,8 +527,19 @@ class ProposingDraft(Draft):
     refused: tuple[tuple[dict[str, Any], str], ...] = ()
 
 
+#: Why the proposals of a model draft that was not posted are refused.
+FELL_BACK = "the narration fell back to the offline narrator"
+
+
 def proposals_of(draft: Draft) -> tuple[tuple[Proposal, ...], tuple[tuple[dict[str, Any], str], ...]]:
-    """The proposals a posted draft carries (none for the offline narration)."""
-    if isinstance(draft, ProposingDraft) and draft.source != "fallback":
+    """The proposals a posted draft carries, and the ones refused already (with their reasons).
+
+    The offline narration proposes nothing; when it replaced a model's draft, it carries that draft's
+    proposals (:func:`bot.narrator.pipeline.narrate_checked`), and they come back refused with the reason
+    :data:`FELL_BACK`, so the GM's list shows them instead of their vanishing.
+    """
+    if not isinstance(draft, ProposingDraft):
+        return (), ()
+    if draft.source != "fallback":
         return draft.proposals, draft.refused
-    return (), ()
+    return (), (*((p.model_dump(mode="json"), FELL_BACK) for p in draft.proposals), *draft.refused)
