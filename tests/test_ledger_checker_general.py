@@ -11,7 +11,7 @@ scene looks back.
 from __future__ import annotations
 
 from ledger.check.judge import check
-from ledger.check.snapshot import Alias, Edge, Entity, Holding, Scene, Thread, WorldSnapshot
+from ledger.check.snapshot import Alias, Edge, Entity, Holding, ItemFate, Scene, Thread, WorldSnapshot
 
 
 def keep(*, debt: str = "open", oath: str = "open") -> WorldSnapshot:
@@ -371,3 +371,33 @@ def test_a_submission_going_to_see_someone_goes_where_they_are() -> None:
     text = "Greta Anvil looks up from the anvil as you come in and wipes her brow."
     assert refuted(text, town({"pc-mira": "I visit the smith."})) == set()
     assert "npc-smith-location" in refuted(text, town({"pc-mira": "I stay here and drink."}))
+
+
+def gear() -> WorldSnapshot:
+    """A sold lute, a destroyed chart, Oren's silver dagger."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-oren", "pc", "Oren", owner="2", location="loc-hall", pronoun="he"),
+            Entity("npc-tam", "npc", "Tam", location="loc-hall", pronoun="he"),
+            Entity("loc-hall", "location", "the hall"),
+            Entity("item-lute", "item", "rosewood lute"),
+            Entity("item-chart", "item", "sea chart"),
+            Entity("item-dagger", "item", "silver dagger"),
+        ],
+        holdings=[Holding("item-dagger", "pc-oren")],
+        fates=[ItemFate("item-lute", "sold"), ItemFate("item-chart", "destroyed")],
+        scene=Scene("loc-hall", frozenset({"pc-oren", "npc-tam"})),
+    )
+
+
+def test_any_verb_of_doing_on_a_thing_handles_it() -> None:
+    assert "item-lute-holder" in refuted("Tam tunes the rosewood lute and strums a chord.", gear())
+    assert "item-chart-holder" in refuted("Oren spreads the sea chart across the table.", gear())
+    assert "item-dagger-holder" in refuted("Tam sharpens the silver dagger.", gear())
+    assert refuted("Tam misses the rosewood lute.", gear()) == set()
+    assert refuted("Tam eyes the silver dagger.", gear()) == set()
+
+
+def test_a_thing_lent_is_held_by_the_borrower_and_a_recorded_name_may_drop_its_article() -> None:
+    assert refuted("Oren lends Tam his silver dagger. Tam sharpens the silver dagger.", gear()) == set()
+    assert "item-lute-holder" in refuted("The rosewood lute hangs on the wall behind the bar.", gear())

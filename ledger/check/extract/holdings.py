@@ -21,10 +21,13 @@ from ledger.check.extract.linker import ORDINALS, is_plural, is_verb
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token, _number
+from ledger.check.extract.verbs import is_finite, verb_class
 from ledger.check.extract.verbs import lemma as lexicon_lemma
 
 _HOLD_VERBS = frozenset(_HOLDING.split())
-_GIVE_VERBS = frozenset({"hand", "give", "pass", "toss", "offer", "slide", "throw", "press"})
+_GIVE_VERBS = frozenset(
+    {"hand", "give", "pass", "toss", "offer", "slide", "throw", "press", "lend", "loan", "entrust", "deliver"}
+)
 _ACQUIRE_VERBS = frozenset(
     {"pick", "take", "grab", "snatch", "seize", "buy", "receive", "accept", "catch", "find"}
 )
@@ -142,7 +145,10 @@ _ITEM_HERE = frozenset(
 def _item_is_here(s: _Sentence, it: Mention) -> bool:
     """An item opening its clause, then a present-tense verb of lying about ("sits", "gleams", "is on")."""
     c0, _ = s.clause_of(it.i)
-    first = it.i == c0 or (it.i - 1 >= s.a and s.tokens[it.i - 1].low in _SUBJECT_LEAD)
+    lead = it.i - 1
+    if lead >= s.a and s.tokens[lead].low in ("the", "a", "an"):
+        lead -= 1  # "The rosewood lute hangs on the wall": a name recorded without its article
+    first = it.i == c0 or lead < c0 or (lead >= s.a and s.tokens[lead].low in _SUBJECT_LEAD)
     if not first or it.j >= s.b or it.poss:
         return False
     form = s.tokens[it.j].low
@@ -239,6 +245,60 @@ def _partitive(s: _Sentence, q: int) -> int | None:
     return 0 if w in _SOME else None
 
 
+# verb classes that do something to a thing without having it in hand (or are read elsewhere)
+_NOT_HANDLING = frozenset({"speech", "commitment", "perception", "state", "posture", "motion"})
+# verbs of wanting, missing, judging, naming or trading a thing: about it, at a distance, not in hand
+_AT_A_DISTANCE = frozenset(
+    {"miss", "covet", "seek", "mourn", "desire", "praise", "mention", "describe", "recognise", "recognize"}
+    | {"find", "search", "guard", "ignore", "lose", "sell", "buy", "pawn", "forget", "discuss", "consider"}
+    | {"name", "blame", "bless", "admire", "envy", "regard", "recall", "picture", "imagine", "demand"}
+    | {"refuse", "decline", "appraise", "value", "price", "eye", "point", "indicate", "trade", "steal", "owe"}
+    | {"request"}
+)
+
+
+def _giving_verb(s: _Sentence, lo: int, hi: int) -> str | None:
+    """The verb of giving that governs the thing at token ``hi``: the nearest verb before it (from ``lo``),
+    if that verb gives ("lends Tam his dagger"); a noun ("Cordelia's hands") or another verb in between
+    ("slides it into the lock of the reliquary") governs nothing here."""
+    toks = s.tokens
+    for q in range(hi - 1, lo - 1, -1):
+        w = toks[q].low
+        if w in _BODY_NOUNS or toks[q - 1].poss or toks[q - 1].low in _PRONOUN_POSS:
+            continue
+        if w in VERBS or (toks[q].text.islower() and lexicon_lemma(w) is not None and w.endswith("s")):
+            base = _lemma_of(w)
+            return base if base in _GIVE_VERBS else None
+    return None
+
+
+def _lemma_of(word: str) -> str | None:
+    """A word's verb lemma by the hand table, else by the lexicon."""
+    return VERBS.get(word) or lexicon_lemma(word)
+
+
+def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
+    """A verb the hand table lacks that takes the item as its direct object right after the subject ("Tam
+    tunes the rosewood lute", "spreads the sea chart", "sharpens the silver dagger"): the lemma, when the
+    lexicon knows it as a finite verb of doing (not of seeing, saying, thinking or going); else ""."""
+    toks = s.tokens
+    k = it.i - 1
+    while k > subject.j and toks[k].low in ("the", "a", "an", "his", "her", "their", "its"):
+        k -= 1
+    if k < subject.j or k >= it.i or toks[k].quoted:
+        return ""
+    between = [t.low for t in toks[subject.j : k]]
+    if any(not (w.endswith("ly") or w in ("then", "carefully", "slowly", "quickly")) for w in between):
+        return ""  # only adverbs between the subject and its verb
+    form = toks[k].low
+    base = lexicon_lemma(form) if toks[k].text.islower() else None
+    if base is None or not is_finite(form, base) or verb_class(base) in _NOT_HANDLING:
+        return ""
+    if base in _AT_A_DISTANCE:
+        return ""
+    return "hold"
+
+
 def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
     """True when a preposition of place governs the item ("unrolls her sketch beside the siege map", "sets
     the lamp on the ledger"): the item is where the handling happens, not what the subject's verb takes."""
@@ -326,7 +386,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             and toks[creatures[0].j].low in _BODY_NOUNS
         ):
             before = [creatures[0]]  # "Kestrel's fingers brush the bone flute"
-        if len(before) >= 2 and VERBS.get(toks[before[-1].i - 1].low) in _GIVE_VERBS:
+        if len(before) >= 2 and _lemma_of(toks[before[-1].i - 1].low) in _GIVE_VERBS:
             if toks[it.i - 1].low in ("a", "an", "some"):
                 continue  # "hands Venn a waterskin": some waterskin, not the one the record names
             before = before[:-1]  # "Tamsin gives Mira the iron key": Mira is given to, Tamsin gives
@@ -336,6 +396,11 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             verb_lemma = next(
                 (VERBS.get(w) or "hold" for w in reversed(between) if w in VERBS or w in ("has", "have")), ""
             )
+            given = _giving_verb(s, subject.j, it.i)
+            if given is not None and verb_lemma not in _GIVE_VERBS:
+                verb_lemma = given  # "lends Tam his dagger": a verb of giving the hand table lacks
+        if subject is not None and verb_lemma not in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS:
+            verb_lemma = _handling_verb(s, subject, it) or verb_lemma
         if pronoun and owner_pronoun is not None:
             verb_lemma = verb_lemma if before and owner_pronoun is before[-1] else ""
             subject = owner_pronoun
