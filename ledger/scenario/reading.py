@@ -97,13 +97,26 @@ def parse_scenario(text: str, *, source: str = "scenario") -> Scenario:
     return scenario
 
 
+def _rules_identity() -> str:
+    """Which rules tables a validation checks against: a scenario validated under other tables is not reused.
+
+    The validated scenario depends on the SRD bestiary and weapons (``bestiary = "bandit"`` must exist); their
+    loaders are cached, so the identity of the loaded tables changes only when they are read again. Broken
+    rules data raises :class:`rules.errors.DataError` here, as the uncached validation would.
+    """
+    from rules.srd import bestiary, weapons
+
+    return f"{id(bestiary())}.{id(weapons())}"
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate the scenario file at ``path``.
 
     A small file's validated scenario (at most :data:`MAX_CACHED_BYTES`) is kept, keyed by the SHA-256 of its
-    bytes, so starting the same world again skips parsing and every check; a file edited in place has other
-    bytes and is read afresh. The scenario returned is frozen and may be shared: never mutate it. Refusals are
-    not kept (a bad file is checked, and reported in full, every time).
+    bytes and the rules tables it was checked against, so starting the same world again skips parsing and
+    every check; a file edited in place has other bytes and is read afresh. The scenario returned is frozen
+    and may be shared: never mutate it. Refusals are not kept (a bad file is checked, and reported in full,
+    every time).
 
     Raises :class:`ScenarioUnreadable` when the file is missing, unreadable or not TOML, and
     :class:`ScenarioError` when it is TOML but not a valid scenario.
@@ -115,7 +128,9 @@ def load_scenario(path: str | Path) -> Scenario:
             message = f"file too large: {size:,} bytes, at most {MAX_SCENARIO_BYTES:,}"
             raise ScenarioUnreadable(str(file), [ScenarioProblem(path="", message=message)])
         data = file.read_bytes()
-        key = hashlib.sha256(data).hexdigest() if len(data) <= MAX_CACHED_BYTES else ""
+        key = (
+            f"{hashlib.sha256(data).hexdigest()}:{_rules_identity()}" if len(data) <= MAX_CACHED_BYTES else ""
+        )
         if key:
             with _cache_lock:
                 cached = _cache.get(key)
