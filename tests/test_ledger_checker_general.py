@@ -401,3 +401,14 @@ def test_any_verb_of_doing_on_a_thing_handles_it() -> None:
 def test_a_thing_lent_is_held_by_the_borrower_and_a_recorded_name_may_drop_its_article() -> None:
     assert refuted("Oren lends Tam his silver dagger. Tam sharpens the silver dagger.", gear()) == set()
     assert "item-lute-holder" in refuted("The rosewood lute hangs on the wall behind the bar.", gear())
+
+
+def test_the_one_greeted_is_no_report_and_a_body_found_is_no_meeting() -> None:
+    assert "npc-abbot-location" in refuted(
+        "Mira greets the abbot, who is warming his hands at the fire.", hurt()
+    )
+    assert refuted("Mira says the abbot is warming his hands at the fire.", hurt()) == set()
+    dead = keep()
+    assert refuted("Mira finds Voss in the crypt, cold and stiff on his slab.", dead) == set()
+    assert refuted("Mira finds Voss's body in the crypt.", dead) == set()
+    assert "npc-voss-alive" in refuted("Mira greets Voss at the door, and he bows.", dead)

@@ -49,6 +49,8 @@ def _met_here(s: _Sentence, m: Mention) -> bool:
     """True when ``m`` is the object of a verb of meeting or finding ("finds the abbot waiting"), told as
     fact in the narration, with nothing in the clause that puts them at a distance."""
     toks = s.tokens
+    if m.poss:
+        return False  # "finds Voss's body", "meets the abbot's clerk": someone else, or what is left
     q = m.i - 1
     if q >= s.a and toks[q].low == "the" and toks[m.i].low != "the":
         q -= 1
@@ -57,6 +59,9 @@ def _met_here(s: _Sentence, m: Mention) -> bool:
     base = verb_lemma(toks[q].low)
     if base not in _MEETING or is_past(toks[q].low, base):
         return False
+    e = s.snap.entities.get(m.id or "")
+    if e is not None and not e.alive and base not in ("meet", "greet", "join"):
+        return False  # "finds Voss in the crypt": a body is found, a dead man is not met
     _, c1 = s.clause_of(m.i)
     # "finds Captain Hurst there": there is a place named before, not where the narration stands
     return not any(t.low in _FAR or t.low == "there" for t in toks[m.j : min(c1, m.j + 8)])

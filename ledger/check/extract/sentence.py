@@ -135,11 +135,15 @@ class _Sentence:
         # a comma, reports someone else's words about that name
         if m.i - 2 >= self.a:
             prev, prev2 = self.tokens[m.i - 1], self.tokens[m.i - 2]
+            nxt = self.tokens[m.j].low if m.j < self.b else ""
             if (
                 not prev.quoted
                 and VERBS.get(prev.low) in SPEECH
                 and not prev2.quoted
                 and prev2.text not in (",", '"', "”", "“")
+                and (
+                    nxt in _AUX or lemma(nxt) is not None or nxt.endswith("'s")
+                )  # a clause, not who is hailed
             ):
                 rumour = True
         rumour = rumour or self._reported(m)
@@ -250,8 +254,13 @@ class _Sentence:
         base = lemma(t.low)
         if base is None or not (verb_class(base) in ("speech", "commitment") or base in _REPORTING):
             return False
-        # "Tam tells Mira ...", "warns Voss": the person spoken to, not a report about them
-        return glue or base not in _TELL_SOMEONE
+        # "Tam tells Mira ...", "warns Voss": the person spoken to, not a report about them; without "that"
+        # the report is a clause, so a verb follows the name ("says Prince Edric holds the pass"), unlike
+        # "greets the abbot, who ..." (the one greeted)
+        if glue:
+            return True
+        nxt = self.tokens[m.j].low if m.j < self.b else ""
+        return base not in _TELL_SOMEONE and (nxt in _AUX or lemma(nxt) is not None or nxt.endswith("'s"))
 
     def claim(
         self, kind: ClaimKind, args: Iterable[str], m: Mention | None, modality: Modality, detail: str = ""
