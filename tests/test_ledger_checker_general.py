@@ -412,3 +412,9 @@ def test_the_one_greeted_is_no_report_and_a_body_found_is_no_meeting() -> None:
     assert refuted("Mira finds Voss in the crypt, cold and stiff on his slab.", dead) == set()
     assert refuted("Mira finds Voss's body in the crypt.", dead) == set()
     assert "npc-voss-alive" in refuted("Mira greets Voss at the door, and he bows.", dead)
+
+
+def test_an_inverted_be_after_a_place_puts_someone_there() -> None:
+    assert "npc-voss-alive" in refuted("Behind the bar, polishing a glass, is Harlan Voss.", keep())
+    assert refuted("In the crypt, under a slab, is Harlan Voss.", keep()) == set()
+    assert "npc-abbot-location" in refuted("Behind the bar, polishing a glass, is the abbot.", keep())

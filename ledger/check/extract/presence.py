@@ -383,6 +383,26 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             # "Mother Hesk warned you before you came down" in a present-tense scene looks back; so does "the
             # Dean let Sefa off her vow", whose one subject takes a bare form only in the past
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
+        if lemma == "be" and inverted and k == m.i - 1:
+            # "Behind the bar, polishing a glass, is Harlan Voss": a place opens, then "is" and who is there
+            # what they do is told by a participle before ("polishing a glass"); with none, a body may
+            # simply be there ("In the crypt, under a slab, is Harlan Voss"), which is a posture
+            doing = next(
+                (
+                    b
+                    for q in (*range(s.a, k), *range(m.j, min(c1, m.j + 4)))
+                    if toks[q].low.endswith("ing") and (b := verb_lemma(toks[q].low)) is not None
+                ),
+                "lie",
+            )
+            loc = _fronted_location(s, m) or _location_before(s, m.i)
+            if loc is not None and loc.id:
+                s.claim("at", (eid, loc.id), m, mod, doing)
+            else:
+                s.claim("present", (eid,), m, mod, doing)
+            if doing != "lie":
+                s.claim("acts", (eid,), m, mod, doing)
+            continue
         if lemma == "be":
             nxt = [t.low for t in toks[k + 1 : min(c1, k + 4)]]
             if nxt[:1] and nxt[0] in _NEGATION:

@@ -351,6 +351,8 @@ class _Sentence:
         if k < self.a:
             return None
         t = self.tokens[k]
+        if t.low in ("is", "was") and not t.quoted and self.tokens[self.a].low in _OPENING_PLACE:
+            return k, t.low, "be"  # "Behind the bar, polishing a glass, is Harlan Voss"
         lemma = VERBS.get(t.low)
         if lemma is None or t.quoted or not (lemma in SPEECH or lemma in STATIC or lemma in MOTION):
             return None
@@ -488,6 +490,11 @@ _LOOK_BACK = (
     "yesterday",
 )
 _PLACE_PREPOSITIONS = frozenset({"in", "into", "from", "on", "under", "beneath", "behind", "beside", "near"})
+# prepositions of place that may open an inverted sentence ("Behind the bar ... is Voss")
+_OPENING_PLACE = frozenset(
+    {"in", "at", "inside", "outside", "on", "by", "near", "beside", "within", "behind", "across", "under"}
+    | {"beneath", "over", "against", "among", "beyond"}
+)
 # an indirect question: a verb of asking, then (within a few words) what is asked
 _ASKING = frozenset({"ask", "wonder", "inquire", "enquire", "query", "question"})
 _QUESTION_GLUE = frozenset({"when", "whether", "if", "what", "where", "why", "how", "who", "about", "after"})
