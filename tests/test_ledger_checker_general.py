@@ -418,3 +418,9 @@ def test_an_inverted_be_after_a_place_puts_someone_there() -> None:
     assert "npc-voss-alive" in refuted("Behind the bar, polishing a glass, is Harlan Voss.", keep())
     assert refuted("In the crypt, under a slab, is Harlan Voss.", keep()) == set()
     assert "npc-abbot-location" in refuted("Behind the bar, polishing a glass, is the abbot.", keep())
+
+
+def test_a_clause_about_someone_after_a_verb_of_finding_is_no_meeting() -> None:
+    assert refuted("Mira notices the abbot is missing from the feast.", hurt()) == set()
+    assert refuted("Mira finds the abbot has already gone to the chapel.", hurt()) == set()
+    assert "npc-abbot-location" in refuted("Mira finds the abbot waiting by the hearth.", hurt())

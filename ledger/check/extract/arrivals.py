@@ -40,6 +40,7 @@ def _carried_in(s: _Sentence, m: Mention) -> bool:
     return nxt in _CARRIED_PARTICLES and after == "to"
 
 
+_CLAUSE_VERBS = frozenset({"is", "was", "has", "had", "will", "would", "must", "might", "can", "could"})
 # verbs whose object is met where the subject is
 _MEETING = frozenset({"find", "meet", "discover", "greet", "join", "spot", "notice", "encounter", "corner"})
 _FAR = frozenset({"far", "distance", "across", "through", "window", "below", "above", "beyond", "off"})
@@ -62,6 +63,10 @@ def _met_here(s: _Sentence, m: Mention) -> bool:
     e = s.snap.entities.get(m.id or "")
     if e is not None and not e.alive and base not in ("meet", "greet", "join"):
         return False  # "finds Voss in the crypt": a body is found, a dead man is not met
+    nxt = toks[m.j] if m.j < s.b else None
+    finite = nxt is not None and (nxt.low in _CLAUSE_VERBS or verb_lemma(nxt.low) is not None)
+    if nxt is not None and finite and nxt.text.islower() and not nxt.low.endswith("ing"):
+        return False  # "notices the abbot is missing": a clause about them, not a meeting
     _, c1 = s.clause_of(m.i)
     # "finds Captain Hurst there": there is a place named before, not where the narration stands
     return not any(t.low in _FAR or t.low == "there" for t in toks[m.j : min(c1, m.j + 8)])

@@ -374,6 +374,8 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         if not inverted and _is_object(s, m):
             continue  # "the debt she owes Brann hangs over her": the debt hangs, not Brann
         k, form, lemma = v
+        if form == "missing" and toks[k - 1].low in ("is", "was", "are", "were"):
+            continue  # "the abbot is missing from the feast": told absent, doing nothing
         mod = s.modality(m, k)
         if (
             (_is_past(form, lemma) or _bare_past(s, m, eid, form, lemma))
