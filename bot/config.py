@@ -103,6 +103,9 @@ class LLMSettings(_Section):
     reply_tokens: int = Field(default=900, ge=64)
     temperature: float = Field(default=0.8, ge=0, le=2)
     extract_claims: bool = True
+    # The narrator declares its claims per sentence; when it did, the separate extraction call is skipped
+    # unless this is true (a second reading costs a model call per draft).
+    extract_when_declared: bool = False
 
     @field_validator("base_url")
     @classmethod

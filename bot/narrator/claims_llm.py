@@ -273,7 +273,7 @@ class LLMClaimExtractor:
             timeout=timeout if timeout is not None else settings.timeout_seconds,
             max_retries=settings.max_retries,
             client=client,
-            extract_when_declared=bool(getattr(settings, "extract_when_declared", False)),
+            extract_when_declared=settings.extract_when_declared,
         )
 
     async def aclose(self) -> None:
