@@ -424,3 +424,11 @@ def test_a_clause_about_someone_after_a_verb_of_finding_is_no_meeting() -> None:
     assert refuted("Mira notices the abbot is missing from the feast.", hurt()) == set()
     assert refuted("Mira finds the abbot has already gone to the chapel.", hurt()) == set()
     assert "npc-abbot-location" in refuted("Mira finds the abbot waiting by the hearth.", hurt())
+
+
+def test_more_ways_to_tell_a_status_and_a_status_verb_that_is_only_possible() -> None:
+    settled = keep(debt="settled")
+    assert "debt-0001-01" in refuted("Tam has yet to repay Oren's crew the arrears.", settled)
+    assert "debt-0001-01" in refuted("The arrears are a thing of the past.", keep())
+    assert "debt-0001-01" in refuted("Oren has written off the arrears.", keep())
+    assert refuted("Tam counts the days until he can pay off the arrears.", keep()) == set()

@@ -36,13 +36,15 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:not yet|never|yet to be|has yet to|have yet to|still not|isn't|is not|wasn't|was not)\b"
             r"(?:\s+\w+){0,2}?\s+(?:paid|repaid|settled|fulfilled|honou?red|called in|discharged|cleared|"
-            r"kept)\b|\b(?:unpaid|outstanding|unfulfilled|unsettled)\b"
+            r"kept|re?pay|settle|fulfill?|honou?r|discharge|clear)\b|\b(?:unpaid|outstanding|unfulfilled|unsettled)\b"
         ),
     ),
     (
         "settled",
         re.compile(
-            r"\b(?:no longer owes?|owes? (?:\w+ ){0,2}nothing|nothing (?:more )?owed|paid in full|"
+            r"\b(?:no longer owes?|"
+            r"(?:doesn't|does not|don't|do not|didn't) owe (?:\w+ ){0,3}(?:any ?more|now)|"
+            r"owes? (?:\w+ ){0,2}nothing|nothing (?:more )?owed|paid in full|thing of the past|"
             r"(?:is|was|been|now|finally|are) (?:(?:\w+ly|long|since|now|already|all|quite|at|last|well) )"
             r"{0,2}?(?:paid|repaid|settled|fulfilled|"
             r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed|spent|used up|"
@@ -76,11 +78,13 @@ _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("settled", "keep", ("faith", "word", "promise", "oath", "vow")),
     ("settled", "forgive", ("debt", "debts", "loan")),
     ("settled", "wipe", ("slate",)),
+    ("settled", "write", ("off",)),
     ("settled", "call", ("it even", "it square", "it quits", "us even", "us square")),
     ("broken", "break", ("faith", "word", "oath", "vow", "promise")),
     ("broken", "turn", ("back on",)),
     ("broken", "go", ("back on",)),
     ("broken", "renege", ("",)),
+    ("broken", "betray", ("",)),
     ("broken", "forswear", ("",)),
 )
 # Only when the sentence names the thread (by an alias or its kind's word): a party let off or released from
@@ -127,6 +131,11 @@ _CUE_WORDS = frozenset(w for _, _, after in _STATUS_LEMMAS for a in after for w 
     "even",
     "quits",
 }
+# words before a status verb that make it something wished, planned or possible, not told
+_UNREAL = frozenset(
+    {"can", "could", "will", "would", "shall", "might", "may", "must", "to", "until", "unless", "if", "once"}
+    | {"before", "when", "whether", "cannot", "should"}
+)
 _STATUS_VERBS = frozenset(want for _, want, _ in _STATUS_LEMMAS)
 _SETTLED_AS = re.compile(r"\b(?:as|now|all) (?:closed|settled|square|even|quits)\b")
 # idioms, matched on tokens (a possessive "'s" is part of its token: "each other's" reads "each other")
@@ -156,6 +165,8 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
             if lemma == want and any(f" {a} " in nxt or not a for a in after):
                 if n > 0 and toks[n - 1][1].low in ("not", "never", "yet"):
                     return ("open", q) if status == "settled" else None
+                if _UNREAL & {x.low for _, x in toks[max(0, n - 3) : n]}:
+                    continue  # "until he can pay Edda back", "means to pay": not a deed done or a state
                 return status, q
     found = _SETTLED_AS.search(s.narr)
     if found is not None:
