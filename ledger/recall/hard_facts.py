@@ -70,24 +70,41 @@ def describe_fact(fact: Death | Transfer | ThreadChange) -> str:
 
 def hard_facts_from_changes(changes: Iterable[Any]) -> tuple[Death | Transfer | ThreadChange, ...]:
     """Return the hard facts stated by ledger changes (scenario or ``ledger.store.vocabulary`` changes, by
-    kind).
+    kind), given as change models or as the plain dicts the ledger stores as event payloads.
 
     ``set_alive`` to false gives a :class:`Death`, ``transfer_item`` a :class:`Transfer`,
     ``thread_transition`` a :class:`ThreadChange`; retcons and corrections contribute their inner changes.
+    Payload dicts are read the same way as models: the summary queue judges what a summary states from the
+    payloads of the events it covers, and a dict read as an object would state nothing.
     """
     facts: list[Death | Transfer | ThreadChange] = []
     for change in changes:
-        kind = getattr(change, "kind", None)
-        if kind == "set_alive" and change.alive is False:
-            facts.append(Death(entity=change.entity))
+        field = _reader(change)
+        kind = field("kind")
+        if kind == "set_alive" and field("alive") is False:
+            facts.append(Death(entity=field("entity")))
         elif kind == "transfer_item":
-            facts.append(Transfer(item=change.item, from_holder=change.from_holder,
-                                  to_holder=change.to_holder, quantity=change.quantity))  # fmt: skip
+            quantity = field("quantity")
+            facts.append(
+                Transfer(
+                    item=field("item"),
+                    from_holder=field("from_holder"),
+                    to_holder=field("to_holder"),
+                    quantity=1 if quantity is None else quantity,
+                )
+            )
         elif kind == "thread_transition":
-            facts.append(ThreadChange(thread=change.thread, status=change.status))
+            facts.append(ThreadChange(thread=field("thread"), status=field("status")))
         elif kind in {"retcon", "correction"}:
-            facts.extend(hard_facts_from_changes(change.changes))
+            facts.extend(hard_facts_from_changes(field("changes") or ()))
     return tuple(facts)
+
+
+def _reader(change: Any) -> Callable[[str], Any]:
+    """Read one change's fields: a payload dict by key, a change model by attribute (None when absent)."""
+    if isinstance(change, Mapping):
+        return change.get
+    return lambda name: getattr(change, name, None)
 
 
 def verifier_from_timeline(events: Iterable[ScenarioEvent]) -> Verify:
