@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.narrator.prompt import inert_json
-from ledger.check.claims import CLAIM_KINDS, Claim, ClaimKind, Leak, Modality, Verdict
+from ledger.check.claims import CLAIM_CONDITIONS, CLAIM_KINDS, Claim, ClaimKind, Leak, Modality, Verdict
 from ledger.check.extract import CHOICE, IDLE, SPEECH, VERBS, extract
 from ledger.store.visibility import Viewer
 
@@ -46,23 +46,7 @@ _log = logging.getLogger(__name__)
 NameKind = Literal["pc", "npc", "monster", "location", "item", "thread", "fact"]
 
 #: Conditions, relation kinds and thread statuses the checker understands (the ``value`` of a claim).
-CONDITIONS: tuple[str, ...] = (
-    "unconscious",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "blinded",
-    "deafened",
-    "frightened",
-    "grappled",
-    "restrained",
-    "stunned",
-    "prone",
-    "charmed",
-    "invisible",
-    "exhausted",
-    "incapacitated",
-)
+CONDITIONS: tuple[str, ...] = CLAIM_CONDITIONS
 RELATION_KINDS: tuple[str, ...] = ("kin", "notkin", "positive", "negative")  # notkin: "they are not related"
 THREAD_STATUSES: tuple[str, ...] = ("open", "settled", "broken", "expired")
 

@@ -33,6 +33,7 @@ from bot.narrator.base import (
     NarrationRequest,
 )
 from bot.narrator.proposals import MAX_PER_ROUND
+from ledger.check.claims import CLAIM_CONDITIONS
 from ledger.store.narrative import NARRATIVE_KINDS
 
 #: At most this many recent narrations reach the prompt even when there is room: more history caused
@@ -47,26 +48,8 @@ TRANSCRIPT_OPEN = "<<<PLAYER_TRANSCRIPT"
 TRANSCRIPT_CLOSE = "PLAYER_TRANSCRIPT>>>"
 
 EVENT_KINDS = ", ".join(NARRATIVE_KINDS)
-#: The conditions a declared claim may name (the checker's list, in bot.narrator.claims_llm.CONDITIONS).
-DECLARED_CONDITIONS = "|".join(
-    (
-        "unconscious",
-        "paralyzed",
-        "petrified",
-        "poisoned",
-        "blinded",
-        "deafened",
-        "frightened",
-        "grappled",
-        "restrained",
-        "stunned",
-        "prone",
-        "charmed",
-        "invisible",
-        "exhausted",
-        "incapacitated",
-    )
-)
+#: The conditions a declared claim may name (the checker's list, ledger.check.claims.CLAIM_CONDITIONS).
+DECLARED_CONDITIONS = "|".join(CLAIM_CONDITIONS)
 
 NARRATOR_RULES = f"""You are the narrator of a tabletop role-playing game played on Discord. A deterministic \
 rules engine has already resolved this round; you only tell what happened, as vivid and concise prose.

@@ -40,6 +40,25 @@ ClaimKind = Literal[
 ]
 CLAIM_KINDS: tuple[str, ...] = ClaimKind.__args__  # type: ignore[attr-defined]
 
+#: The conditions a condition claim's ``value`` may name: what a model reading or declaring claims is offered.
+CLAIM_CONDITIONS: tuple[str, ...] = (
+    "unconscious",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "blinded",
+    "deafened",
+    "frightened",
+    "grappled",
+    "restrained",
+    "stunned",
+    "prone",
+    "charmed",
+    "invisible",
+    "exhausted",
+    "incapacitated",
+)
+
 VerdictKind = Literal["supported", "contradicted", "unknown"]
 
 
