@@ -8,7 +8,7 @@ nothing is sent from here (:mod:`bot.table.delivery` does that).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot import views as v
 from bot.describe import describe_event
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.table.round_inputs import RoundInputs
     from bot.table.summaries import SummaryUpkeep
     from ledger.check.snapshot import WorldSnapshot
+    from ledger.recall.retrieval import SceneContext, SummarySource
     from ledger.store.records import RoundView
     from rules.round import RoundResolution
 
@@ -61,6 +62,8 @@ class Narration:
         from bot.table.round_inputs import load_inputs
         from ledger.store.reads import npc_knowledge_of
 
+        index = self.summaries.index_for_round()
+        deferred = _DeferredSummaries() if index is not None else None
         async with self.ctx.session() as s:
             if inputs is None:
                 inputs = await load_inputs(s, campaign_id)
@@ -84,7 +87,7 @@ class Narration:
                 present=present,
                 viewer=Viewer.party(),
                 current_session=rnd.session_number,
-                summaries=self.summaries.index_for_round(),
+                summaries=deferred,  # asked below, once the session is closed
                 summary_campaign=f"campaign-{campaign_id}",
             )
             # Every NPC's witnessed events in one read: the newest 8 in words, the newest 60 as refs.
@@ -117,6 +120,10 @@ class Narration:
                 present=present,
                 round_facts=facts,
             )
+        if deferred is not None and index is not None:
+            # The summary index (Chroma) is asked with no database session held: a slow index must not keep
+            # one of the pool's connections from the other campaigns' rounds.
+            context = await deferred.ask(index, context)
         # Without the summary index the round goes on with ledger records only; the GM hears of it once.
         await self.summaries.upkeep(campaign_id, context.summaries_unavailable)
         player_ids = {pc: pid for pc, uid in players.items() if (pid := _int_id(uid)) is not None}
@@ -226,6 +233,7 @@ class Narration:
                 ],
                 revealed_seed=str(record.get("seed")),
                 stage=stage,
+                campaign_id=campaign_id,
             )
 
     def _proposals(
@@ -266,6 +274,39 @@ class Narration:
             refused=refused,
         )
         return stage_decisions(decisions, campaign_id=campaign_id, rnd=rnd, gm_user_id=gm_user_id)
+
+
+class _DeferredSummaries:
+    """A summary source that only remembers what retrieval asked it, so the question is put to the real index
+    after the database session is closed (retrieval builds the question from the records it read, and asks
+    last). :meth:`ask` answers it as retrieval would have, into the same context."""
+
+    def __init__(self) -> None:
+        self.asked: dict[str, Any] | None = None
+
+    async def query(self, **kwargs: Any) -> tuple[Any, ...]:
+        """Remember the question; no hits yet."""
+        self.asked = kwargs
+        return ()
+
+    async def ask(self, index: SummarySource, context: SceneContext) -> SceneContext:
+        """``context`` with the index's answer to the remembered question (or why it could not answer)."""
+        import asyncio
+        import inspect
+
+        from ledger.recall.summaries import IndexUnavailable
+
+        asked = self.asked
+        if asked is None:  # an empty scene has nothing to look up
+            return context
+        try:
+            if inspect.iscoroutinefunction(index.query):
+                raw = await index.query(**asked)
+            else:
+                raw = await asyncio.to_thread(lambda: index.query(**asked))
+        except IndexUnavailable as err:
+            return context.model_copy(update={"summaries_unavailable": str(err)})
+        return context.model_copy(update={"summaries": tuple(raw or ())[: int(asked["n"])]})
 
 
 def _int_id(user_id: str | None) -> int | None:

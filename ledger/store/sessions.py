@@ -662,51 +662,86 @@ async def store_narration(
     conflicts: Sequence[tuple[str, str | None]],
     revealed_seed: str,
     stage: Callable[[AsyncSession], Awaitable[None]] | None = None,
+    campaign_id: int | None = None,
 ) -> RoundView:
     """resolved -> narrated in ONE transaction: the public post, each private note, the GM's conflicts and
     the revealed seed. A crash before it leaves the round ``resolved`` (narrate again); after it, the exact
     messages to send are stored, so a restart sends these and never a second, different narration.
     ``stage`` adds the caller's own writes to the same transaction (the narrator's accepted proposals).
+    ``campaign_id``: the round's campaign when the caller knows it (the lock is then taken before the round
+    is read, and the round is read once; otherwise its campaign is looked up first).
 
-    Raises RoundStateError when the round is not ``resolved`` any more (someone else narrated it).
+    Returns the round as the transaction left it (no read after the commit). Raises RoundStateError when the
+    round is not ``resolved`` any more (someone else narrated it), UnknownRecord when there is no such round.
     """
+    from sqlalchemy import insert, update
+    from sqlalchemy import select as core_select
+
     from ledger.store.writes import check_round_move
 
+    rounds, outbox, conflict = m.Round.__table__, m.Outbox.__table__, m.Conflict.__table__  # type: ignore[attr-defined]
     async with _writing(session):
-        row = await session.get(m.Round, round_id)
-        if row is None:
-            raise UnknownRecord(f"no round {round_id}")
-        await lock_campaign(session, row.campaign_id)
-        await session.refresh(row)
+        conn = await session.connection()
+        if campaign_id is None:
+            campaign_id = (
+                await conn.execute(core_select(rounds.c.campaign_id).where(rounds.c.id == round_id))
+            ).scalar_one_or_none()
+            if campaign_id is None:
+                raise UnknownRecord(f"no round {round_id}")
+        # The campaign's writer lock first, then the round as it is under the lock (read once).
+        await lock_campaign(session, campaign_id)
+        row = (await conn.execute(core_select(rounds).where(rounds.c.id == round_id))).first()
+        if row is None or row.campaign_id != campaign_id:
+            raise UnknownRecord(f"no round {round_id} in campaign {campaign_id}")
         if row.state != "resolved":
             raise RoundStateError(f"round {row.number} is {row.state}, not resolved")
         check_round_move(row.state, "narrated")
         if stage is not None:
             await stage(session)
-        session.add(
-            m.Outbox(
-                campaign_id=row.campaign_id, round_id=round_id, kind="public", content=public, source=source
-            )
+        now = m.utcnow()
+        message = {
+            "campaign_id": campaign_id,
+            "round_id": round_id,
+            "source": source,
+            "status": "pending",
+            "external_id": None,
+            "attempts": 0,
+            "next_attempt_at": None,
+            "last_error": "",
+            "created_at": now,
+            "updated_at": now,
+        }
+        # Every message in one INSERT (the public post first, then the notes in their order).
+        await conn.execute(
+            insert(outbox),
+            [
+                {**message, "kind": "public", "recipient_user_id": None, "content": public},
+                *(
+                    {**message, "kind": "dm", "recipient_user_id": recipient, "content": content}
+                    for recipient, content in notes
+                ),
+            ],
         )
-        for recipient, content in notes:
-            session.add(
-                m.Outbox(
-                    campaign_id=row.campaign_id,
-                    round_id=round_id,
-                    kind="dm",
-                    recipient_user_id=recipient,
-                    content=content,
-                    source=source,
-                )
+        if conflicts:
+            await conn.execute(
+                insert(conflict),
+                [
+                    {
+                        "campaign_id": campaign_id,
+                        "round_id": round_id,
+                        "claim_text": claim,
+                        "refuting_ref": refuting,
+                        "status": "open",
+                        "note": "",
+                        "retcon_event": None,
+                        "created_at": now,
+                    }
+                    for claim, refuting in conflicts
+                ],
             )
-        for claim, refuting in conflicts:
-            session.add(
-                m.Conflict(
-                    campaign_id=row.campaign_id, round_id=round_id, claim_text=claim, refuting_ref=refuting
-                )
-            )
-        row.state = "narrated"
-        row.revealed_seed = revealed_seed
-        row.updated_at = m.utcnow()
-        session.add(row)
-    return await get_round(session, round_id=round_id)
+        await conn.execute(
+            update(rounds)
+            .where(rounds.c.id == round_id)
+            .values(state="narrated", revealed_seed=revealed_seed, updated_at=now)
+        )
+    return _round_view(row).model_copy(update={"state": "narrated", "revealed_seed": revealed_seed})  # type: ignore[arg-type]
