@@ -200,6 +200,26 @@ class ChangeGroup:
     label: str = ""
 
 
+async def _draft_group(
+    draft: SqlDraft, group: ChangeGroup, changes: list[Mutation], *, first_seq: int, cause: str
+) -> None:
+    """Draft one group's changes from event number ``first_seq``; a refusal's message is led by its label."""
+    base = Provenance(group.session_number, group.round_number, cause, "public")
+    try:
+        await _draft_changes(
+            draft,
+            first_seq=first_seq,
+            changes=changes,
+            base=base,
+            cause=cause,
+            witnesses=group.witnesses,
+            involved=group.involved,
+            own_provenance=(group.importance, group.permanent),
+        )
+    except LedgerError as err:
+        raise type(err)(f"{group.label}: {err}" if group.label else str(err)) from None
+
+
 async def stage_groups(
     session: AsyncSession,
     *,
@@ -233,20 +253,7 @@ async def stage_groups(
     refs: list[list[str]] = []
     seq = last + 1
     for group, changes in zip(groups, parsed, strict=True):
-        base = Provenance(group.session_number, group.round_number, cause, "public")
-        try:
-            await _draft_changes(
-                draft,
-                first_seq=seq,
-                changes=changes,
-                base=base,
-                cause=cause,
-                witnesses=group.witnesses,
-                involved=group.involved,
-                own_provenance=(group.importance, group.permanent),
-            )
-        except LedgerError as err:
-            raise type(err)(f"{group.label}: {err}" if group.label else str(err)) from None
+        await _draft_group(draft, group, changes, first_seq=seq, cause=cause)
         refs.append([event_ref(n) for n in range(seq, seq + len(changes))])
         seq += len(changes)
     if draft.events:
@@ -287,20 +294,10 @@ async def stage_each(
         for n, (group, changes) in enumerate(zip(groups, parsed, strict=True)):
             if changes is None or isinstance(outcome[n], LedgerError):
                 continue
-            base = Provenance(group.session_number, group.round_number, cause, "public")
             try:
-                await _draft_changes(
-                    draft,
-                    first_seq=seq,
-                    changes=changes,
-                    base=base,
-                    cause=cause,
-                    witnesses=group.witnesses,
-                    involved=group.involved,
-                    own_provenance=(group.importance, group.permanent),
-                )
+                await _draft_group(draft, group, changes, first_seq=seq, cause=cause)
             except LedgerError as err:
-                outcome[n] = type(err)(f"{group.label}: {err}" if group.label else str(err))
+                outcome[n] = err
                 refused = True
                 break
             outcome[n] = [event_ref(x) for x in range(seq, seq + len(changes))]
