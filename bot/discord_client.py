@@ -301,8 +301,15 @@ class _TablekeeperMixin:
     tick_enabled: bool
 
     async def setup_hook(self) -> None:
-        """Load the cogs, sync the commands, and start the round deadline loop."""
+        """Load the cogs, sync the commands, and start the round deadline loop.
+
+        The checker's lazy tables start loading in a worker thread (:mod:`bot.warmup`) so the first round
+        after a restart does not pay for them, and start-up does not wait for them."""
         bot: commands.Bot = self  # type: ignore[assignment]
+        if self.table is not None and getattr(self, "_warming", None) is None:
+            from bot.warmup import start_warming
+
+            self._warming = start_warming()
         for name in COG_EXTENSIONS:
             await bot.load_extension(name)
         await sync_commands(bot, self.settings.discord.guild_ids)
