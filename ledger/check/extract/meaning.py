@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ledger.check.extract.conditions import _conditions
 from ledger.check.extract.counts import _counts
+from ledger.check.extract.kin_pronouns import _kin_by_pronoun
 from ledger.check.extract.relations import _kinship
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.valence import _attitudes
@@ -19,5 +20,6 @@ def _meaning(s: _Sentence) -> None:
     """Run the meaning-level passes over sentence ``s``."""
     _conditions(s)
     _kinship(s)
+    _kin_by_pronoun(s)
     _attitudes(s)
     _counts(s)

@@ -387,6 +387,10 @@ def _by_pronoun(
     return cands
 
 
+# words opening a subordinate clause before the main one ("As Tolliver works, Nils ...")
+_SUBORDINATORS = frozenset({"as", "when", "while", "after", "before", "once", "though", "although", "since"})
+
+
 def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, int]]) -> None:
     """A sentence opening with "He"/"She" (or "His eyes ...") continues the previous sentence's subject.
 
@@ -474,8 +478,14 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             or _pronoun_of(snap, m.id) == "it"
         }
         prev_monster = next(iter(monsters)) if len(monsters) == 1 else None
+        if not continued and all(toks[q].quoted or not toks[q].text.isalnum() for q in range(a, b)):
+            continue  # a sentence wholly quoted is speech: the one spoken of before is still the subject
         if not continued:
             opener = creatures[0] if creatures and creatures[0].i == a else None
+            if opener is None and toks[a].low in _SUBORDINATORS:
+                # "As Tolliver ties off the bandage, Nils catches sight of Brisa": the main clause's subject
+                comma = next((q for q in range(a, b) if toks[q].text == "," and not toks[q].quoted), b)
+                opener = next((m for m in creatures if m.i == comma + 1 and not m.poss), None)
             if (
                 opener is not None
                 and opener.poss

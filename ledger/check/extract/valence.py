@@ -156,7 +156,8 @@ def _score(
         near = [toks[q].low for q in (k - 1, k + 1, k + 2, k + 3) if s.a <= q < hi]
         if COLD_MANNER & set(near) and v > 0:
             continue
-        for q in (k - 1, k + 1, k + 2, k + 3):
+        # and a manner adverb anywhere in the verb's own phrase: "lays her gloved hand gently over his"
+        for q in (k - 1, *range(k + 1, end)):
             if s.a <= q < hi and q not in counted and toks[q].low.endswith("ly") and not toks[q].quoted:
                 av = valence(toks[q].low)
                 if av:
@@ -173,7 +174,7 @@ def _attitudes(s: _Sentence) -> None:
     """attitude(actor, other, warm|hostile) for a creature's behaviour toward another in one clause."""
     strong = _strong_edges(s.snap)
     charmed = _charmed(s)
-    first = _previous_sentence(s)  # a pronoun subject stands for someone named here or just before
+    first = _recent_start(s)  # a pronoun subject stands for someone named here or just before
     here = {m.id for m in s.ex.between(first, s.b) if m.id}
     if not (here & strong.keys()) and not charmed:
         return
@@ -206,6 +207,16 @@ def _attitudes(s: _Sentence) -> None:
                     f"valence={total:+.1f};" + ",".join(words),
                 )
             )
+
+
+def _recent_start(s: _Sentence) -> int:
+    """The first token of the previous sentence, or of the one before it when the previous one names no
+    creature outside quotes (a line of speech between "Nils sees Brisa" and "He throws his arms around
+    her")."""
+    first = _previous_sentence(s)
+    if first < s.a and not any(m.id and not m.quoted for m in s.ex.between(first, s.a)):
+        return _previous_sentence(s, 2)
+    return first
 
 
 def _strong_edges(snap: WorldSnapshot) -> dict[str, tuple[str, ...]]:
@@ -250,8 +261,9 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
     for m in s.mentions:
         if m.id and m.id != actor and lo <= m.i < hi and s.kind(m) in ("pc", "npc", "monster"):
             found.setdefault(m.id, set()).update(range(m.i, m.j))
-    first = _previous_sentence(s)
+    first = _recent_start(s)
     recent = {m.id for m in s.ex.between(first, s.b) if m.id and m.id != actor}
+    salient = {m.id for m in s.ex.between(first, s.b) if m.id and m.id != actor and not m.poss}
     me = s.snap.entities.get(actor)
     for k in range(lo, hi):
         low = s.tokens[k].low
@@ -261,6 +273,9 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
         if low in ("his", "their", "her") and me is not None and me.pronoun in (want, None):
             continue  # "saves his breath": a possessive of the actor's own pronoun is likelier the actor's
         fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
+        if len(fits) > 1:
+            # one named as a person, the rest only as owners ("at the factor's desk"): the person
+            fits &= salient
         if len(fits) == 1:
             found.setdefault(next(iter(fits)), set()).add(k)
     for k in range(lo + 1, hi):

@@ -1,0 +1,148 @@
+"""Kinship told through a possessive pronoun with no name beside the term: "he is her late sister's only
+son", "Mei raised her only son alone", "Prudence keeps her father's records".
+
+:func:`.relations._kinship` reads a kinship term tied to a name ("Magda's daughter Lark"). Narrators as often
+leave the relative unnamed and let the scene say who is meant. This pass resolves the possessive pronoun to
+a creature (the nearest earlier creature of its gender in the sentence, else the previous subject, else the
+only one of its gender among the last few named), composes a chain of terms ("her sister's son" is her
+nephew) and takes as the relative:
+
+- the subject of a copula right before the phrase ("he is her sister's son": the pronoun resolved too), or
+- the one creature named in this sentence or the one before it (or the previous subject) whose recorded tie
+  to the possessor is kin and whose gender fits the term. A pronoun is a weak link, so without a recorded
+  kin tie to a creature the text names nearby the term stays scenery (someone's unrecorded mother).
+
+The claim is ``kinship(relative, possessor, term)``, judged against the recorded term by
+:mod:`ledger.check.judge_meaning`. Imports :mod:`.relations` and :mod:`.sentence`.
+"""
+
+from __future__ import annotations
+
+from ledger.check.claims import Modality
+from ledger.check.extract.names import Mention
+from ledger.check.extract.relations import _COPULA, KIN_TERMS, _kin_tied, kin_role
+from ledger.check.extract.sentence import _Sentence
+
+# role of A's <first>'s <second> from A's side -> (role, term by gender)
+_CHAIN: dict[tuple[str, str], tuple[str, str]] = {
+    ("sibling", "child"): ("sibling_child", "nephew|niece"),
+    ("parent", "sibling"): ("parent_sibling", "uncle|aunt"),
+    ("parent", "parent"): ("grandparent", "grandfather|grandmother"),
+    ("child", "child"): ("grandchild", "grandson|granddaughter"),
+    ("parent_sibling", "child"): ("cousin", "cousin|cousin"),
+}
+_ADJ_MAX = 2  # "her late sister's only son"
+_GENDER = {"he": "m", "she": "f"}
+_SUBJECT = {"he": "m", "she": "f"}
+
+
+def _fits(s: _Sentence, eid: str | None, gender: str) -> bool:
+    e = s.snap.entities.get(eid or "")
+    return (
+        e is not None and e.kind in ("pc", "npc") and (not gender or _GENDER.get(e.pronoun or "") == gender)
+    )
+
+
+def _previous_start(s: _Sentence) -> int:
+    """The first token of the sentence before ``s`` (``s.a`` when there is none)."""
+    spans = s.ex.sentences
+    starts = [sp[0] for sp in spans if sp[0] < s.span[0]]
+    if not starts:
+        return s.a
+    lo = starts[-1]
+    k = s.a
+    while k > 0 and s.tokens[k - 1].start >= lo:
+        k -= 1
+    return k
+
+
+def _resolve(s: _Sentence, q: int, gender: str) -> str | None:
+    """The creature a he/she/his/her at token ``q`` stands for, or None when it is not clear."""
+    named = [m for m in s.ex.mentions if m.id and m.j <= q and not m.quoted and not m.poss]
+    here = [m.id for m in named if m.i >= s.a and _fits(s, m.id, gender)]
+    if here:
+        return here[-1]
+    ante = s.ex.antecedent.get(s.a)
+    if ante and _fits(s, ante, gender):
+        return ante
+    fits = {m.id for m in named[-6:] if _fits(s, m.id, gender)}
+    return next(iter(fits)) if len(fits) == 1 else None
+
+
+def _kin_by_pronoun(s: _Sentence) -> None:
+    """kinship(relative, possessor, term) from "his/her [adj] term" with no name beside the term."""
+    toks = s.tokens
+    made: set[tuple[str, str]] = set()
+    for k in range(s.a, s.b):
+        t = toks[k]
+        said = kin_role(t.low)
+        if t.quoted or said is None or t.low not in KIN_TERMS:
+            continue  # a plural ("his sisters") names no one in particular
+        if t.text[:1].isupper() or any(m.i <= k < m.j for m in s.mentions):
+            continue  # "Brother Tobiah", "Mother Abbess": a title
+        if k + 1 < s.b and any(m.i in (k + 1, k + 2) and not m.poss for m in s.creatures()):
+            continue  # "her brother Cassian": the named relative is :func:`.relations._kinship`'s
+        if t.poss and any(
+            kin_role(toks[x].low) for x in range(k + 1, min(s.b, k + 2 + _ADJ_MAX)) if not toks[x].quoted
+        ):
+            continue  # "her sister's son": the head of a chain, read at its last term
+        q = k - 1
+        while q >= s.a and toks[q].low not in ("his", "her") and toks[q].text.islower() and not toks[q].poss:
+            if k - q > _ADJ_MAX:
+                break
+            q -= 1
+        if q < s.a:
+            continue
+        role, term = said[0], t.low
+        if toks[q].poss and kin_role(toks[q].low) is not None and toks[q].low not in ("his", "her"):
+            # "her late sister's only son": a chain of two terms
+            first = kin_role(toks[q].low)
+            chained = _CHAIN.get((first[0], role)) if first else None
+            if chained is None:
+                continue
+            forms = chained[1].split("|")
+            role, term = chained[0], forms[0] if said[1] != "f" else forms[1]
+            q -= 1
+            while (
+                q >= s.a and toks[q].text.islower() and not toks[q].poss and toks[q].low not in ("his", "her")
+            ):
+                q -= 1
+                if q < k - 2 * _ADJ_MAX - 1:
+                    break
+        if q < s.a or toks[q].low not in ("his", "her"):
+            continue
+        possessor = _resolve(s, q, "m" if toks[q].low == "his" else "f")
+        if possessor is None:
+            continue
+        relative: str | None = None
+        lead = q - 1
+        if lead > s.a and toks[lead].low in _COPULA:
+            subj = toks[lead - 1].low
+            if subj in _SUBJECT:
+                relative = _resolve(s, lead - 1, _SUBJECT[subj])
+            else:
+                relative = next(
+                    (m.id for m in s.creatures() if m.j == lead and not m.poss and m.id != possessor), None
+                )
+            if relative is not None and not _kin_tied(s, relative, possessor):
+                relative = None
+        else:
+            lo = _previous_start(s)
+            near = {m.id for m in s.ex.between(lo, s.b) if m.id and not m.quoted and not m.poss}
+            ante = s.ex.antecedent.get(s.a)
+            if ante:
+                near.add(ante)
+            tied = {
+                x
+                for x in near
+                if x and x != possessor and _fits(s, x, said[1]) and _kin_tied(s, x, possessor)
+            }
+            relative = next(iter(tied)) if len(tied) == 1 else None
+        if relative is None or relative == possessor or (relative, possessor) in made:
+            continue
+        made.add((relative, possessor))
+        anchor = Mention((possessor,), q, q + 1, True, toks[q].quoted, "public")
+        mod = s.modality(anchor)
+        # a kinship does not end: told as a memory it is still the kinship
+        mod = Modality(mod.in_dialogue, mod.hypothetical, False, mod.rumour, False)
+        s.claim("kinship", (relative, possessor, term), anchor, mod, term)
