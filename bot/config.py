@@ -150,6 +150,9 @@ class ChromaSettings(_Section):
     mode: Literal["local", "http"] = "local"
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
+    # local: campaigns whose vector index stays in memory (about 2.6 MB each); the least recently used beyond
+    # it is evicted and loaded from disk on its next use. Chroma's own default keeps them all.
+    resident_collections: int = Field(default=64, ge=1, le=100_000)
 
 
 class EmbeddingSettings(_Section):

@@ -490,4 +490,6 @@ def _summary_index(settings: Settings, data_dir: Path) -> SummaryIndex | None:
     embedding = embedding_from_settings(settings.embeddings)
     if settings.chroma.mode == "http":
         return SummaryIndex.remote(settings.chroma.host, settings.chroma.port, embedding=embedding)
-    return SummaryIndex.local(data_dir / "chroma", embedding=embedding)
+    return SummaryIndex.local(
+        data_dir / "chroma", embedding=embedding, resident_collections=settings.chroma.resident_collections
+    )

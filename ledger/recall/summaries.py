@@ -288,16 +288,18 @@ class SummaryIndex:
         *,
         embedding: EmbedFn | None = None,
         scope_after: int | None = SCOPE_AFTER_QUERIES,
+        resident_collections: int | None = None,
     ) -> SummaryIndex:
-        """Open (or create, on first use) an index stored under the folder ``path``."""
+        """Open (or create, on first use) an index stored under the folder ``path``, keeping at most
+        ``resident_collections`` campaigns' vector indexes in memory (None: Chroma's default, in practice
+        all; see :mod:`ledger.recall.chroma_local`). An evicted campaign's index is loaded on its next use."""
         folder = Path(path).expanduser()
 
         def connect() -> ClientAPI:
-            import chromadb
-            from chromadb.config import Settings
+            from ledger.recall.chroma_local import persistent_client
 
             folder.mkdir(parents=True, exist_ok=True)
-            return chromadb.PersistentClient(path=str(folder), settings=Settings(anonymized_telemetry=False))
+            return persistent_client(folder, resident_collections)
 
         return cls(connect, embedding=embedding, scope_after=scope_after)
 
@@ -357,12 +359,17 @@ class SummaryIndex:
             if self._client is None:
                 assert self._connect is not None
                 self._client = self._connect()
+            from ledger.recall.chroma_local import collection_configuration, write_through
+
             # No embedding function: the index passes vectors, so Chroma never computes (or downloads) one.
-            found = self._client.get_or_create_collection(
-                name=collection_name(campaign),
-                embedding_function=None,
-                configuration={"hnsw": {"space": "cosine"}},
-                metadata={"campaign": campaign},
+            # The index is written after every change, so it can be evicted and loaded again (chroma_local).
+            found = write_through(
+                self._client.get_or_create_collection(
+                    name=collection_name(campaign),
+                    embedding_function=None,
+                    configuration=collection_configuration(),
+                    metadata={"campaign": campaign},
+                )
             )
             self._collections[campaign] = found
         return found
