@@ -140,7 +140,7 @@ class Meter:
         def _stmt(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
             if self.on:
                 self.statements[self.phase] += 1
-                self.kinds[" ".join(statement.split()[:4])[:70]] += 1
+                self.kinds[f"{self.phase:<8} " + " ".join(statement.split()[:6])[:90]] += 1
 
         def _begin(conn: Any) -> None:
             if self.on:
@@ -318,7 +318,8 @@ def _report(events: int, figures: RoundFigures, verbose: bool) -> None:
             f"{meter.wall[key] / n * 1000:7.1f} ms wall {meter.cpu[key] / n * 1000:7.1f} ms CPU"
         )
     if verbose:
-        for kind, count in sorted(meter.kinds.items(), key=lambda kv: -kv[1])[:40]:
+        order = {key: i for i, key in enumerate(PHASES)}  # by phase, then the most frequent first
+        for kind, count in sorted(meter.kinds.items(), key=lambda kv: (order.get(kv[0].split()[0], 9), -kv[1])):
             print(f"        {count / n:6.1f}  {kind}")
 
 
@@ -334,7 +335,7 @@ async def main() -> None:
         help="PostgreSQL server (any database on it: the bench creates and drops its own scratch database)",
     )
     parser.add_argument("--sizes", default="1000,100000", help="history sizes for the round overhead")
-    parser.add_argument("--verbose", action="store_true", help="also print the most frequent statements")
+    parser.add_argument("--verbose", action="store_true", help="also print each phase's statements")
     args = parser.parse_args()
     global PG_URL
     PG_URL = args.pg if args.backend == "postgresql" else ""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import JSON, Integer, String, cast, literal_column, null, select, union_all
 
 from ledger.check.snapshot import (
     Alias,
@@ -103,149 +103,102 @@ async def snapshot_from_ledger(
     campaign.s logged retcon events with the records they overruled. Nothing is written.
     """
     cid = campaign_id
-
-    def vis(col: Any) -> Any:
-        return visible_clause(audience, col)
+    parts: dict[str, list[Any]] = {name: [] for name in _PARTS}
+    for row in await _rows(session, _world_stmt(cid, audience)):
+        parts[row.part].append(row)
 
     state: dict[str, dict[str, Any]] = {}
     plain_facts: list[Fact] = []
-    for f in (
-        row
-        for row in await _rows(
-            session,
-            select(_t(m.Fact))
-            .where(_c(m.Fact).campaign_id == cid, vis(_c(m.Fact).visibility))
-            .order_by(_c(m.Fact).key)
-            .limit(WORLD_CAP),
-        )
-    ):
-        if f.subject is not None and (f.field in ENTITY_STATE_FIELDS or f.field.startswith("condition-")):
-            st = state.setdefault(f.subject, {"conditions": set(), "sources": []})
-            if f.field.startswith("condition-"):
-                cond = f.field.removeprefix("condition-")
-                if f.value is True or (isinstance(f.value, str) and f.value):
+    for f in parts["fact"]:  # k1 key, k2 subject, k3 field, j1 value
+        field = f.k3 or ""
+        if f.k2 is not None and (field in ENTITY_STATE_FIELDS or field.startswith("condition-")):
+            st = state.setdefault(f.k2, {"conditions": set(), "sources": []})
+            if field.startswith("condition-"):
+                cond = field.removeprefix("condition-")
+                if f.j1 is True or (isinstance(f.j1, str) and f.j1):
                     st["conditions"].add(cond)
-                if isinstance(f.value, str) and f.value:
-                    st["sources"].append((cond, f.value))  # a condition fact whose value names its source
+                if isinstance(f.j1, str) and f.j1:
+                    st["sources"].append((cond, f.j1))  # a condition fact whose value names its source
             else:
-                st[f.field] = f.value
+                st[field] = f.j1
             continue
-        plain_facts.append(Fact(key=f.key, value=f.value, visibility=f.visibility, tells=_tells(f.value)))
+        plain_facts.append(Fact(key=f.k1, value=f.j1, visibility=f.visibility, tells=_tells(f.j1)))
 
     entities: list[Entity] = []
-    for e in await _rows(
-        session,
-        select(_t(m.Entity))
-        .where(_c(m.Entity).campaign_id == cid, vis(_c(m.Entity).visibility))
-        .order_by(_c(m.Entity).id)
-        .limit(WORLD_CAP),
-    ):
-        st = state.get(e.id, {"conditions": set(), "sources": []})
+    for e in parts["entity"]:  # k1 id, k3 kind, t1 name, t2 owner, j1 aliases, j2 sheet
+        st = state.get(e.k1, {"conditions": set(), "sources": []})
         hp = st.get("hp")
         entities.append(
             Entity(
-                id=e.id,
-                kind=e.kind,
-                name=e.name,
-                aliases=tuple(Alias(a) for a in e.aliases),
+                id=e.k1,
+                kind=e.k3,
+                name=e.t1,
+                aliases=tuple(Alias(a) for a in e.j1 or ()),
                 alive=bool(st.get("alive", True)),
                 location=st.get("location"),
                 hp=hp if isinstance(hp, int) else None,
-                max_hp=_max_hp(e.sheet, hp if isinstance(hp, int) else None),
+                max_hp=_max_hp(e.j2, hp if isinstance(hp, int) else None),
                 conditions=frozenset(st["conditions"]),
-                owner=_owner(e.owner_user_id),
+                owner=_owner(e.t2),
                 visibility=e.visibility,
                 condition_sources=tuple(st["sources"]),
             )
         )
-    for loc in await _rows(
-        session,
-        select(_t(m.Location))
-        .where(_c(m.Location).campaign_id == cid, vis(_c(m.Location).visibility))
-        .order_by(_c(m.Location).id)
-        .limit(WORLD_CAP),
-    ):
+    for loc in parts["location"]:  # k1 id, t1 name, j1 aliases
         entities.append(
             Entity(
-                id=loc.id,
+                id=loc.k1,
                 kind="location",
-                name=loc.name,
-                aliases=tuple(Alias(a) for a in loc.aliases),
+                name=loc.t1,
+                aliases=tuple(Alias(a) for a in loc.j1 or ()),
                 visibility=loc.visibility,
             )
         )
     items: list[tuple[str, str]] = []
-    for it in await _rows(
-        session,
-        select(_t(m.Item))
-        .where(_c(m.Item).campaign_id == cid, vis(_c(m.Item).visibility))
-        .order_by(_c(m.Item).id)
-        .limit(WORLD_CAP),
-    ):
-        items.append((it.id, it.visibility))
+    for it in parts["item"]:  # k1 id, t1 name, j1 aliases
+        items.append((it.k1, it.visibility))
         entities.append(
             Entity(
-                id=it.id,
+                id=it.k1,
                 kind="item",
-                name=it.name,
-                aliases=tuple(Alias(a) for a in it.aliases),
+                name=it.t1,
+                aliases=tuple(Alias(a) for a in it.j1 or ()),
                 visibility=it.visibility,
             )
         )
 
-    holdings = [
-        Holding(item=h.item_id, holder=h.holder_id, quantity=h.quantity, visibility=h.visibility)
-        for h in await _rows(
-            session,
-            select(_t(m.Holding))
-            .where(
-                _c(m.Holding).campaign_id == cid, _c(m.Holding).quantity > 0, vis(_c(m.Holding).visibility)
-            )
-            .order_by(_c(m.Holding).item_id, _c(m.Holding).holder_id)
-            .limit(WORLD_CAP),
-        )
+    holdings = [  # k1 item, k2 holder, n quantity
+        Holding(item=h.k1, holder=h.k2, quantity=h.n, visibility=h.visibility) for h in parts["holding"]
     ]
     held = {h.item for h in holdings}
     # As snapshot_from_world does: an item nobody (visibly) holds any more was sold, used up or destroyed.
     fates = [ItemFate(item, GONE_FATE, visibility) for item, visibility in items if item not in held]
 
-    edges = [
+    edges = [  # k1 source, k2 target, k3 kind, t1 reason, n attitude
         Edge(
-            id=edge_id(e.source_id, e.target_id, e.kind),
-            source=e.source_id,
-            target=e.target_id,
-            kind=e.kind,
-            attitude=e.attitude,
-            reason=e.reason,
+            id=edge_id(e.k1, e.k2, e.k3),
+            source=e.k1,
+            target=e.k2,
+            kind=e.k3,
+            attitude=e.n,
+            reason=e.t1,
             visibility=e.visibility,
         )
-        for e in await _rows(
-            session,
-            select(_t(m.Edge))
-            .where(_c(m.Edge).campaign_id == cid, vis(_c(m.Edge).visibility))
-            .order_by(_c(m.Edge).source_id, _c(m.Edge).target_id, _c(m.Edge).kind)
-            .limit(WORLD_CAP),
-        )
+        for e in parts["edge"]
     ]
     by_id = {e.id: e for e in entities}
-    threads = [
+    threads = [  # k1 id, k3 kind, t1 status, t2 terms, j1 tags, j2 parties
         Thread(
-            id=t.id,
-            kind=t.kind,
-            status=t.status,
-            parties=tuple(t.parties),
-            terms=t.terms,
-            aliases=tuple(t.tags),
+            id=t.k1,
+            kind=t.k3,
+            status=t.t1,
+            parties=tuple(t.j2 or ()),
+            terms=t.t2,
+            aliases=tuple(t.j1 or ()),
             visibility=t.visibility,
-            roles=thread_roles(t.parties, t.terms, by_id, t.kind),
+            roles=thread_roles(t.j2 or [], t.t2, by_id, t.k3),
         )
-        for t in await _rows(
-            session,
-            select(_t(m.Thread))
-            .where(_c(m.Thread).campaign_id == cid, vis(_c(m.Thread).visibility))
-            .order_by(_c(m.Thread).id)
-            .limit(WORLD_CAP),
-        )
+        for t in parts["thread"]
     ]
     retcons = await _retcons(session, cid, audience)
     return WorldSnapshot.build(
@@ -259,6 +212,107 @@ async def snapshot_from_ledger(
         scene=Scene(location=location, present=frozenset(present)),
         round=round_facts,
     )
+
+
+_PARTS = ("fact", "entity", "location", "item", "holding", "edge", "thread")
+
+
+def _world_stmt(cid: int, audience: Viewer) -> Any:
+    """The campaign's world projections as ``audience`` may see them, in ONE statement: a UNION ALL of the
+    facts, entities, locations, items, holdings (held), edges and threads, each capped at
+    :data:`WORLD_CAP` rows in its own order, in shared columns (``part`` names the table; ``k1``-``k3`` its
+    keys, ``t1``/``t2`` text, ``n`` a number, ``j1``/``j2`` JSON; see the readers above for each part's
+    mapping). The result is ordered by part, then by each table's own keys (as one read per table was)."""
+    text, number, json = (
+        cast(null(), String),
+        cast(null(), Integer),
+        cast(null(), JSON),
+    )
+
+    def branch(part: str, model: Any, cols: dict[str, Any], order: Sequence[Any], *where: Any) -> Any:
+        c = _c(model)
+        values: dict[str, Any] = {
+            "k1": text,
+            "k2": text,
+            "k3": text,
+            "t1": text,
+            "t2": text,
+            "n": number,
+            "j1": json,
+            "j2": json,
+        }
+        values.update(cols)
+        inner = (
+            select(
+                literal_column(f"'{part}'").label("part"),
+                *(value.label(name) for name, value in values.items()),
+                c.visibility.label("visibility"),
+            )
+            .where(c.campaign_id == cid, visible_clause(audience, c.visibility), *where)
+            .order_by(*order)
+            .limit(WORLD_CAP)
+            .subquery(part)
+        )
+        return select(*inner.c)
+
+    fact, entity, loc, item = _c(m.Fact), _c(m.Entity), _c(m.Location), _c(m.Item)
+    holding, edge, thread = _c(m.Holding), _c(m.Edge), _c(m.Thread)
+    world = union_all(
+        branch(
+            "fact",
+            m.Fact,
+            {"k1": fact.key, "k2": fact.subject, "k3": fact.field, "j1": fact.value},
+            [fact.key],
+        ),
+        branch(
+            "entity",
+            m.Entity,
+            {
+                "k1": entity.id,
+                "k3": entity.kind,
+                "t1": entity.name,
+                "t2": entity.owner_user_id,
+                "j1": entity.aliases,
+                "j2": entity.sheet,
+            },
+            [entity.id],
+        ),
+        branch("location", m.Location, {"k1": loc.id, "t1": loc.name, "j1": loc.aliases}, [loc.id]),
+        branch("item", m.Item, {"k1": item.id, "t1": item.name, "j1": item.aliases}, [item.id]),
+        branch(
+            "holding",
+            m.Holding,
+            {"k1": holding.item_id, "k2": holding.holder_id, "n": holding.quantity},
+            [holding.item_id, holding.holder_id],
+            holding.quantity > 0,
+        ),
+        branch(
+            "edge",
+            m.Edge,
+            {
+                "k1": edge.source_id,
+                "k2": edge.target_id,
+                "k3": edge.kind,
+                "t1": edge.reason,
+                "n": edge.attitude,
+            },
+            [edge.source_id, edge.target_id, edge.kind],
+        ),
+        branch(
+            "thread",
+            m.Thread,
+            {
+                "k1": thread.id,
+                "k3": thread.kind,
+                "t1": thread.status,
+                "t2": thread.terms,
+                "j1": thread.tags,
+                "j2": thread.parties,
+            },
+            [thread.id],
+        ),
+    ).subquery("world")
+    return select(*world.c).order_by(world.c.part, world.c.k1, world.c.k2, world.c.k3)
 
 
 def superseded_by(change: Mapping[str, Any]) -> tuple[str, ...]:
