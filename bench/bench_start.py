@@ -1,7 +1,7 @@
 """Figures for starting campaigns (issue 14): start time per bundled world, a 2,000-event load, idle memory.
 
     python3 bench/bench_start.py [--starts 20] [--campaigns 200] [--sessions 50] [--backend postgresql]
-                                 [--memory local,server]
+                                 [--memory local,server] [--resident 64]
 
 1. ``Table.start_campaign_from_file`` from every bundled world (``scenarios/*.toml``), ``--starts`` times
    each in one table (each in its own channel, as a bot process starts them): p50/p95 wall and CPU
@@ -14,10 +14,12 @@
    grew with the campaigns. ``local`` runs the summary index in the process (Chroma's embedded client, the
    default configuration); ``server`` runs it in a ``chroma run`` on 127.0.0.1 started by this bench (the
    deployment of many campaigns per process, ``[chroma] mode = "http"``); ``none`` runs without one.
-   Measured on this machine: the in-process Chroma keeps every indexed collection's HNSW index resident
-   (about 2.8 MB each, in its Rust core: dropping the Python collection objects frees none of it), so a
-   process holding hundreds of campaigns runs the index as a server; the bot itself then grows by well
-   under 200 KB per idle campaign.
+   The in-process Chroma keeps a collection's HNSW index resident (about 2.6 MB each, in its Rust core:
+   dropping the Python collection objects frees none of it) for at most ``--resident`` campaigns (``[chroma]
+   resident_collections``; the least recently used beyond it is evicted and loaded again on its next use), so
+   the growth is also printed over the run's second half, once that many are resident: what one more idle
+   campaign costs. A process holding hundreds of campaigns may still run the index as a server; the bot
+   itself then grows by well under 200 KB per idle campaign.
 
 CPU times are printed beside wall times: the machine may be shared, and CPU time is what the engine costs.
 Prints figures; asserts nothing. SQLite in a temporary folder, or with ``--backend postgresql`` a scratch
@@ -246,15 +248,20 @@ async def _start_many(table: Table, prefix: str, n: int) -> None:
         )
 
 
-async def bench_memory(mode: str, campaigns: int) -> None:
-    """Resident memory and Python heap per idle harbour campaign, with the summary index in ``mode``."""
+async def bench_memory(mode: str, campaigns: int, resident: int | None = None) -> None:
+    """Resident memory and Python heap per idle harbour campaign, with the summary index in ``mode``
+    (``local``: at most ``resident`` campaigns' indexes in memory; None = the configured default)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         with _chroma_server(folder) if mode == "server" else _nothing() as server:
             if mode == "server" and server is None:
                 print(f"\n== memory ({mode}): skipped, the chroma CLI is not installed")
                 return
-            config = {"chroma": {"mode": "http", "host": "127.0.0.1", "port": server[0]}} if server else {}
+            config: dict[str, Any] = (
+                {"chroma": {"mode": "http", "host": "127.0.0.1", "port": server[0]}} if server else {}
+            )
+            if mode == "local" and resident is not None:
+                config["chroma"] = {"resident_collections": resident}
             extra: dict[str, Any] = {"summaries": None} if mode == "none" else {}
             table = await _table(folder, config, **extra)
             try:
@@ -263,10 +270,15 @@ async def bench_memory(mode: str, campaigns: int) -> None:
                 rss0, sizes0 = _rss(), _containers(table)
                 chroma0 = _rss(server[1]) if server else 0
                 wall, cpu = time.perf_counter(), time.process_time()
-                await _start_many(table, f"{mode}-idle", campaigns)
+                half = campaigns // 2
+                await _start_many(table, f"{mode}-idle", half)
+                gc.collect()
+                rss_half = _rss()
+                await _start_many(table, f"{mode}-idle2", campaigns - half)
                 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
                 gc.collect()
                 rss1, sizes1 = _rss(), _containers(table)
+                bound = _resident_bound(table) if mode == "local" else None
                 chroma1 = _rss(server[1]) if server else 0
                 sample = max(10, campaigns // 10)
                 tracemalloc.start()
@@ -282,6 +294,10 @@ async def bench_memory(mode: str, campaigns: int) -> None:
     print(f"  started in wall {wall:.1f} s, cpu {cpu:.1f} s ({1000 * wall / campaigns:.0f} ms each)")
     rss, heap = (rss1 - rss0) / campaigns / 1024, (heap1 - heap0) / sample / 1024
     print(f"  resident memory growth {rss:8.1f} KB per campaign  (target: <= 200 KB)")
+    second = (rss1 - rss_half) / (campaigns - half) / 1024
+    print(f"    over the second half {second:8.1f} KB per campaign  (one more idle campaign)")
+    if bound is not None:
+        print(f"  Chroma keeps at most {bound} campaigns' indexes in memory ([chroma] resident_collections)")
     print(f"  Python heap growth     {heap:8.1f} KB per campaign  (tracemalloc, {sample} campaigns)")
     if mode == "server":
         chroma = (chroma1 - chroma0) / campaigns / 1024
@@ -293,6 +309,14 @@ async def bench_memory(mode: str, campaigns: int) -> None:
     }
     kept = ", ".join(f"{k} (+{v})" for k, v in sorted(grown.items())) or "nothing"
     print(f"  the table keeps per campaign: {kept}")
+
+
+def _resident_bound(table: Table) -> int | None:
+    """How many campaigns' indexes the table's in-process Chroma keeps in memory at most (None: unknown)."""
+    from ledger.recall.chroma_local import resident_indexes
+
+    client = getattr(table.summaries, "_client", None)
+    return resident_indexes(client) if client is not None else None
 
 
 @contextmanager
@@ -341,6 +365,9 @@ async def main() -> None:
     )
     parser.add_argument("--memory", default="local,server", help="summary index modes: local, server, none")
     parser.add_argument("--skip", default="", help="parts to skip: starts, load, memory")
+    parser.add_argument(
+        "--resident", type=int, default=None, help="local: [chroma] resident_collections (default: config's)"
+    )
     args = parser.parse_args()
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     async with _scratch_database(args.pg) if args.backend == "postgresql" else _sqlite() as url:
@@ -352,7 +379,7 @@ async def main() -> None:
             await bench_big_load(args.sessions)
         if "memory" not in skip:
             for mode in [m.strip() for m in args.memory.split(",") if m.strip()]:
-                await bench_memory(mode, args.campaigns)
+                await bench_memory(mode, args.campaigns, args.resident)
 
 
 if __name__ == "__main__":
