@@ -21,6 +21,7 @@ from ledger.store import sessions as ledger_sessions
 
 if TYPE_CHECKING:
     from bot.table.context import Lookups, TableContext
+    from ledger.store.outbox import RoundReportRows
     from ledger.store.records import CampaignView, OutboxView, RoundView
 
 
@@ -297,17 +298,22 @@ class Delivery:
         except Exception:
             _log.info("round %s: the channel could not be told either", rnd.id)
 
-    async def report(self, round_id: int, *, rnd: RoundView | None = None) -> v.RoundReport:
+    async def report(
+        self, round_id: int, *, rnd: RoundView | None = None, read: RoundReportRows | None = None
+    ) -> v.RoundReport:
         """The round's results as the front ends show them: actions, dice, seed, narration and what failed.
 
-        ``rnd``: the round as the caller knows it is now (not read again)."""
-        from ledger.store.rounds import round_conflicts
+        ``rnd``: the round as the caller knows it is now (not read again). ``read``: the round's messages
+        and conflict count as the caller read them after the round's last write (the posting transaction
+        reads them before it commits); read here, in one statement, when not given."""
+        from ledger.store.outbox import report_rows
 
-        async with self.ctx.session() as s:
-            if rnd is None or rnd.id != round_id:
-                rnd = await service.get_round(s, round_id=round_id)
-            messages = await service.list_outbox(s, round_id=round_id)
-            conflicts = await round_conflicts(s, round_id=round_id)
+        if read is None or rnd is None or rnd.id != round_id:
+            async with self.ctx.session() as s:
+                if rnd is None or rnd.id != round_id:
+                    rnd = await service.get_round(s, round_id=round_id)
+                read = await report_rows(s, round_id=round_id)
+        messages, conflicts = read.messages, read.conflicts
         public = next((m for m in messages if m.kind == "public"), None)
         content = public.content if public else {}
         record = rnd.resolution or {}

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from bot.table.delivery import Delivery
     from bot.table.narration import Narration
     from bot.table.round_inputs import RoundInputs
+    from ledger.store.outbox import RoundReportRows
     from ledger.store.records import RoundView
     from rules.round import RoundResolution
 
@@ -491,17 +492,26 @@ class Rounds:
             rnd = await self._resolve(inputs, rnd)
         if rnd.state == "resolved":
             rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs)
+        read: list[RoundReportRows] = []
         if rnd.state == "narrated":
             await self.delivery.deliver(campaign_id, rnd, answering=answering, campaign=inputs.campaign)
             await self.ctx.step("posted")
-            await self._post_and_open_next(inputs, rnd)
+            await self._post_and_open_next(inputs, rnd, read)
             rnd = rnd.model_copy(update={"state": "posted"})
-        return await self.delivery.report(round_id, rnd=rnd)
+        return await self.delivery.report(round_id, rnd=rnd, read=read[0] if read else None)
 
-    async def _post_and_open_next(self, inputs: RoundInputs, rnd: RoundView) -> RoundView | None:
-        """narrated -> posted and the next round opened (fresh sealed seed), in one transaction."""
+    async def _post_and_open_next(
+        self, inputs: RoundInputs, rnd: RoundView, read: list[RoundReportRows] | None = None
+    ) -> RoundView | None:
+        """narrated -> posted and the next round opened (fresh sealed seed), in one transaction; with
+        ``read``, the round's report rows are read in that transaction too and appended to it."""
         from ledger.store import rounds as ledger_rounds
+        from ledger.store.outbox import report_rows
         from rules.fairness import commit_seed
+
+        async def read_back(s: AsyncSession) -> None:
+            if read is not None:
+                read.append(await report_rows(s, round_id=rnd.id))
 
         settings = inputs.campaign.settings
         minutes = float(settings.get("deadline_minutes", self.ctx.settings.rounds.deadline_minutes))
@@ -513,6 +523,7 @@ class Rounds:
                 seed_commitment=commit_seed(seed),
                 deadline=self.ctx.clock() + timedelta(minutes=minutes),
                 resolution={"sealed_seed": seed},
+                read_back=read_back if read is not None else None,
             )
 
     async def _resolve(self, inputs: RoundInputs, rnd: RoundView) -> RoundView:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -240,10 +241,46 @@ async def list_outbox(session: AsyncSession, *, round_id: int) -> list[OutboxVie
     return [outbox_view(o) for o in (await session.exec(stmt)).all()]
 
 
+class RoundReportRows(BaseModel):
+    """What a round's report reads: its messages in any status (oldest first) and how many conflicts it
+    queued for the GM, read once (see :func:`report_rows`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    messages: tuple[OutboxView, ...]
+    conflicts: int
+
+
+async def report_rows(session: AsyncSession, *, round_id: int) -> RoundReportRows:
+    """A round's messages and its conflict count in ONE statement (the count rides on each message row as a
+    scalar subquery; a round with no message at all asks for the count alone). Works inside the caller's
+    writing transaction too, so the posting transaction can read its round's report before it commits."""
+    from sqlalchemy import func
+    from sqlalchemy import select as core_select
+
+    conflict: Any = m.Conflict.__table__  # type: ignore[attr-defined]
+    count = core_select(func.count()).select_from(conflict).where(conflict.c.round_id == round_id)
+    conn = await session.connection()
+    rows = (
+        await conn.execute(
+            core_select(_OUTBOX, count.scalar_subquery().label("conflicts"))
+            .where(_OUTBOX.c.round_id == round_id)
+            .order_by(_OUTBOX.c.id)
+        )
+    ).all()
+    if rows:
+        return RoundReportRows(
+            messages=tuple(outbox_view(r) for r in rows),  # type: ignore[arg-type]
+            conflicts=int(rows[0].conflicts),
+        )
+    return RoundReportRows(messages=(), conflicts=int((await conn.execute(count)).scalar_one()))
+
+
 __all__ = [
     "OUTBOX_KINDS",
     "OUTBOX_SOURCES",
     "OUTBOX_STATUSES",
+    "RoundReportRows",
     "add_outbox",
     "answer_followups",
     "claim_message",
@@ -253,5 +290,6 @@ __all__ = [
     "pending_outbox",
     "queue_message",
     "record_message",
+    "report_rows",
     "round_messages",
 ]

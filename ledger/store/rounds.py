@@ -7,6 +7,7 @@ The rest of the table's paperwork: :mod:`.campaigns`, :mod:`.outbox`, :mod:`.dis
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -367,10 +368,13 @@ async def post_and_open_next(
     seed_commitment: str,
     deadline: datetime | None,
     resolution: dict[str, Any],
+    read_back: Callable[[AsyncSession], Awaitable[None]] | None = None,
 ) -> RoundView | None:
     """ONE transaction: narrated -> posted, and the next round of the open session opened with its sealed
     seed (``resolution``), the late actions of ``rnd`` carried into it. Returns the new round, or None when
-    no session is open (the round is posted all the same).
+    no session is open (the round is posted all the same). ``read_back`` reads what the caller needs next
+    (the round's report) in the same transaction, after the writes and before the commit, so it costs no
+    transaction of its own.
 
     Raises RoundStateError when ``rnd`` is not ``narrated`` any more (another task posted it). ``rnd`` is
     the campaign's newest round (at most one round is unfinished, and it is the last one opened), so the next
@@ -397,6 +401,8 @@ async def post_and_open_next(
             )
         ).first()
         if latest is None or latest.status != "open":
+            if read_back is not None:
+                await read_back(session)
             return None
         number = rnd.number + 1 if rnd.session_number == latest.number else 1
         values = {
@@ -437,6 +443,8 @@ async def post_and_open_next(
             }
         if carried:
             await conn.execute(insert(subs), list(carried.values()))
+        if read_back is not None:
+            await read_back(session)
     return RoundView(
         id=new_id,
         campaign_id=rnd.campaign_id,
