@@ -9,7 +9,7 @@ phrase; the subject of a main clause after "As ..., " carried to the next senten
 from __future__ import annotations
 
 from ledger.check.judge import check
-from ledger.check.snapshot import Edge, Entity, Scene, WorldSnapshot
+from ledger.check.snapshot import Edge, Entity, Holding, RoundFacts, Scene, Thread, WorldSnapshot
 
 
 def mill() -> WorldSnapshot:
@@ -84,3 +84,89 @@ def test_warmth_toward_an_enemy_named_by_pronoun_after_a_line_of_speech() -> Non
 def test_a_manner_adverb_further_along_the_gesture_counts() -> None:
     assert refuted("Sela rests her rough hand tenderly on Piet's shoulder.") == {"edge-sela-piet"}
     assert refuted("Sela rests her rough hand on Piet's shoulder.") == set()
+
+
+def tavern(debt: str = "open") -> WorldSnapshot:
+    """A tavern: Piet (submitted nothing this round) with nine silver marks, Ana with a lute, Joran dead,
+    a lamp on the shelf and the widow Hedda, who wears her ring."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-piet", "pc", "Piet", owner="1", location="loc-inn", pronoun="he"),
+            Entity("pc-ana", "pc", "Ana", owner="2", location="loc-inn", pronoun="she"),
+            Entity("npc-hedda", "npc", "Hedda Voll", location="loc-inn", pronoun="she"),
+            Entity("npc-lenz", "npc", "Lenz", location="loc-inn", pronoun="he"),
+            Entity("npc-joran", "npc", "Joran Voll", alive=False, pronoun="he"),
+            Entity("loc-inn", "location", "the inn"),
+            Entity("item-marks", "item", "silver marks"),
+            Entity("item-lamps", "item", "brass lamps"),
+            Entity("item-ring", "item", "Voll ring"),
+        ],
+        holdings=[
+            Holding("item-marks", "pc-piet", 9),
+            Holding("item-lamps", "loc-inn", 3),
+            Holding("item-ring", "npc-hedda"),
+        ],
+        threads=[Thread("debt-0001-01", "debt", debt, ("npc-lenz", "pc-piet"), "Lenz owes Piet for a horse")],
+        scene=Scene("loc-inn", frozenset({"pc-piet", "pc-ana", "npc-hedda", "npc-lenz"})),
+        round=RoundFacts(number=3, submissions={"pc-ana": "I play a tune."}, acted=frozenset({"pc-ana"})),
+    )
+
+
+def named(text: str, debt: str = "open") -> set[str | None]:
+    return {v.refuted_by for v in check(text, tavern(debt)).conflicts()}
+
+
+def test_a_sum_still_owed_is_no_count_of_a_stack() -> None:
+    assert named("Everyone knows the forty silver marks are still owing.") == set()
+    assert named("Ana's twenty silver marks are yet to be paid, whenever Lenz sells his horse.") == set()
+    # control: the same number told as there now
+    assert "item-marks-quantity" in named("Piet counts out forty silver marks on the table.")
+
+
+def test_count_words_stand_right_before_the_thing_they_count() -> None:
+    text = (
+        "Ana tunes her lute. Piet lays two of his silver marks on the board, and the rest of his silver"
+        " marks stay in his purse."
+    )
+    assert named(text) == set()
+    assert "item-marks-quantity" in named("Ana tunes her lute. Piet lays his two silver marks on the board.")
+
+
+def test_a_conjunction_after_a_thing_is_not_its_verb() -> None:
+    text = "Hedda sits by the fire. Her eyes rest past the brass lamps while her fingers turn the Voll ring."
+    assert named(text) == set()
+    assert "item-lamps-holder" in named("Hedda sits by the fire. She lifts the brass lamps into her arms.")
+
+
+def test_a_question_asserts_nothing_and_does_not_make_its_subject_the_next_he() -> None:
+    text = "Lenz is asked about the night. Did Joran ride out alone? Lenz nods. Was he armed? He nods again."
+    assert named(text) == set()
+    assert "npc-joran-alive" in named("Lenz is asked about the night. Joran rides out alone. He nods again.")
+
+
+def test_a_sentence_naming_no_one_keeps_the_subject() -> None:
+    text = (
+        "Lenz limps in, an arm on his ribs. Someone has beaten him, and recently. He sits across from Piet."
+    )
+    assert named(text) == set()
+    assert "round:submission-pc-piet" in named(
+        "Lenz limps in. Piet climbs onto the table and shouts for silence."
+    )
+
+
+def test_then_before_a_pronoun_still_opens_on_the_pronoun() -> None:
+    # a round where Ana's player wrote nothing: anything Ana is told doing is flagged
+    world = tavern().with_round(
+        RoundFacts(number=3, submissions={"pc-piet": "I wait."}, acted=frozenset({"pc-piet"})), tavern().scene
+    )
+    text = (
+        "Hedda hears Ana out. Then she opens the ledger at the line that reads Ana, nine marks. She shuts it."
+    )
+    assert check(text, world).conflicts() == ()
+    control = "Hedda hears Ana out. Ana opens the ledger and shuts it."
+    assert {v.refuted_by for v in check(control, world).conflicts()} == {"round:submission-pc-ana"}
+
+
+def test_turning_ones_back_in_the_scene_is_a_gesture_not_a_betrayal() -> None:
+    assert named("Lenz glares at Piet, then turns his back on Piet and waits by the fire.") == set()
+    assert "debt-0001-01" in named("Lenz turned his back on Piet and the horse money long ago.")

@@ -83,6 +83,24 @@ def _head_plural(s: _Sentence, m: Mention) -> bool:
     return head in (name_head + "s", name_head + "es", name_head[:-1] + "ies")
 
 
+# words after a sum that make it owed or still to come, not a stack there now: "the forty coins are still
+# owing", "her twenty shillings are yet to be paid", "still to come out of that money"
+_OWED = frozenset({"owing", "owed", "due", "unpaid", "outstanding", "owes", "owe", "promised"})
+
+
+def owed_after(s: _Sentence, j: int) -> bool:
+    """True when the words after an item mention ending at ``j`` (to the clause's end, at most six) tell a
+    sum owed or still to come rather than a thing in hand."""
+    toks = s.tokens
+    for q in range(j, min(s.b, j + 6)):
+        t = toks[q]
+        if t.quoted or t.text in (",", ";", ".", "—"):
+            return False
+        if t.low in _OWED or (t.low == "to" and q > j and toks[q - 1].low in ("still", "yet")):
+            return True
+    return False
+
+
 def _counts(s: _Sentence) -> None:
     """count(item, *) claims for the count words tied to item mentions in one sentence."""
     toks = s.tokens
@@ -100,6 +118,8 @@ def _counts(s: _Sentence) -> None:
         s.ex.claims.append(Claim("count", (m.id, "*"), s.raw.strip(), s.span, mod, detail))
 
     for m in items:
+        if owed_after(s, m.j):
+            continue  # "the forty coins are still owing": a sum owed, not a count of what there is
         # the words right before the name, nearest first, back to a determiner: "his second", "both"
         words: list[str] = []
         k = m.i - 1

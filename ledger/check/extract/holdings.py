@@ -8,6 +8,7 @@ details the judge replays in text order; the carrying, bundle and handling word 
 from __future__ import annotations
 
 from ledger.check.claims import Modality
+from ledger.check.extract.counts import owed_after
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -456,6 +457,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             continue
         if holder is None or holder.id is None:
             continue
+        # the count words stand right before the item ("his three arrows"), not anywhere since the holder
+        # ("He lays two of his coins down and the rest of his coins stay in the purse")
+        qlo = max(qlo, k)
         qty, exact = _number(toks, qlo, it.i)
         if qty is not None and it.j < s.b and toks[it.j].low in ("left", "remaining", "apiece"):
             exact = True  # "three arrows left": all there are now
@@ -480,8 +484,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             qty, exact = 2, False  # "Wren's gold nuggets" of a single nugget
         mod = s.modality(holder)
         at_item = s.modality(it)
-        if at_item.hypothetical or at_item.rumour or s.future_or_asked(it):
-            # "asks when he'll see his two shares": the item lies in a question or a future, whoever owns it
+        if at_item.hypothetical or at_item.rumour or s.future_or_asked(it) or owed_after(s, it.j):
+            # "asks when he'll see his two shares": the item lies in a question or a future, whoever owns it;
+            # "her twenty shillings are still owed": a sum owed or to come, not a purse held
             mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour or at_item.rumour, mod.negated)
         if "sold" in s.narr or "pawned" in s.narr or "lost" in s.narr.split():
             mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
@@ -625,8 +630,12 @@ _WORN_ON = frozenset(
 def _verb_or_particle(word: str) -> bool:
     """A verb form or a particle after one ("weighs", "down"): what an item subject does to a pocket."""
     return word in ("down", "up", "in", "out") or (
-        word not in _PRONOUN_POSS and lexicon_lemma(word) is not None
+        word not in _PRONOUN_POSS and word not in _CONJUNCTIONS and lexicon_lemma(word) is not None
     )
+
+
+# words that open a clause, never the item's own verb ("past the lanterns while her fingers find ...")
+_CONJUNCTIONS = frozenset({"while", "as", "when", "whenever", "since", "though", "until", "before", "after"})
 
 
 def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention | None:

@@ -188,6 +188,7 @@ _HYPO = frozenset(
     [
         "if",
         "unless",
+        "whenever",
         "would",
         "could",
         "might",

@@ -391,6 +391,10 @@ def _by_pronoun(
 _SUBORDINATORS = frozenset({"as", "when", "while", "after", "before", "once", "though", "although", "since"})
 
 
+# adverbs that may open a sentence right before its pronoun subject
+_LEAD_ADVERBS = frozenset({"then", "now", "still", "later", "finally", "so", "and", "but", "yet", "suddenly"})
+
+
 def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, int]]) -> None:
     """A sentence opening with "He"/"She" (or "His eyes ...") continues the previous sentence's subject.
 
@@ -439,6 +443,8 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
         k = next((q for q in range(a, b) if not toks[q].quoted), None)
         if k is not None and toks[k].text == "," and k > a:
             k += 1
+        if k is not None and k + 1 < b and toks[k].low in _LEAD_ADVERBS and toks[k + 1].low in ("he", "she"):
+            k += 1  # "Then she opens the ledger"
         if k is not None and toks[k].low not in ("he", "she", "his", "her", "it"):
             comma = next((q for q in range(k, min(b, k + 5)) if toks[q].text == ","), None)
             if comma is not None and comma + 1 < b and toks[comma + 1].low in ("he", "she"):
@@ -478,8 +484,16 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             or _pronoun_of(snap, m.id) == "it"
         }
         prev_monster = next(iter(monsters)) if len(monsters) == 1 else None
-        if not continued and all(toks[q].quoted or not toks[q].text.isalnum() for q in range(a, b)):
-            continue  # a sentence wholly quoted is speech: the one spoken of before is still the subject
+        if not continued and toks[b - 1].text == "?" and not toks[b - 1].quoted:
+            continue  # "Did the squire's horse come back?": who is asked about is not who acts next
+        if (
+            not continued
+            and not creatures
+            and not any(toks[q].low in ("he", "she", "they") and not toks[q].quoted for q in range(a, b))
+        ):
+            # a line of speech, or a sentence naming no one and with no subject pronoun of its own ("Someone
+            # has worked him over"): the one spoken of before is still the subject
+            continue
         if not continued:
             opener = creatures[0] if creatures and creatures[0].i == a else None
             if opener is None and toks[a].low in _SUBORDINATORS:

@@ -147,7 +147,7 @@ class _Sentence:
             ):
                 rumour = True
         rumour = rumour or self._reported(m)
-        hypo = hypo or self.future_or_asked(m, future=False)
+        hypo = hypo or self.future_or_asked(m, future=False) or self._asked()
         neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
         negated = negated or " ".join(before_clause[-3:]).endswith(("no sign of", "without", "nor", "no"))
@@ -167,6 +167,13 @@ class _Sentence:
                 continue
             return True
         return False
+
+    def _asked(self) -> bool:
+        """Whether the sentence is the narration's own question ("Did the squire ride out alone?", "Was he
+        armed?"): it opens on an auxiliary or a wh-word and ends in a question mark, and asserts nothing."""
+        toks = self.tokens
+        last, first = toks[self.b - 1], toks[self.a]
+        return last.text == "?" and not last.quoted and not first.quoted and first.low in _QUESTION_OPENERS
 
     def _hearsay(self) -> bool:
         """Whether the sentence has any words of hearsay ("they say", "word is") at all: once per sentence,
@@ -502,6 +509,13 @@ _TIME_NOUNS = frozenset(
     {"night", "day", "morning", "evening", "hour", "year", "winter", "summer", "week", "moment", "time"}
 )
 _SELF = frozenset({"himself", "herself", "itself", "themselves"})
+
+
+# words a direct question opens on
+_QUESTION_OPENERS = frozenset(
+    {"did", "does", "do", "is", "was", "were", "are", "has", "had", "have", "can", "could", "will", "would"}
+    | {"who", "whom", "what", "where", "when", "why", "how", "which", "whose", "shall", "should", "might"}
+)
 
 
 def _without_comparisons(words: list[str]) -> str:

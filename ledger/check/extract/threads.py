@@ -167,6 +167,8 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
                     return ("open", q) if status == "settled" else None
                 if _UNREAL & {x.low for _, x in toks[max(0, n - 3) : n]}:
                     continue  # "until he can pay Edda back", "means to pay": not a deed done or a state
+                if want == "turn" and s.ex.present_tense and t.low in ("turn", "turns"):
+                    continue  # "he turns his back on Hatch and waits": a gesture in the scene, no betrayal
                 return status, q
     found = _SETTLED_AS.search(s.narr)
     if found is not None:
