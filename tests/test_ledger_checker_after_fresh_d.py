@@ -170,3 +170,11 @@ def test_then_before_a_pronoun_still_opens_on_the_pronoun() -> None:
 def test_turning_ones_back_in_the_scene_is_a_gesture_not_a_betrayal() -> None:
     assert named("Lenz glares at Piet, then turns his back on Piet and waits by the fire.") == set()
     assert "debt-0001-01" in named("Lenz turned his back on Piet and the horse money long ago.")
+
+
+def test_a_pronoun_subject_owns_the_pronoun_after_it_not_someone_named_between() -> None:
+    # "She" cannot be told apart (two women named before): "her finger" is hers, whoever she is, not Ana's
+    text = "Hedda and Ana wait. She sits still through Ana's song, turning the Voll ring on her finger."
+    assert named(text) == set()
+    control = "Hedda and Ana wait. Ana sits still through Hedda's song, turning the Voll ring on her finger."
+    assert named(control) == {"item-ring-holder"}

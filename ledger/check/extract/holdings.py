@@ -543,6 +543,16 @@ def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) ->
     else the sentence's first creature if it fits, else the nearest fitting one; with none, the previous
     sentence's subject when it fits. None when nobody fits."""
     toks = s.tokens
+    opener = toks[s.a].low
+    if (
+        opener in ("he", "she")
+        and _POSS_GENDER.get(word) == opener
+        and not any(c.i == s.a for c in creatures)
+    ):
+        # "She sits through Marta's application, turning the signet on her finger": the sentence's own
+        # subject, a pronoun the linker could not resolve, owns it, not someone named after it
+        ante = s.ex.antecedent.get(s.a)
+        return Mention((ante,), k, k, False, False, "public") if ante and _fits(s, ante, word) else None
     fitting = [c for c in creatures if c.i < k and _fits(s, c.id, word)]
     if fitting:
         subjects = [c for c in fitting if c.i == s.a or toks[c.i - 1].low in _CLAUSE_OPENERS]
