@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     from bot.narrator.base import Draft, Reveal
+    from bot.scene import Scene
     from bot.table.context import TableContext
     from bot.table.round_inputs import RoundInputs
     from bot.table.summaries import SummaryUpkeep
@@ -39,13 +40,19 @@ class Narration:
         self.summaries = summaries
 
     async def narrate(
-        self, campaign_id: int, rnd: RoundView, *, inputs: RoundInputs | None = None
+        self,
+        campaign_id: int,
+        rnd: RoundView,
+        *,
+        inputs: RoundInputs | None = None,
+        scene: Scene | None = None,
     ) -> RoundView:
         """resolved -> narrated: retrieve, narrate, check, and store every message before sending any.
 
-        ``inputs``: the round's campaign and members, already read by the caller. The narrator is called with
-        no session open and no lock but the campaign's, so narrators of different campaigns overlap. Returns
-        the round as the storing transaction left it (narrated)."""
+        ``inputs``: the round's campaign and members, already read by the caller. ``scene``: the scene as
+        the round's changes left it, when the caller knows it without a read (else it is read here). The
+        narrator is called with no session open and no lock but the campaign's, so narrators of different
+        campaigns overlap. Returns the round as the storing transaction left it (narrated)."""
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
@@ -68,7 +75,8 @@ class Narration:
             if inputs is None:
                 inputs = await load_inputs(s, campaign_id)
             campaign = inputs.campaign
-            scene = await load_scene(s, campaign_id=campaign_id, pc_ids=inputs.pc_ids)
+            if scene is None:
+                scene = await load_scene(s, campaign_id=campaign_id, pc_ids=inputs.pc_ids)
             present = sorted(scene.creatures)
             # What the GM brought into the scene this round is told first; same-named monsters by ordinal.
             arrived = await arrivals(

@@ -52,6 +52,7 @@ async def arrivals(
         limit=200,
         session_number=session_number,
         round_number=round_number,
+        links=False,  # kinds, causes and payloads only
     )
     wanted = set(present)
     seen: dict[str, None] = {}

@@ -488,10 +488,11 @@ class Rounds:
                     rnd = await service.get_round(s, round_id=round_id)
                 if inputs is None:
                     inputs = await load_inputs(s, campaign_id)
+        scene: Scene | None = None  # the scene as the round's changes left it, when known without a read
         if rnd.state == "closed":
-            rnd = await self._resolve(inputs, rnd)
+            rnd, scene = await self._resolve(inputs, rnd)
         if rnd.state == "resolved":
-            rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs)
+            rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs, scene=scene)
         read: list[RoundReportRows] = []
         if rnd.state == "narrated":
             await self.delivery.deliver(campaign_id, rnd, answering=answering, campaign=inputs.campaign)
@@ -526,13 +527,15 @@ class Rounds:
                 read_back=read_back if read is not None else None,
             )
 
-    async def _resolve(self, inputs: RoundInputs, rnd: RoundView) -> RoundView:
+    async def _resolve(self, inputs: RoundInputs, rnd: RoundView) -> tuple[RoundView, Scene | None]:
         """closed -> resolved: defaults for the absent, the rules, and one ledger transaction.
 
-        Returns the round as the transaction left it (resolved, its record as the ledger stores it)."""
+        Returns the round as the transaction left it (resolved, its record as the ledger stores it) and the
+        scene as its changes left it (:func:`bot.scene_changes.scene_after`; None when it must be read)."""
         import json
 
         from bot.scene import load_scene, mutations_for, round_state
+        from bot.scene_changes import scene_after
         from ledger.store.sessions import sealed_seed
         from rules.round import resolve_round
 
@@ -602,18 +605,20 @@ class Rounds:
             "names": scene.names(),
         }
         await self.ctx.step("resolve")
+        applied = mutations + [r["mutation"] for r in reveals if r["mutation"]]
         async with self.ctx.session() as s:
             await service.apply_round(
                 s,
                 campaign_id=campaign_id,
                 session_number=rnd.session_number,
                 round_number=rnd.number,
-                mutations=mutations + [r["mutation"] for r in reveals if r["mutation"]],
+                mutations=applied,
                 resolution=record,
                 cause=f"round-{rnd.session_number}.{rnd.number}",
             )
         # As a later read would give it back (JSON), so a resumed round and this one narrate alike.
-        return rnd.model_copy(update={"state": "resolved", "resolution": json.loads(json.dumps(record))})
+        resolved = rnd.model_copy(update={"state": "resolved", "resolution": json.loads(json.dumps(record))})
+        return resolved, scene_after(scene, applied)
 
     async def _reveals(
         self,

@@ -601,11 +601,13 @@ async def history(
     involving: Sequence[str] | None = None,
     session_number: int | None = None,
     round_number: int | None = None,
+    links: bool = True,
 ) -> list[EventView]:
     """The last ``limit`` events the viewer may see, newest first, each with its cause and what it supersedes.
 
     ``involving`` keeps events that involve any of those ids (entities, locations, items, threads).
-    Corrected or retconned events stay listed next to the events that supersede them.
+    Corrected or retconned events stay listed next to the events that supersede them. ``links=False``: one
+    read, the events' witnesses, involved ids and superseding refs left empty (for callers that read none).
     """
     stmt = select(m.Event).where(
         m.Event.campaign_id == campaign_id, visible_clause(viewer, m.Event.visibility)
@@ -625,7 +627,7 @@ async def history(
         # SQLite walks the whole history backwards along the seq index to find them (25 ms at 100k events).
         order = order + 0
     rows = (await session.exec(stmt.order_by(order.desc()).limit(limit))).all()
-    return await _event_views(session, campaign_id, rows, viewer)
+    return await _event_views(session, campaign_id, rows, viewer, links)
 
 
 async def npc_knowledge(
