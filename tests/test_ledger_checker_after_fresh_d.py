@@ -9,7 +9,16 @@ phrase; the subject of a main clause after "As ..., " carried to the next senten
 from __future__ import annotations
 
 from ledger.check.judge import check
-from ledger.check.snapshot import Edge, Entity, Holding, RoundFacts, Scene, Thread, WorldSnapshot
+from ledger.check.snapshot import (
+    Edge,
+    Entity,
+    Holding,
+    ItemFate,
+    RoundFacts,
+    Scene,
+    Thread,
+    WorldSnapshot,
+)
 
 
 def mill() -> WorldSnapshot:
@@ -178,3 +187,56 @@ def test_a_pronoun_subject_owns_the_pronoun_after_it_not_someone_named_between()
     assert named(text) == set()
     control = "Hedda and Ana wait. Ana sits still through Hedda's song, turning the Voll ring on her finger."
     assert named(control) == {"item-ring-holder"}
+
+
+def ward() -> WorldSnapshot:
+    """A sickroom: Lenz at 4 of 30 HP, blind Mila, Ana with three sealed letters, and a bell lost at sea."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-ana", "pc", "Ana", owner="2", location="loc-ward", pronoun="she"),
+            Entity("npc-lenz", "npc", "Lenz", location="loc-ward", pronoun="he", hp=4, max_hp=30),
+            Entity(
+                "npc-mila",
+                "npc",
+                "Mila",
+                location="loc-ward",
+                pronoun="she",
+                conditions=frozenset({"blinded"}),
+            ),
+            Entity("loc-ward", "location", "the ward"),
+            Entity("item-map", "item", "river map"),
+            Entity("item-letters", "item", "sealed letters"),
+            Entity("item-bell", "item", "brass bell"),
+        ],
+        holdings=[Holding("item-map", "loc-ward"), Holding("item-letters", "pc-ana", 3)],
+        fates=[ItemFate("item-bell", "lost")],
+        scene=Scene("loc-ward", frozenset({"pc-ana", "npc-lenz", "npc-mila"})),
+    )
+
+
+def flagged(text: str) -> set[str | None]:
+    return {v.refuted_by for v in check(text, ward()).conflicts()}
+
+
+def test_a_verb_of_examining_a_thing_uses_the_eyes() -> None:
+    assert flagged("Mila leans over Ana's shoulder and studies the river map.") == {
+        "npc-mila-condition-blinded"
+    }
+    assert flagged("Mila leans over Ana's shoulder and studies the river map with her fingertips.") == set()
+
+
+def test_as_strong_as_before_is_unhurt() -> None:
+    assert flagged("Lenz stamps on the boards, as strong as he was before the war.") == {"npc-lenz-hp"}
+    assert flagged("Lenz stamps on the boards, as tired as he was before the war.") == set()
+
+
+def test_a_second_verb_of_the_same_subject_handles_the_thing() -> None:
+    assert flagged("Ana reaches up to the rafter and rings the brass bell.") == {"item-bell-holder"}
+    # control: another subject in between, or the thing only looked for
+    assert flagged("Ana reaches up to the rafter and Lenz says the brass bell is gone.") == set()
+
+
+def test_all_n_of_a_stack_is_every_one_there_is() -> None:
+    assert flagged("Ana lays all five of the sealed letters out on the table.") == {"item-letters-quantity"}
+    assert flagged("Ana lays two of the sealed letters out on the table.") == set()
+    assert flagged("Ana lays all three of the sealed letters out on the table.") == set()

@@ -75,6 +75,8 @@ def any_lemma(word: str) -> str:
 SIGHT = frozenset(
     {"read", "watch", "see", "spot", "notice", "glimpse", "squint", "peer", "gaze", "scan", "eye", "glance"}
     | {"ogle", "survey", "behold", "skim", "peruse", "espy", "sight"}
+    # verbs of examining a thing are done with the eyes unless the text says by touch
+    | {"study", "examine", "inspect", "scrutinize", "scrutinise", "observe", "stare"}
 )
 HEARING = frozenset({"hear", "overhear", "listen", "eavesdrop"})
 # a reply (or a nod to obey) right after someone else spoke to the creature means it heard the words
@@ -174,6 +176,12 @@ UNHURT_IDIOMS = (
     "full of vigor",
     "full of energy",
     "full of life",
+    "as strong as ever",
+    "as strong as he was",
+    "as strong as she was",
+    "as strong as they were",
+    "strong as an ox",
+    "strong as a bull",
 )
 NEAR_DEATH_IDIOMS = (
     "death's door",

@@ -129,7 +129,9 @@ def _counts(s: _Sentence) -> None:
                 break
             k -= 1
         of_at = (
-            k - 1
+            m.i - 1  # an owner inside the item's own name: "five of Gideon's letters"
+            if m.i - 1 >= s.a and toks[m.i - 1].low == "of"
+            else k - 1
             if k - 1 >= s.a and toks[k - 1].low == "of"
             else k
             if k >= s.a and toks[k].low == "of"
@@ -140,6 +142,9 @@ def _counts(s: _Sentence) -> None:
             # still needs five
             lead = toks[of_at - 1].low if of_at - 1 >= s.a else ""
             words = [lead] if lead in ORDINALS else []
+            if _number(lead) is not None and of_at - 2 >= s.a and toks[of_at - 2].low == "all":
+                claim(m, f"exact={_number(lead)}")  # "all five of Gideon's letters": every one there is
+                continue
         if any(w in ORDINALS for w in words[:2]):
             n = next(ORDINALS[w] for w in words[:2] if w in ORDINALS)
             claim(m, f"min={n}")

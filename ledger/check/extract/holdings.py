@@ -289,8 +289,17 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
     if k < subject.j or k >= it.i or toks[k].quoted:
         return ""
     between = [t.low for t in toks[subject.j : k]]
-    if any(not (w.endswith("ly") or w in ("then", "carefully", "slowly", "quickly")) for w in between):
-        return ""  # only adverbs between the subject and its verb
+    coordinated = (
+        k - 1 > subject.j
+        and toks[k - 1].low == "and"
+        and not any(m.i >= subject.j and m.i < k for m in s.creatures())
+        and not {";", ":", "—", ".", "he", "she", "they", "it", "who", "which", "that", "while", "as"}
+        & set(between)
+    )
+    if not coordinated and any(
+        not (w.endswith("ly") or w in ("then", "carefully", "slowly", "quickly")) for w in between
+    ):
+        return ""  # only adverbs between the subject and its verb, or its own earlier predicate and "and"
     form = toks[k].low
     base = lexicon_lemma(form) if toks[k].text.islower() else None
     if base is None or not is_finite(form, base) or verb_class(base) in _NOT_HANDLING:
