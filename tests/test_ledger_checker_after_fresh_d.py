@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ledger.check.judge import check
 from ledger.check.snapshot import (
+    Alias,
     Edge,
     Entity,
     Holding,
@@ -240,3 +241,43 @@ def test_all_n_of_a_stack_is_every_one_there_is() -> None:
     assert flagged("Ana lays all five of the sealed letters out on the table.") == {"item-letters-quantity"}
     assert flagged("Ana lays two of the sealed letters out on the table.") == set()
     assert flagged("Ana lays all three of the sealed letters out on the table.") == set()
+
+
+def house() -> WorldSnapshot:
+    """The Renns: dead Master Aldo Renn, his widow Madam Ilse Renn and the boy Piers Renn, with Ana."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-ana", "pc", "Ana", owner="2", location="loc-hall", pronoun="she"),
+            Entity("npc-aldo", "npc", "Master Aldo Renn", (Alias("Master Aldo"),), alive=False, pronoun="he"),
+            Entity(
+                "npc-ilse",
+                "npc",
+                "Madam Ilse Renn",
+                (Alias("Madam Renn"),),
+                location="loc-hall",
+                pronoun="she",
+            ),
+            Entity("npc-piers", "npc", "Piers Renn", location="loc-hall", pronoun="he"),
+            Entity("loc-hall", "location", "the hall"),
+        ],
+        scene=Scene("loc-hall", frozenset({"pc-ana", "npc-ilse", "npc-piers"})),
+    )
+
+
+def in_house(text: str) -> set[str | None]:
+    return {v.refuted_by for v in check(text, house()).conflicts()}
+
+
+def test_a_title_with_a_family_name_is_the_one_recorded_with_that_title() -> None:
+    assert in_house("Across the hall, Master Renn clears his throat and beckons Ana.") == {"npc-aldo-alive"}
+    assert in_house("Across the hall, Piers Renn clears his throat and beckons Ana.") == set()
+
+
+def test_the_one_an_unnamed_subject_is_revealed_as_after_a_colon_is_the_next_he() -> None:
+    text = (
+        "By the hearth a thin man takes Piers's chair: Aldo Renn, the old master. He raises his cup to Ana."
+    )
+    assert "npc-aldo-alive" in in_house(text)
+    # control: with no one revealed, "he" may be either man and is not held against the record
+    control = "By the hearth a thin man takes Piers's chair near Aldo Renn's cup. He raises his cup to Ana."
+    assert in_house(control) == set()

@@ -22,6 +22,7 @@ from ledger.check.extract.linker import (
     is_common_word,
     item_variants,
     narrow,
+    person_parts,
     person_variants,
     role_variants,
 )
@@ -333,8 +334,10 @@ def _derived_person(
         age = lows[k]
         k += 1
     gender: str | None = None
+    honorific: str | None = None
     if k + 1 < n and lows[k] in HONORIFICS and tokens[k + 1].text[:1].isupper():
         gender = HONORIFICS[lows[k]]
+        honorific = lows[k]
         k += 1
     prefixed = k > i
     if k >= n or not tokens[k].text[:1].isupper() or tokens[k].quoted != tokens[i].quoted:
@@ -361,6 +364,10 @@ def _derived_person(
                 return None
             ids = tuple(e for e in ids if e in snap.scene.present)
         cands = narrow(ids, snap, gender=gender, age=age, present_first=False)
+        if len(cands) > 1 and honorific is not None:
+            # "Master Tsuro": the one whose recorded name carries that title, not a namesake of the family
+            titled = tuple(c for c in cands if (p := person_parts(snap.entities[c])) and p.title == honorific)
+            cands = titled or cands
         if len(cands) > 1:
             cands = _by_pronoun(tokens, lows, end, cands, snap)
         if len(cands) > 1:
@@ -500,6 +507,11 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
                 # "As Tolliver ties off the bandage, Nils catches sight of Brisa": the main clause's subject
                 comma = next((q for q in range(a, b) if toks[q].text == "," and not toks[q].quoted), b)
                 opener = next((m for m in creatures if m.i == comma + 1 and not m.poss), None)
+            colon = next((q for q in range(a, b) if toks[q].text == ":" and not toks[q].quoted), b)
+            if opener is None and colon < b and not any(m.i < colon and not m.poss for m in creatures):
+                # "By the hearth a lean man lights his pipe: Wat Fenner, the poacher": the one an unnamed
+                # subject is revealed as, after a colon, is who "he" is next
+                opener = next((m for m in creatures if m.i == colon + 1 and not m.poss), None)
             if (
                 opener is not None
                 and opener.poss
