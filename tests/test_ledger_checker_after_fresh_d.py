@@ -281,3 +281,42 @@ def test_the_one_an_unnamed_subject_is_revealed_as_after_a_colon_is_the_next_he(
     # control: with no one revealed, "he" may be either man and is not held against the record
     control = "By the hearth a thin man takes Piers's chair near Aldo Renn's cup. He raises his cup to Ana."
     assert in_house(control) == set()
+
+
+def camp(oath: str = "settled") -> WorldSnapshot:
+    """A camp: Ana and Ilse (she), Ana's snowshoes, and Ana's oath to Bram, settled or open."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity(
+                "pc-ana", "pc", "Ana", (Alias("the tracker"),), owner="2", location="loc-camp", pronoun="she"
+            ),
+            Entity("npc-ilse", "npc", "Ilse", location="loc-camp", pronoun="she"),
+            Entity("npc-bram", "npc", "Bram", location="loc-far", pronoun="he"),
+            Entity("loc-camp", "location", "the camp"),
+            Entity("loc-far", "location", "the far shore"),
+            Entity("item-snowshoes", "item", "snowshoes"),
+        ],
+        holdings=[Holding("item-snowshoes", "pc-ana")],
+        threads=[
+            Thread("oath-0001-01", "oath", oath, ("pc-ana", "npc-bram"), "Ana swore to bring Bram home")
+        ],
+        scene=Scene("loc-camp", frozenset({"pc-ana", "npc-ilse"})),
+    )
+
+
+def at_camp(text: str, oath: str = "settled") -> set[str | None]:
+    return {v.refuted_by for v in check(text, camp(oath)).conflicts()}
+
+
+def test_a_possessive_in_a_relative_clause_is_its_antecedents() -> None:
+    text = "Ilse's glance drifts to Ana, who is sitting by the stove with her snowshoes hung up to dry."
+    assert at_camp(text) == set()
+    control = "Ilse's glance drifts to the stove, and Ilse sits with her snowshoes hung up to dry."
+    assert at_camp(control) == {"item-snowshoes-holder"}
+
+
+def test_still_a_few_words_before_a_verb_of_persisting_keeps_a_matter_open() -> None:
+    text = "Everyone knows the tracker still has a promise hanging over her."
+    assert at_camp(text) == {"oath-0001-01"}
+    assert at_camp(text, oath="open") == set()
+    assert at_camp("Everyone knows the tracker once had a promise hanging over her.") == set()

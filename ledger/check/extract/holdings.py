@@ -563,6 +563,9 @@ def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) ->
         ante = s.ex.antecedent.get(s.a)
         return Mention((ante,), k, k, False, False, "public") if ante and _fits(s, ante, word) else None
     fitting = [c for c in creatures if c.i < k and _fits(s, c.id, word)]
+    relative = _relative_antecedent(s, k, fitting)
+    if relative is not None:
+        return relative
     if fitting:
         subjects = [c for c in fitting if c.i == s.a or toks[c.i - 1].low in _CLAUSE_OPENERS]
         if subjects:
@@ -574,6 +577,19 @@ def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) ->
     ante = s.ex.antecedent.get(s.a)
     if ante is not None and _fits(s, ante, word) and not any(c.i < k for c in creatures if not c.poss):
         return Mention((ante,), k, k, False, False, "public")
+    return None
+
+
+def _relative_antecedent(s: _Sentence, k: int, fitting: list[Mention]) -> Mention | None:
+    """ "... to Ume, who is sitting by the stove with her snowshoes": a possessive pronoun inside a relative
+    clause is the clause's antecedent's, the name right before ", who", when it fits the pronoun."""
+    toks = s.tokens
+    for q in range(k - 1, s.a + 1, -1):
+        low = toks[q].low
+        if toks[q].quoted or low in (";", ".", ":", "—") or toks[q].text in (";", ":", "—"):
+            return None
+        if low in ("who", "whom") and toks[q - 1].text == ",":
+            return next((c for c in fitting if c.j == q - 1 and not c.poss), None)
     return None
 
 

@@ -226,7 +226,13 @@ def _named_status(s: _Sentence) -> str | None:
         for status, want, after in _RELEASE_LEMMAS:
             if lem == want and any(f" {a} " in nxt for a in after):
                 return status
-        if lem in _PERSIST_LEMMAS and ("still" in prev or nxt.startswith(" still ")):
+        # "is still hanging between them"; "still has a promise hanging over her": still with the verb
+        # that holds the matter, a few words back, in the same clause
+        wider = [x.low for x in toks[max(0, n - 5) : n]]
+        still_before = "still" in wider and not {",", ";", ":", "—", "but"} & set(
+            wider[wider.index("still") :]
+        )
+        if lem in _PERSIST_LEMMAS and ("still" in prev or still_before or nxt.startswith(" still ")):
             return "open"
     return None
 
