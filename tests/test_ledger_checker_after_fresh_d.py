@@ -320,3 +320,10 @@ def test_still_a_few_words_before_a_verb_of_persisting_keeps_a_matter_open() -> 
     assert at_camp(text) == {"oath-0001-01"}
     assert at_camp(text, oath="open") == set()
     assert at_camp("Everyone knows the tracker once had a promise hanging over her.") == set()
+
+
+def test_a_sum_with_a_participle_of_handing_over_is_a_payment_not_a_count() -> None:
+    text = "Lenz squares the horse money with Piet at last, forty silver marks counted into his palm."
+    assert "item-marks-quantity" not in named(text)
+    control = "Lenz squares the horse money with Piet at last and counts forty silver marks into his palm."
+    assert "item-marks-quantity" in named(control)

@@ -88,6 +88,11 @@ def _head_plural(s: _Sentence, m: Mention) -> bool:
 _OWED = frozenset({"owing", "owed", "due", "unpaid", "outstanding", "owes", "owe", "promised"})
 
 
+# participles of handing over right after a sum: "forty coins counted into his palm" tells a payment made,
+# not how many there are now
+_PAID_OVER = frozenset({"counted", "paid", "handed", "given", "passed", "lent", "sent", "tendered"})
+
+
 def owed_after(s: _Sentence, j: int) -> bool:
     """True when the words after an item mention ending at ``j`` (to the clause's end, at most six) tell a
     sum owed or still to come rather than a thing in hand."""
@@ -118,8 +123,8 @@ def _counts(s: _Sentence) -> None:
         s.ex.claims.append(Claim("count", (m.id, "*"), s.raw.strip(), s.span, mod, detail))
 
     for m in items:
-        if owed_after(s, m.j):
-            continue  # "the forty coins are still owing": a sum owed, not a count of what there is
+        if owed_after(s, m.j) or (m.j < s.b and toks[m.j].low in _PAID_OVER):
+            continue  # "the forty coins are still owing", "forty coins counted into his palm": a sum
         # the words right before the name, nearest first, back to a determiner: "his second", "both"
         words: list[str] = []
         k = m.i - 1
