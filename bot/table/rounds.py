@@ -571,26 +571,29 @@ class Rounds:
                         )
                     )
                     notices.append(f"{pcs[m.character_id].name} was absent and {default}.")
-        latest: dict[str, Any] = {}
-        for sub in subs:  # one action per character: the latest submission wins
-            if sub.intent and sub.character_id:
-                latest[sub.character_id] = sub
-        state = round_state(scene)
-        intents: list[Intent] = []
-        for pc_id, sub in sorted(latest.items()):
-            intent = Intent.model_validate(sub.intent)
-            try:  # the world may have changed since the action was declared
-                resolve_round(seed=0, intents=[intent], state=state)
-            except RulesError as err:
-                notices.append(f"{scene.name(pc_id)}'s action could not count ({err}); they hold instead.")
-                intent = Intent(kind=IntentKind.HOLD, actor=pc_id, text=sub.text)
-            intents.append(intent)
-        intents += _npc_intents(scene, intents)
-        resolution = resolve_round(seed=seed, intents=intents, state=state)
-        mutations = mutations_for(
-            resolution, scene, session_number=rnd.session_number, round_number=rnd.number
-        )
-        reveals = await self._reveals(campaign_id, scene, resolution, mutations, rnd)
+            latest: dict[str, Any] = {}
+            for sub in subs:  # one action per character: the latest submission wins
+                if sub.intent and sub.character_id:
+                    latest[sub.character_id] = sub
+            state = round_state(scene)
+            intents: list[Intent] = []
+            for pc_id, sub in sorted(latest.items()):
+                intent = Intent.model_validate(sub.intent)
+                try:  # the world may have changed since the action was declared
+                    resolve_round(seed=0, intents=[intent], state=state)
+                except RulesError as err:
+                    notices.append(
+                        f"{scene.name(pc_id)}'s action could not count ({err}); they hold instead."
+                    )
+                    intent = Intent(kind=IntentKind.HOLD, actor=pc_id, text=sub.text)
+                intents.append(intent)
+            intents += _npc_intents(scene, intents)
+            resolution = resolve_round(seed=seed, intents=intents, state=state)
+            mutations = mutations_for(
+                resolution, scene, session_number=rnd.session_number, round_number=rnd.number
+            )
+            # in the session that read the scene: one read transaction for the whole resolution
+            reveals = await self._reveals(campaign_id, scene, resolution, mutations, rnd, session=s)
         record = {
             "sealed_seed": seed,
             "seed": seed,
@@ -627,12 +630,16 @@ class Rounds:
         resolution: RoundResolution,
         mutations: list[dict[str, Any]],
         rnd: RoundView,
+        session: AsyncSession | None = None,
     ) -> list[dict[str, Any]]:
         """Private discoveries: a successful Perception/Insight/Investigation check shows that player one
         record the party cannot see (a GM-only fact or stance about the target or the place), told as prose
         (:func:`bot.narrator.discoveries.discovery_text`, seeded by the round's seed plus the action's index),
         and the ledger files it as now known to that player. A check that finds nothing hidden tells what the
-        character notices of the target (how hurt, how watchful) and files nothing."""
+        character notices of the target (how hurt, how watchful) and files nothing. ``session``: the
+        caller's open session, read in instead of a new one."""
+        from contextlib import nullcontext
+
         from bot.narrator.discoveries import Shape, discovery_text, learned_fact
         from ledger.recall.retrieval import scene_context
 
@@ -640,7 +647,7 @@ class Rounds:
         # One session for every check of the round, and one retrieval per (place, focus): checks without a
         # target (look around, listen) at one place would otherwise read the same records again.
         contexts: dict[tuple[str | None, tuple[str, ...]], Any] = {}
-        async with self.ctx.session() as s:
+        async with nullcontext(session) if session is not None else self.ctx.session() as s:
             for result in resolution.results:
                 if not result.reveals or result.intent is None:
                     continue
