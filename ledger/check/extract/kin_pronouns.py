@@ -72,12 +72,15 @@ def _resolve(s: _Sentence, q: int, gender: str) -> str | None:
 def _kin_by_pronoun(s: _Sentence) -> None:
     """kinship(relative, possessor, term) from "his/her [adj] term" with no name beside the term."""
     toks = s.tokens
+    terms = [k for k in range(s.a, s.b) if toks[k].low in KIN_TERMS and not toks[k].quoted]
+    if not terms:
+        return  # most sentences: no singular kinship term (a plural, "his sisters", names no one)
     made: set[tuple[str, str]] = set()
-    for k in range(s.a, s.b):
+    for k in terms:
         t = toks[k]
         said = kin_role(t.low)
-        if t.quoted or said is None or t.low not in KIN_TERMS:
-            continue  # a plural ("his sisters") names no one in particular
+        if said is None:
+            continue
         if t.text[:1].isupper() or any(m.i <= k < m.j for m in s.mentions):
             continue  # "Brother Tobiah", "Mother Abbess": a title
         if k + 1 < s.b and any(m.i in (k + 1, k + 2) and not m.poss for m in s.creatures()):

@@ -262,8 +262,8 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
         if m.id and m.id != actor and lo <= m.i < hi and s.kind(m) in ("pc", "npc", "monster"):
             found.setdefault(m.id, set()).update(range(m.i, m.j))
     first = _recent_start(s)
-    recent = {m.id for m in s.ex.between(first, s.b) if m.id and m.id != actor}
-    salient = {m.id for m in s.ex.between(first, s.b) if m.id and m.id != actor and not m.poss}
+    near = s.ex.between(first, s.b)
+    recent = {m.id for m in near if m.id and m.id != actor}
     me = s.snap.entities.get(actor)
     for k in range(lo, hi):
         low = s.tokens[k].low
@@ -275,7 +275,7 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
         fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
         if len(fits) > 1:
             # one named as a person, the rest only as owners ("at the factor's desk"): the person
-            fits &= salient
+            fits &= {m.id for m in near if m.id and not m.poss}
         if len(fits) == 1:
             found.setdefault(next(iter(fits)), set()).add(k)
     for k in range(lo + 1, hi):
