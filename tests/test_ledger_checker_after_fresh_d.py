@@ -327,3 +327,22 @@ def test_a_sum_with_a_participle_of_handing_over_is_a_payment_not_a_count() -> N
     assert "item-marks-quantity" not in named(text)
     control = "Lenz squares the horse money with Piet at last and counts forty silver marks into his palm."
     assert "item-marks-quantity" in named(control)
+
+
+def test_a_thing_named_before_another_noun_only_modifies_it() -> None:
+    world = WorldSnapshot.build(
+        entities=[
+            Entity("pc-ana", "pc", "Ana", owner="2", location="loc-camp", pronoun="she"),
+            Entity("npc-ilse", "npc", "Ilse", location="loc-camp", pronoun="she"),
+            Entity("loc-camp", "location", "the camp"),
+            Entity("item-lanterns", "item", "lanterns", (Alias("lantern"),)),
+        ],
+        holdings=[Holding("item-lanterns", "pc-ana", 2)],
+        scene=Scene("loc-camp", frozenset({"pc-ana", "npc-ilse"})),
+    )
+
+    def flags(text: str) -> set[str | None]:
+        return {v.refuted_by for v in check(text, world).conflicts()}
+
+    assert flags("Ilse is drawing out a lantern wick on the bench.") == set()
+    assert flags("Ilse is drawing out a lantern on the bench.") == {"item-lanterns-holder"}

@@ -18,11 +18,11 @@ from ledger.check.extract.lexicon import (
     VERBS,
     _is_past,
 )
-from ledger.check.extract.linker import ORDINALS, is_plural, is_verb
+from ledger.check.extract.linker import ORDINALS, is_noun, is_plural, is_verb, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token, _number
-from ledger.check.extract.verbs import is_finite, verb_class
+from ledger.check.extract.verbs import can_be_past, is_finite, verb_class
 from ledger.check.extract.verbs import lemma as lexicon_lemma
 
 _HOLD_VERBS = frozenset(_HOLDING.split())
@@ -349,6 +349,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
     for it in items:
         iid = it.id
         assert iid is not None
+        if _modifier_noun(s, it):
+            continue  # "drawing out a harpoon iron on the anvil": an iron, not one of the harpoons
         holder: Mention | None = None
         qlo = it.i
         # Mira's silver dagger / Greyrock's last three arrows
@@ -578,6 +580,24 @@ def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) ->
     if ante is not None and _fits(s, ante, word) and not any(c.i < k for c in creatures if not c.poss):
         return Mention((ante,), k, k, False, False, "public")
     return None
+
+
+_MODIFIED_ENDS = frozenset({"on", "in", "at", "from", "into", "onto", "with", "by", "under", "over", "to"})
+
+
+def _modifier_noun(s: _Sentence, it: Mention) -> bool:
+    """True when a one-word item name after an article modifies the noun right after it ("a harpoon iron
+    on the anvil", "the bell rope."): that next word is a lower-case singular noun that is no past verb
+    form (so "the bell rang" stays the bell) and ends its phrase (a preposition or a mark after it)."""
+    toks = s.tokens
+    if it.j - it.i != 1 or it.j + 1 >= s.b or it.i == s.a or toks[it.i - 1].low not in ("a", "an", "the"):
+        return False
+    nxt, after = toks[it.j], toks[it.j + 1]
+    if nxt.quoted or not nxt.text.isalpha() or not nxt.text.islower() or nxt.low.endswith("s"):
+        return False
+    if noun_lemma(nxt.low) != nxt.low or not is_noun(nxt.low) or can_be_past(nxt.low):
+        return False
+    return after.low in _MODIFIED_ENDS or after.text in (",", ".", ";", "!", "?")
 
 
 def _relative_antecedent(s: _Sentence, k: int, fitting: list[Mention]) -> Mention | None:

@@ -211,6 +211,11 @@ def other_number(word: str) -> str | None:
 
 
 @lru_cache(maxsize=50000)
+def is_noun(word: str) -> bool:
+    """True when lemminflect knows ``word`` as a noun form ("iron", "rope")."""
+    return bool(_lemma_table()(word.lower(), upos="NOUN").get("NOUN"))
+
+
 def is_verb(word: str) -> bool:
     """True when lemminflect knows ``word`` as a verb form too ("bow", "ring"): a noun after a possessive
     that can be a verb may be the act ("straightens from her bow"), not the thing."""
