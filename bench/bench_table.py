@@ -319,7 +319,9 @@ def _report(events: int, figures: RoundFigures, verbose: bool) -> None:
         )
     if verbose:
         order = {key: i for i, key in enumerate(PHASES)}  # by phase, then the most frequent first
-        for kind, count in sorted(meter.kinds.items(), key=lambda kv: (order.get(kv[0].split()[0], 9), -kv[1])):
+        for kind, count in sorted(
+            meter.kinds.items(), key=lambda kv: (order.get(kv[0].split()[0], 9), -kv[1])
+        ):
             print(f"        {count / n:6.1f}  {kind}")
 
 
