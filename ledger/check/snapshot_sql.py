@@ -18,10 +18,11 @@ and its file alike.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Integer, String, cast, literal_column, null, select, union_all
+from sqlalchemy import JSON, Integer, String, bindparam, cast, literal_column, null, select, union_all
 
 from ledger.check.snapshot import (
     Alias,
@@ -62,8 +63,13 @@ def edge_id(source: str, target: str, kind: str) -> str:
     return f"edge-{source}-{target}-{kind}"
 
 
-async def _rows(session: Any, stmt: Any) -> list[Any]:
-    """Rows of a Core ``select`` (tuples, one per row) through sqlmodel's ``exec``."""
+async def _rows(session: Any, stmt: Any, params: Mapping[str, Any] | None = None) -> list[Any]:
+    """Rows of a Core ``select`` (tuples, one per row) through sqlmodel's ``exec``; ``params``: the values
+    of the statement's bound parameters."""
+    if params is not None:
+        exec_ = getattr(session, "exec", None)
+        result = await (exec_(stmt, params=params) if exec_ is not None else session.execute(stmt, params))
+        return list(result.all())
     run = getattr(session, "exec", None) or session.execute
     return list((await run(stmt)).all())
 
@@ -104,7 +110,7 @@ async def snapshot_from_ledger(
     """
     cid = campaign_id
     parts: dict[str, list[Any]] = {name: [] for name in _PARTS}
-    for row in await _rows(session, _world_stmt(cid, audience)):
+    for row in await _rows(session, _world_stmt(audience), {"campaign_id": cid}):
         parts[row.part].append(row)
 
     state: dict[str, dict[str, Any]] = {}
@@ -217,12 +223,18 @@ async def snapshot_from_ledger(
 _PARTS = ("fact", "entity", "location", "item", "holding", "edge", "thread")
 
 
-def _world_stmt(cid: int, audience: Viewer) -> Any:
+@functools.lru_cache(maxsize=128)
+def _world_stmt(audience: Viewer) -> Any:
     """The campaign's world projections as ``audience`` may see them, in ONE statement: a UNION ALL of the
     facts, entities, locations, items, holdings (held), edges and threads, each capped at
     :data:`WORLD_CAP` rows in its own order, in shared columns (``part`` names the table; ``k1``-``k3`` its
     keys, ``t1``/``t2`` text, ``n`` a number, ``j1``/``j2`` JSON; see the readers above for each part's
-    mapping). The result is ordered by part, then by each table's own keys (as one read per table was)."""
+    mapping). The result is ordered by part, then by each table's own keys (as one read per table was).
+
+    The campaign is the bound parameter ``campaign_id``. Built once per audience and remembered: building
+    the union and its cache key was a large part of every round's snapshot (SQLAlchemy memoizes a reused
+    statement's cache key, and a statement holds no connection or value of a campaign)."""
+    cid = bindparam("campaign_id", type_=Integer)
     text, number, json = (
         cast(null(), String),
         cast(null(), Integer),
