@@ -206,7 +206,7 @@ async def snapshot_from_ledger(
         )
         for t in parts["thread"]
     ]
-    retcons = await _retcons(session, cid, audience)
+    retcons = await _retcons(session, cid, parts["retcon"])
     return WorldSnapshot.build(
         entities=entities,
         holdings=holdings,
@@ -220,16 +220,18 @@ async def snapshot_from_ledger(
     )
 
 
-_PARTS = ("fact", "entity", "location", "item", "holding", "edge", "thread")
+_PARTS = ("fact", "entity", "location", "item", "holding", "edge", "thread", "retcon")
 
 
 @functools.lru_cache(maxsize=128)
 def _world_stmt(audience: Viewer) -> Any:
     """The campaign's world projections as ``audience`` may see them, in ONE statement: a UNION ALL of the
     facts, entities, locations, items, holdings (held), edges and threads, each capped at
-    :data:`WORLD_CAP` rows in its own order, in shared columns (``part`` names the table; ``k1``-``k3`` its
-    keys, ``t1``/``t2`` text, ``n`` a number, ``j1``/``j2`` JSON; see the readers above for each part's
-    mapping). The result is ordered by part, then by each table's own keys (as one read per table was).
+    :data:`WORLD_CAP` rows in its own order, and the newest :data:`RETCON_CAP` logged retcons
+    (``supersedes`` is indexed; corrections are fixes, not retcons), in shared columns (``part`` names the
+    table; ``k1``-``k3`` its keys, ``t1``/``t2`` text, ``n`` a number, ``j1``/``j2`` JSON; see the readers
+    above for each part's mapping). The result is ordered by part, then by each table's own keys (as one
+    read per table was).
 
     The campaign is the bound parameter ``campaign_id``. Built once per audience and remembered: building
     the union and its cache key was a large part of every round's snapshot (SQLAlchemy memoizes a reused
@@ -241,7 +243,9 @@ def _world_stmt(audience: Viewer) -> Any:
         cast(null(), JSON),
     )
 
-    def branch(part: str, model: Any, cols: dict[str, Any], order: Sequence[Any], *where: Any) -> Any:
+    def branch(
+        part: str, model: Any, cols: dict[str, Any], order: Sequence[Any], *where: Any, cap: int = WORLD_CAP
+    ) -> Any:
         c = _c(model)
         values: dict[str, Any] = {
             "k1": text,
@@ -262,13 +266,13 @@ def _world_stmt(audience: Viewer) -> Any:
             )
             .where(c.campaign_id == cid, visible_clause(audience, c.visibility), *where)
             .order_by(*order)
-            .limit(WORLD_CAP)
+            .limit(cap)
             .subquery(part)
         )
         return select(*inner.c)
 
     fact, entity, loc, item = _c(m.Fact), _c(m.Entity), _c(m.Location), _c(m.Item)
-    holding, edge, thread = _c(m.Holding), _c(m.Edge), _c(m.Thread)
+    holding, edge, thread, event = _c(m.Holding), _c(m.Edge), _c(m.Thread), _c(m.Event)
     world = union_all(
         branch(
             "fact",
@@ -323,6 +327,15 @@ def _world_stmt(audience: Viewer) -> Any:
             },
             [thread.id],
         ),
+        branch(  # k1 the retconned event's ref, n the retcon event's id, j1 its payload
+            "retcon",
+            m.Event,
+            {"k1": event.supersedes, "n": event.id, "j1": event.payload},
+            [event.id.desc()],
+            event.supersedes.is_not(None),
+            event.kind == "retcon",
+            cap=RETCON_CAP,
+        ),
     ).subquery("world")
     return select(*world.c).order_by(world.c.part, world.c.k1, world.c.k2, world.c.k3)
 
@@ -348,24 +361,12 @@ def superseded_by(change: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-async def _retcons(session: Any, cid: int, audience: Viewer) -> list[Retcon]:
-    """The logged retcons, oldest first (``supersedes`` is indexed; corrections are fixes, not retcons).
+async def _retcons(session: Any, cid: int, rows: Sequence[Any]) -> list[Retcon]:
+    """The logged retcons (the world statement's ``retcon`` rows), oldest first.
 
     A retcon is named by its target: the event ref, or the scenario history id that event came from
     (``settings["history_events"]`` written by the loader), as ``snapshot_from_world`` names it.
     """
-    rows = await _rows(
-        session,
-        select(_c(m.Event).id, _c(m.Event).payload, _c(m.Event).supersedes)
-        .where(
-            _c(m.Event).campaign_id == cid,
-            _c(m.Event).supersedes.is_not(None),
-            _c(m.Event).kind == "retcon",
-            visible_clause(audience, _c(m.Event).visibility),
-        )
-        .order_by(_c(m.Event).id.desc())
-        .limit(RETCON_CAP),
-    )
     if not rows:
         return []
     settings = (await _rows(session, select(_c(m.Campaign).settings).where(_c(m.Campaign).id == cid)))[0][
@@ -373,7 +374,7 @@ async def _retcons(session: Any, cid: int, audience: Viewer) -> list[Retcon]:
     ] or {}
     history = {ref: hid for hid, ref in dict(settings.get("history_events") or {}).items()}
     out: list[Retcon] = []
-    for _id, payload, target in sorted(rows, key=lambda r: r[0]):
+    for _id, payload, target in sorted(((r.n, r.j1, r.k1) for r in rows), key=lambda r: r[0]):
         payload = payload or {}
         ids = tuple(r for inner in payload.get("changes") or () for r in superseded_by(inner))
         out.append(
