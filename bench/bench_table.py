@@ -9,6 +9,9 @@
    :meth:`bot.table.context.TableContext.step`): the lookup before closing, closing and resolving (rules),
    applying the round and narrating it (retrieval, narrator, check), storing the narration and delivering it,
    and marking it posted and opening the next round.
+   The full (generation 2) garbage collections that fell in the counted rounds are printed with their CPU
+   time: one costs ~100 ms in this process, so it sets the p95. ``--freeze`` moves everything alive after
+   the setup out of the collector's reach (``gc.freeze()``), as a long-running bot could after its start.
 2. ``--campaigns`` campaigns closing a round at the same moment with a narrator that takes 1 s: the total wall
    time (target: under 2.5 s, so no campaign waits for another's narrator).
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import sys
@@ -179,6 +183,26 @@ class RoundFigures:
 
     def __init__(self, wall: list[float], cpu: list[float], statements: list[int], meter: Meter) -> None:
         self.wall, self.cpu, self.statements, self.meter = wall, cpu, statements, meter
+        self.full_gcs: list[float] = []  # CPU seconds of each full collection in the counted rounds
+
+
+class FullCollections:
+    """Records the CPU seconds of every generation-2 garbage collection while ``on``."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.seconds: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        elif self.on and info.get("generation") == 2:
+            self.seconds.append(time.process_time() - self._start)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
 
 
 async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
@@ -238,6 +262,9 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
         await s.commit()
 
 
+FREEZE = False  # set by --freeze: gc.freeze() once the campaign is set up
+
+
 async def round_overhead(events: int, rounds: int) -> RoundFigures:
     """Wall/CPU seconds and statements per five-player round at ``events`` events of history."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -256,7 +283,11 @@ async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
         await table.join(where, caller, claim=pc)
     await table.join(where, FIFTH, name="Eve Lark", scores="15,14,13,12,10,8", weapon="rapier")
     await _pad_history(table, view.id, events)
+    if FREEZE:
+        gc.collect()
+        gc.freeze()
     meter = Meter(table)
+    collections = FullCollections()
     wall, cpu, statements = [], [], []
     for n in range(rounds + 1):
         for caller, _, text in PLAYERS:
@@ -265,14 +296,21 @@ async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
         before = sum(meter.statements.values())
         if n > 0:  # the first round warms the caches and is not counted
             meter.start()
+        collections.on = n > 0
         start, start_cpu = time.perf_counter(), time.process_time()
         await table.close_round(where, GM)
+        collections.on = False
         if n > 0:
             meter.stop()
             wall.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
             statements.append(sum(meter.statements.values()) - before)
-    return RoundFigures(wall, cpu, statements, meter)
+    collections.close()
+    if FREEZE:
+        gc.unfreeze()
+    figures = RoundFigures(wall, cpu, statements, meter)
+    figures.full_gcs = collections.seconds
+    return figures
 
 
 async def many_campaigns(count: int, delay: float) -> tuple[float, float, float]:
@@ -312,6 +350,11 @@ def _report(events: int, figures: RoundFigures, verbose: bool) -> None:
         f"CPU {_ms(figures.cpu)}; {statistics.median(figures.statements):.0f} SQL statements, "
         f"{sum(meter.begins.values()) / n:.1f} transactions per round"
     )
+    gcs = figures.full_gcs
+    print(
+        f"    full garbage collections in those rounds: {len(gcs)}"
+        + (f", {statistics.median(gcs) * 1000:.1f} ms CPU each (median)" if gcs else "")
+    )
     for key, label in PHASES.items():
         print(
             f"    {label:<32} {meter.statements[key] / n:6.1f} statements {meter.begins[key] / n:5.1f} tx "
@@ -338,8 +381,12 @@ async def main() -> None:
     )
     parser.add_argument("--sizes", default="1000,100000", help="history sizes for the round overhead")
     parser.add_argument("--verbose", action="store_true", help="also print each phase's statements")
+    parser.add_argument(
+        "--freeze", action="store_true", help="gc.freeze() after the setup (full collections skip it)"
+    )
     args = parser.parse_args()
-    global PG_URL
+    global PG_URL, FREEZE
+    FREEZE = args.freeze
     PG_URL = args.pg if args.backend == "postgresql" else ""
     backend = "PostgreSQL" if PG_URL else "SQLite"
     print(f"Tablekeeper table bench ({backend}, offline narrator, courier that does nothing)")
