@@ -619,39 +619,6 @@ async def items_by_id(
     return [item_view(r) for r in rows]
 
 
-async def missing_hard_facts(session: AsyncSession, *, campaign_id: int, facts: Sequence[Any]) -> list[Any]:
-    """The hard facts (deaths, hand-overs, thread changes) a summary states that the ledger does not hold.
-
-    A summary is an index and the ledger the authority: each fact must match an event already recorded
-    (a ``set_alive`` false, a ``transfer_item`` between the same holders, a thread move to that status).
-    """
-    from ledger.store.reads import history
-
-    gm = Viewer.gm()
-    missing = []
-    for fact in facts:
-        if fact.kind == "death":
-            subject, wanted = fact.entity, {"kind": "set_alive", "entity": fact.entity, "alive": False}
-        elif fact.kind == "transfer":
-            subject = fact.item
-            wanted = {"kind": "transfer_item", "item": fact.item}
-            if fact.from_holder is not None:
-                wanted["from_holder"] = fact.from_holder
-            if fact.to_holder is not None:
-                wanted["to_holder"] = fact.to_holder
-        else:
-            subject, wanted = (
-                fact.thread,
-                {"kind": "thread_transition", "thread": fact.thread, "status": fact.status},
-            )
-        events = await history(session, campaign_id=campaign_id, viewer=gm, limit=200, involving=[subject])
-        payloads = [e.payload for e in events]
-        payloads += [c for e in events for c in e.payload.get("changes", ()) if isinstance(c, dict)]
-        if not any(all(p.get(k) == val for k, val in wanted.items()) for p in payloads):
-            missing.append(fact)
-    return missing
-
-
 async def store_narration(
     session: AsyncSession,
     *,
