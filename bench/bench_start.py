@@ -243,9 +243,7 @@ def _containers(table: Table) -> dict[str, int]:
 
 async def _start_many(table: Table, prefix: str, n: int) -> None:
     for i in range(n):
-        await table.start_campaign_from_file(
-            Where(guild_id=f"{RUN}-{prefix}", channel_id=str(i)), GM, path=HARBOR
-        )
+        await table.start_campaign_from_file(Where(guild_id=RUN, channel_id=f"{prefix}-{i}"), GM, path=HARBOR)
 
 
 async def bench_memory(mode: str, campaigns: int, resident: int | None = None) -> None:
