@@ -14,15 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ledger.recall.queries import (
-    NARRATIVE_EVENT,
-    events_stmt,
-    fetch_rows,
-    links_stmt,
-    names_stmt,
-    numbered,
-    query_params,
-)
+from ledger.recall.queries import NARRATIVE_EVENT, fetch_rows, names_stmt, query_params
 from ledger.store.visibility import Viewer
 
 RecordKind = Literal["thread", "edge", "fact", "event", "holding"]
@@ -228,46 +220,26 @@ def _holding_renderer(item: str, holder: str, quantity: int) -> Any:
     return render
 
 
-async def add_events(
-    session: Any,
-    add: Any,
-    cid: int,
-    viewer: Viewer,
-    cands: Mapping[str, Candidate],
-    *,
-    anchors: Sequence[str],
-    npcs: Sequence[str],
-    people: Sequence[str],
-    threads: Sequence[str],
+def add_events(
+    add: Any, cands: Mapping[str, Candidate], rows: Iterable[Any], links: Iterable[tuple[int, str, str]]
 ) -> None:
-    """Events the scene may recall: each anchor's newest few, the notable ones each NPC present (``npcs``)
-    shares with the scene's ``people`` or had lately, and the newest of each of ``threads``.
-
-    Two statements: the events (:func:`ledger.recall.queries.events_stmt`), then who they involve, who
-    witnessed them and whether a retcon or correction superseded them.
+    """The events a scene may recall (``rows``, as :func:`ledger.recall.queries.events_stmt` reads them:
+    each anchor's newest few, the notable ones each NPC present shares with the scene's people or had
+    lately, the newest of each closed matter) as candidates, with their ``links`` (event id, entity, ``i``
+    involved or ``w`` witnessed; or superseded ref, ``s``). Links of events not in ``rows`` are ignored.
     """
-
-    gm = viewer.visible() is None
-    a_ids, n_ids = numbered("a", anchors), numbered("n", npcs)
-    t_ids, q_ids = numbered("t", threads), numbered("q", people)
-    params = query_params(cid, viewer, **a_ids, **n_ids, **t_ids, **q_ids)
-    stmt = events_stmt(gm, len(a_ids), len(n_ids), len(t_ids), len(q_ids))
-    rows = await fetch_rows(session, stmt, params)
     events = {r.id: r for r in rows if r.kind not in SKIPPED_EVENT_KINDS}
     if not events:
         return
     ids = sorted(events)
-    refs = [events[i].ref for i in ids]
     involved: dict[int, set[str]] = {i: set() for i in ids}
     witnessed: dict[int, set[str]] = {i: set() for i in ids}
     superseded: set[str] = set()
-    for eid, ent, link in await fetch_rows(session, links_stmt(), {"cid": cid, "ids": ids, "refs": refs}):
+    for eid, ent, link in links:
         if link == "s":
             superseded.add(ent)
-        elif link == "i":
-            involved[eid].add(ent)
-        else:
-            witnessed[eid].add(ent)
+        elif eid in involved:
+            (involved if link == "i" else witnessed)[eid].add(ent)
     projected = {c.subject for c in cands.values() if c.subject}
     closed = {c.ref for c in cands.values() if c.kind == "thread" and c.status != "open"}
     for eid in ids:
@@ -434,21 +406,28 @@ def _describe(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return str(kind)
 
 
-async def display_names(
-    session: Any, cid: int, cands: Iterable[Candidate], extra: Sequence[str], viewer: Viewer
-) -> dict[str, str]:
-    """Display names of every id the candidates mention, in one statement.
-
-    A record the viewer may not see gives :data:`~ledger.recall.queries.UNKNOWN_NAME` instead (decided in
-    SQL, so the name never leaves the database): a telling name must not leak through a visible edge or
-    event.
-    """
+def name_refs(cands: Iterable[Candidate], extra: Sequence[str]) -> set[str]:
+    """Every id the candidates mention (who they involve and witnessed, a holding's item and holder) and
+    ``extra``: the ids whose display names the records are told with."""
     refs: set[str] = set(extra)
     for c in cands:
         refs |= c.involved | c.witnessed
         if c.kind == "holding":
             refs |= set(c.ref.split("@", 1))
     refs.discard("")
+    return refs
+
+
+async def display_names(
+    session: Any, cid: int, cands: Iterable[Candidate], extra: Sequence[str], viewer: Viewer
+) -> dict[str, str]:
+    """Display names of every id the candidates mention (:func:`name_refs`), in one statement.
+
+    A record the viewer may not see gives :data:`~ledger.recall.queries.UNKNOWN_NAME` instead (decided in
+    SQL, so the name never leaves the database): a telling name must not leak through a visible edge or
+    event.
+    """
+    refs = name_refs(cands, extra)
     if not refs:
         return {}
     rows = await fetch_rows(

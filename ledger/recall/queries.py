@@ -135,7 +135,7 @@ def query_params(cid: int, viewer: Viewer, **more: Any) -> dict[str, Any]:
 
 @lru_cache(maxsize=64)
 def facts_stmt(gm: bool, n_subjects: int, n_ties: int, with_location: bool) -> Any:
-    """Facts about the subjects ``s<i>`` (``ix_fact_subject``), whether the ties ``k<j>`` are alive, and
+    """Facts about the subjects ``s<i>`` (``ix_fact_subject``), whether the ties ``y<j>`` are alive, and
     (with a location) who lies dead there (``ix_fact_field_value``); the ``alive`` facts first."""
     fact = _c(m.Fact)
     parts = [
@@ -149,7 +149,7 @@ def facts_stmt(gm: bool, n_subjects: int, n_ties: int, with_location: bool) -> A
         parts.append(
             select(_tbl(m.Fact)).where(
                 fact.campaign_id == bindparam("cid"),
-                one_of(fact.subject, "k", n_ties),
+                one_of(fact.subject, "y", n_ties),
                 fact.field == "alive",
                 _vis(fact.visibility, gm),
             )
@@ -367,21 +367,6 @@ def events_stmt(gm: bool, n_anchors: int, n_npcs: int, n_threads: int, n_people:
     # No ``event.campaign_id`` test here: the ids come from this campaign's index rows, and with one SQLite
     # would walk ix_event_when over the whole campaign instead of looking the ids up by primary key.
     return select(*cols).where(ev.id.in_(union_all(*ids)), _vis(ev.visibility, gm))
-
-
-@lru_cache(maxsize=8)
-def links_stmt() -> Any:
-    """Who the events involve (``i``), who witnessed them (``w``), and which were superseded (``s``)."""
-    ev = _c(m.Event)
-    ee, ew = _c(m.EventEntity), _c(m.EventWitness)
-    ids: Any = bindparam("ids", expanding=True)
-    return union_all(
-        select(ee.event_id, ee.entity_id, literal("i").label("link")).where(ee.event_id.in_(ids)),
-        select(ew.event_id, ew.entity_id, literal("w").label("link")).where(ew.event_id.in_(ids)),
-        select(ev.id, ev.supersedes, literal("s").label("link")).where(
-            ev.campaign_id == bindparam("cid"), ev.supersedes.in_(bindparam("refs", expanding=True))
-        ),
-    )
 
 
 @lru_cache(maxsize=8)

@@ -2,20 +2,23 @@
 
 The scene (its location, the entities present, the active threads) drives everything. Candidates come only
 from indexed, LIMIT-bounded queries keyed by those ids (:mod:`.queries`), so the cost follows the size of the
-scene, not the length of the campaign. Seven statements, in this order, each built once per shape and cached:
+scene, not the length of the campaign. The reads below run as three statements (:mod:`.merged`, each a UNION
+ALL of the reads of :mod:`.queries`, issue 14), built once per shape and cached:
 
-1. edges from or to each person named present (their ties, enmities and obligations);
+1. edges from or to each person named present (their ties, enmities and obligations), and which of them,
+   or of the people one hop from them, the ledger records as dead;
 2. facts about those present and the place, who lies dead at the place, and whether each one-hop tie
-   (kin, ally, employer, faction: :func:`ledger.store.ties.reaches`) is alive;
-3. threads binding each NPC present and the place (open ones first, the oldest first, then the recently
-   closed), the oldest open ones of each PC present and of each one-hop tie, those opened with the place as
-   their place (read back through a bounded window of the place's events), and the threads asked for;
-4. holdings of those present and at the place;
-5. events: each anchor's newest few (involved or witnessed), the notable narrative events each NPC present
+   (kin, ally, employer, faction: :func:`ledger.store.ties.reaches`) is alive; threads binding each NPC
+   present and the place (open ones first, the oldest first, then the recently closed), the oldest open
+   ones of each PC present and of each one-hop tie, those opened with the place as their place (read back
+   through a bounded window of the place's events), and the threads asked for; holdings of those present
+   and at the place. The threads and holdings take who is dead from statement 1; when the facts say
+   otherwise (rarely: a death past the facts' cap), those two are read again;
+3. events: each anchor's newest few (involved or witnessed), the notable narrative events each NPC present
    shares with someone else present or had lately (read back through a bounded window of its own events,
-   however old), and the newest events of each closed matter of the scene (its settlement);
-6. who those events involve and witnessed, and which were superseded;
-7. the display names of what is shown.
+   however old), and the newest events of each closed matter of the scene (its settlement); who those
+   events involve and witnessed, and which were superseded; the display names of every id a record may
+   be told with (only those of the records shown are kept).
 
 A one-hop tie reaches retrieval: a dead party's open matters surface when their kin or ally is present, with
 their death. Ranking (:mod:`.ranking`, every score explained in the record's ``why``): asked threads; open
@@ -34,7 +37,7 @@ as "someone unknown".
 import asyncio
 import inspect
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -48,16 +51,20 @@ from ledger.recall.candidates import (
     add_thread,
     display_names,
     merge_settlements,
+    name_refs,
 )
-from ledger.recall.queries import (
-    edges_stmt,
-    facts_stmt,
-    fetch_rows,
-    holdings_stmt,
-    numbered,
-    query_params,
-    threads_stmt,
+from ledger.recall.merged import (
+    SUBJECTS_AT_LEAST,
+    TIES_AT_LEAST,
+    padded,
+    people_stmt,
+    recall_rows,
+    recall_stmt,
+    wanted_ids,
+    world_rows,
+    world_stmt,
 )
+from ledger.recall.queries import fetch_rows, numbered, query_params
 from ledger.recall.ranking import Placement, Scene, Tie, rank, split_present, why_ranked
 from ledger.recall.summaries import IndexUnavailable, SummaryHit
 from ledger.store.ties import REACHING, TieKind, tie_kind
@@ -174,37 +181,57 @@ async def scene_context(
         if c.ref not in cands:
             cands[c.ref] = c
 
-    # --- edges from or to each person named present: their ties, enmities and obligations ---------------
+    # --- statement 1: edges from or to each person named present, and which of them lie dead ----------------
     edge_rows: list[Any] = []
+    dead_read: dict[str, tuple[int, str]] = {}
     if scene_ids:
-        edge_rows = await fetch_rows(
-            session,
-            edges_stmt(gm, len(numbered("a", scene_ids))),
-            query_params(cid, viewer, **numbered("a", scene_ids)),
-        )
+        a_ids = numbered("a", scene_ids)
+        for r in await fetch_rows(session, people_stmt(gm, len(a_ids)), query_params(cid, viewer, **a_ids)):
+            if r.part == "e":
+                edge_rows.append(r)
+            else:
+                dead_read[r.source_id] = (int(r.session_number), r.visibility)
     reach = _one_hop(edge_rows, scene_ids, location)
+    tie_dead_read = set(dead_read).intersection(list(reach)[:MAX_TIE_CANDIDATES])
 
-    # --- facts: about those named present and the place, who lies dead here, whether the ties live --------
+    # --- statement 2: facts (about those present and the place, who lies dead here, whether the ties live),
+    # threads and holdings; the last two with the inputs statement 1 predicts (no tie dead), checked below ---
+    facts_shape: Any = None
+    params: dict[str, Any] = {}
+    if scene_ids or location:
+        subjects = padded("s", [*scene_ids, *here], SUBJECTS_AT_LEAST)
+        tie_ids = padded("y", list(reach)[:MAX_TIE_CANDIDATES], TIES_AT_LEAST)
+        facts_shape = (gm, len(subjects), len(tie_ids), location is not None)
+        params = query_params(
+            cid, viewer, **subjects, **tie_ids, **({"location": location} if location else {})
+        )
+    guess = _plan(gm, cid, viewer, scene_ids, set(dead_read), reach, tie_dead_read, location, asked_threads)
+    fact_rows: list[Any] = []
+    thread_rows: list[Any] = []
+    holding_rows: list[Any] = []
+    if facts_shape is not None or guess.threads_shape is not None or guess.holdings_shape is not None:
+        stmt = world_stmt(facts_shape, guess.threads_shape, guess.holdings_shape)
+        rows = await fetch_rows(session, stmt, {**params, **guess.params})
+        fact_rows, thread_rows, holding_rows = world_rows(rows)
     dead: dict[str, tuple[int, str]] = {}
     tie_dead: set[str] = set()
-    fact_rows: list[Any] = []
-    if scene_ids or location:
-        subjects = numbered("s", [*scene_ids, *here])
-        tie_ids = numbered("k", list(reach)[:MAX_TIE_CANDIDATES])
-        fact_rows = await fetch_rows(
-            session,
-            facts_stmt(gm, len(subjects), len(tie_ids), location is not None),
-            query_params(cid, viewer, **subjects, **tie_ids, **({"location": location} if location else {})),
-        )
-        for f in fact_rows:
-            if f.field == "alive" and f.value is False:
-                if f.subject in scene_ids:
-                    dead[f.subject] = (int(f.session_number), f.visibility)
-                elif f.subject in reach:
-                    tie_dead.add(f.subject)
-    living = [e for e in scene_ids if e not in dead]
-    npcs, pcs = split_present(living)
-    ties = _choose_ties(reach, set(living), tie_dead)
+    for f in fact_rows:
+        if f.field == "alive" and f.value is False:
+            if f.subject in scene_ids:
+                dead[f.subject] = (int(f.session_number), f.visibility)
+            elif f.subject in reach:
+                tie_dead.add(f.subject)
+    plan = _plan(gm, cid, viewer, scene_ids, set(dead), reach, tie_dead, location, asked_threads)
+    if (plan.threads_shape, plan.holdings_shape, plan.params) != (
+        guess.threads_shape,
+        guess.holdings_shape,
+        guess.params,
+    ):  # a tie's death (or a death the first read missed) changes what is read: read it again
+        thread_rows, holding_rows = [], []
+        if plan.threads_shape is not None or plan.holdings_shape is not None:
+            stmt = world_stmt(None, plan.threads_shape, plan.holdings_shape)
+            _f, thread_rows, holding_rows = world_rows(await fetch_rows(session, stmt, plan.params))
+    living, npcs, pcs, ties = plan.living, plan.npcs, plan.pcs, plan.ties
     scene = Scene(npcs, pcs, location, current_session, ties)
     present_set = set(living)
     for f in fact_rows:
@@ -215,47 +242,30 @@ async def scene_context(
     for e in edge_rows:
         if e.source_id in present_set or e.target_id in present_set:
             add_edge(add, e)
+    for t in thread_rows:
+        add_thread(add, t, asked=t.id in asked_threads, location=location)
+    for h in holding_rows:
+        add_holding(add, h)
 
-    # --- threads: of the NPCs present and the place, a PC's and a tie's oldest open ones, the asked ones ---
-    parties = sorted(npcs) + here
-    if parties or pcs or ties or asked_threads or location:
-        p_ids, o_ids = numbered("p", parties), numbered("o", sorted(pcs))
-        r_ids, k_ids = numbered("r", sorted(ties)), numbered("k", asked_threads)
-        stmt = threads_stmt(gm, len(p_ids), len(o_ids), len(r_ids), len(k_ids), location is not None)
-        params = query_params(
-            cid, viewer, **p_ids, **o_ids, **r_ids, **k_ids, **({"l0": location} if location else {})
-        )
-        for t in await fetch_rows(session, stmt, params):
-            add_thread(add, t, asked=t.id in asked_threads, location=location)
-
-    # --- holdings of someone present or lying here -------------------------------------------------------
-    anchors = [*living, *here]
-    if anchors:
-        holders = numbered("h", anchors)
-        for h in await fetch_rows(
-            session, holdings_stmt(gm, len(holders)), query_params(cid, viewer, **holders)
-        ):
-            add_holding(add, h)
-
-    # --- events: the newest of each anchor, notable ones between those present, closed matters' last ------
+    # --- statement 3: events (the newest of each anchor, notable ones between those present, closed
+    # matters' last), who they involve and witnessed, and the names of everything that may be shown --------
     closed = sorted(
         (c for c in cands.values() if c.kind == "thread" and c.status != "open"),
         key=lambda c: (not c.asked, -c.session, c.ref),
     )
     closed_ids = [c.ref for c in closed if c.asked or c.involved & (npcs | set(here))][:MAX_CLOSED_THREADS]
-    event_anchors = [*anchors, *asked_threads]
+    event_anchors = [*living, *here, *asked_threads]
+    extra = [*scene_ids, *here, *(t.via for t in ties.values()), *ties]
+    all_names: dict[str, str] | None = None
     if event_anchors or closed_ids:
-        await add_events(
-            session,
-            add,
-            cid,
-            viewer,
-            cands,
-            anchors=event_anchors,
-            npcs=sorted(npcs),
-            people=sorted(living),
-            threads=closed_ids,
-        )
+        a_ids, n_ids = numbered("a", event_anchors), numbered("n", sorted(npcs))
+        t_ids, q_ids = numbered("t", closed_ids), numbered("q", sorted(living))
+        shape = (gm, len(a_ids), len(n_ids), len(t_ids), len(q_ids))
+        wanted = wanted_ids(sorted(name_refs(cands.values(), extra)))
+        ev_params = query_params(cid, viewer, **a_ids, **n_ids, **t_ids, **q_ids, **wanted)
+        stmt = recall_stmt(gm, shape, len(wanted))
+        events, links, all_names = recall_rows(await fetch_rows(session, stmt, ev_params))
+        add_events(add, cands, events, links)
     merge_settlements(cands)
 
     # --- rank: place everything, pick the few, then name only what is shown -------------------------------
@@ -271,8 +281,11 @@ async def scene_context(
                 continue  # this moment is already told by the records above
             per_moment[c.moment] = per_moment.get(c.moment, 0) + 1
         picked.append(p)
-    extra = [*scene_ids, *here, *(t.via for t in ties.values()), *ties]
-    names = await display_names(session, cid, [p.candidate for p in picked], extra, viewer)
+    shown = [p.candidate for p in picked]
+    if all_names is None:
+        names = await display_names(session, cid, shown, extra, viewer)
+    else:  # every id a shown record mentions was read with the events: keep those only, as asked for
+        names = {ref: all_names[ref] for ref in name_refs(shown, extra) if ref in all_names}
     chosen: list[SceneRecord] = [
         SceneRecord(
             ref=f"{entity}-alive",
@@ -338,6 +351,55 @@ async def scene_context(
         summaries=hits,
         summaries_unavailable=unavailable,
     )
+
+
+class _Plan(NamedTuple):
+    """Who is in the scene once the dead are known, and the threads and holdings reads that follow."""
+
+    living: list[str]
+    npcs: frozenset[str]
+    pcs: frozenset[str]
+    ties: dict[str, Tie]
+    threads_shape: tuple[bool, int, int, int, int, bool] | None
+    holdings_shape: tuple[bool, int] | None
+    params: dict[str, Any]
+
+
+def _plan(
+    gm: bool,
+    cid: int,
+    viewer: Viewer,
+    scene_ids: Sequence[str],
+    dead: set[str],
+    reach: Mapping[str, Tie],
+    tie_dead: set[str],
+    location: str | None,
+    asked_threads: Sequence[str],
+) -> _Plan:
+    """The living present (NPCs, PCs), the ties whose matters are read, and the shapes and parameters of the
+    threads read (of the NPCs present and the place, a PC's and a tie's oldest open ones, the asked ones)
+    and the holdings read (of someone present or lying here), given who is ``dead``."""
+    living = [e for e in scene_ids if e not in dead]
+    npcs, pcs = split_present(living)
+    ties = _choose_ties(reach, set(living), tie_dead)
+    here = [location] if location else []
+    params: dict[str, Any] = {}
+    threads_shape: tuple[bool, int, int, int, int, bool] | None = None
+    parties = sorted(npcs) + here
+    if parties or pcs or ties or asked_threads or location:
+        p_ids, o_ids = numbered("p", parties), numbered("o", sorted(pcs))
+        r_ids, k_ids = numbered("r", sorted(ties)), numbered("k", asked_threads)
+        threads_shape = (gm, len(p_ids), len(o_ids), len(r_ids), len(k_ids), location is not None)
+        params |= {**p_ids, **o_ids, **r_ids, **k_ids, **({"l0": location} if location else {})}
+    holdings_shape: tuple[bool, int] | None = None
+    anchors = [*living, *here]
+    if anchors:
+        holders = padded("h", anchors, SUBJECTS_AT_LEAST)
+        holdings_shape = (gm, len(holders))
+        params |= holders
+    if params:
+        params = query_params(cid, viewer, **params)
+    return _Plan(living, npcs, pcs, ties, threads_shape, holdings_shape, params)
 
 
 def _one_hop(edges: Sequence[Any], people: Sequence[str], location: str | None) -> dict[str, Tie]:
