@@ -64,13 +64,7 @@ async def add_outbox(
     that re-queues never posts twice. With ``replace=True`` a still-pending row gets the new content and
     source (a regenerated narration); a row already sent is never changed.
     """
-    if kind not in OUTBOX_KINDS:
-        raise InvalidChange(f"outbox kind must be one of {', '.join(OUTBOX_KINDS)}, not {kind!r}")
-    if source not in OUTBOX_SOURCES:
-        raise InvalidChange(f"outbox source must be one of {', '.join(OUTBOX_SOURCES)}")
-    if kind == "dm" and recipient_user_id is None:
-        raise InvalidChange("a DM needs a recipient")
-    async with WriteTransaction(session):
+    async with WriteTransaction(session):  # queue_message validates (a refusal rolls the transaction back)
         await lock_campaign(session, campaign_id)
         view = await queue_message(
             session,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ledger.check.claims import Claim, Modality
+from ledger.check.claims import CLAIM_CONDITIONS, Claim, Modality
 from ledger.check.extract.arrivals import _bare_past, _carried_in, _from_own_place, _met_here
 from ledger.check.extract.lexicon import (
     _HYPO,
@@ -69,26 +69,8 @@ _DOWN_WORDS = re.compile(
 )
 
 
-_CONDITIONS = frozenset(
-    [
-        "unconscious",
-        "paralyzed",
-        "paralysed",
-        "petrified",
-        "poisoned",
-        "blinded",
-        "deafened",
-        "frightened",
-        "grappled",
-        "restrained",
-        "stunned",
-        "prone",
-        "charmed",
-        "invisible",
-        "exhausted",
-        "incapacitated",
-    ]
-)
+#: The condition words read after a name (the claim vocabulary, with the British spelling of one).
+_CONDITIONS = frozenset(CLAIM_CONDITIONS) | {"paralysed"}
 INCAPACITATING = frozenset({"unconscious", "paralyzed", "petrified", "stunned", "incapacitated"})
 
 
