@@ -42,7 +42,6 @@ import tempfile
 import time
 import tracemalloc
 import urllib.request
-import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -52,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from bench_support import QuietCourier, scratch_database  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
 from bot.config import parse_settings  # noqa: E402
@@ -63,18 +63,6 @@ HARBOR = SCENARIOS / "harbor.toml"
 GM = Caller(user_id="100", display_name="GM")
 DATABASE_URL = ""  # "" = SQLite in a temporary folder; else the run's scratch PostgreSQL database
 RUN = str(time.time_ns())  # guild ids of this run: a shared database may hold an earlier run's campaigns
-
-
-class QuietCourier:
-    """Delivers into the void (Discord's latency is not the engine's)."""
-
-    async def post_public(
-        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
-    ) -> str:
-        return "1"
-
-    async def send_dm(self, user_id: str, text: str) -> str:
-        return "1"
 
 
 class Statements:
@@ -323,28 +311,6 @@ def _nothing() -> Iterator[tuple[int, int] | None]:
 
 
 @asynccontextmanager
-async def _scratch_database(admin_url: str) -> AsyncIterator[str]:
-    """A PostgreSQL database made on the server of ``admin_url`` for this run, dropped after it."""
-    import asyncpg
-
-    dsn = admin_url.replace("postgresql+asyncpg://", "postgresql://", 1)
-    name = f"bench_start_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(dsn)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        yield f"{admin_url.rpartition('/')[0]}/{name}"
-    finally:
-        admin = await asyncpg.connect(dsn)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
-
-
-@asynccontextmanager
 async def _sqlite() -> AsyncIterator[str]:
     yield ""  # each part makes its SQLite file in its own temporary folder
 
@@ -368,7 +334,7 @@ async def main() -> None:
     )
     args = parser.parse_args()
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
-    async with _scratch_database(args.pg) if args.backend == "postgresql" else _sqlite() as url:
+    async with scratch_database(args.pg, "bench_start") if args.backend == "postgresql" else _sqlite() as url:
         DATABASE_URL = url
         print(f"bench_start: {args.backend}; {_load()}")
         if "starts" not in skip:

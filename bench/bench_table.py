@@ -29,14 +29,15 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_support import QuietCourier, scratch_database
 
 from bot.config import parse_settings
 from bot.narrator.base import Draft, NarrationRequest
@@ -53,18 +54,6 @@ PLAYERS = [
     (Caller(user_id="1004", display_name="dan"), "Orrin Vale", "listen at the door"),
 ]
 FIFTH = Caller(user_id="1005", display_name="eve")
-
-
-class QuietCourier:
-    """Delivers into the void (Discord's latency is not the engine's)."""
-
-    async def post_public(
-        self, guild_id: str, channel_id: str, text: str, *, mention_user_ids: Sequence[str] = ()
-    ) -> str:
-        return "1"
-
-    async def send_dm(self, user_id: str, text: str) -> str:
-        return "1"
 
 
 class SlowNarrator:
@@ -89,23 +78,8 @@ async def _database(folder: Path) -> AsyncIterator[str]:
     if not PG_URL:
         yield ""
         return
-    import asyncpg
-
-    dsn = PG_URL.replace("postgresql+asyncpg://", "postgresql://", 1)
-    name = f"bench_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(dsn)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        yield f"{PG_URL.rpartition('/')[0]}/{name}"
-    finally:
-        admin = await asyncpg.connect(dsn)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+    async with scratch_database(PG_URL) as url:
+        yield url
 
 
 async def _table(folder: Path, url: str, **kw: Any) -> Table:

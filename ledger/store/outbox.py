@@ -8,7 +8,7 @@ Claiming a message for delivery and retrying it live in :mod:`.sessions`, which 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from ledger.errors import InvalidChange, UnknownRecord
 from ledger.store import models as m
 from ledger.store.records import OutboxView
+from ledger.store.rounds import utc_aware
 from ledger.store.transaction import WriteTransaction
 from ledger.store.writes import lock_campaign
 
@@ -193,13 +194,9 @@ async def round_messages(
         )
     ).all()
     due = [
-        outbox_view(r) for r in rows if r.status == "pending" and (_aware(r.next_attempt_at) or now) <= now
+        outbox_view(r) for r in rows if r.status == "pending" and (utc_aware(r.next_attempt_at) or now) <= now
     ]
     return due, any(r.status == "sending" for r in rows)
-
-
-def _aware(when: datetime | None) -> datetime | None:
-    return when.replace(tzinfo=UTC) if when is not None and when.tzinfo is None else when
 
 
 async def mark_outbox(
