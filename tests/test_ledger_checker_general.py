@@ -432,3 +432,22 @@ def test_more_ways_to_tell_a_status_and_a_status_verb_that_is_only_possible() ->
     assert "debt-0001-01" in refuted("The arrears are a thing of the past.", keep())
     assert "debt-0001-01" in refuted("Oren has written off the arrears.", keep())
     assert refuted("Tam counts the days until he can pay off the arrears.", keep()) == set()
+
+
+def test_a_draft_is_read_once_per_snapshot_and_the_next_text_afresh() -> None:
+    """check() and the model-claims pass read the same draft: the second reading is the first one, and
+    another text (a rewrite) is read again."""
+    from ledger.check.extract import extract
+    from ledger.check.snapshot import Entity, Scene, WorldSnapshot
+
+    snapshot = WorldSnapshot.build(
+        entities=[
+            Entity(id="loc-inn", kind="location", name="the Inn"),
+            Entity(id="npc-wren", kind="npc", name="Wren", location="loc-inn", pronoun="she"),
+        ],
+        scene=Scene(location="loc-inn", present=frozenset({"npc-wren"})),
+    )
+    first = extract("Wren pours the tea.", snapshot)
+    assert extract("Wren pours the tea.", snapshot) is first
+    rewrite = extract("Wren leaves the Inn.", snapshot)
+    assert rewrite is not first and [c.kind for c in rewrite.claims] != [c.kind for c in first.claims]

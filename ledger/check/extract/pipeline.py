@@ -23,7 +23,21 @@ from ledger.check.snapshot import WorldSnapshot
 
 
 def extract(text: str, snapshot: WorldSnapshot) -> Extraction:
-    """Find every claim in ``text`` (known names only; unknown names go to ``new_entities``)."""
+    """Find every claim in ``text`` (known names only; unknown names go to ``new_entities``).
+
+    The snapshot keeps the last text's extraction: a draft is read by :func:`ledger.check.judge.check` and
+    then again by the model's claims and declarations, and both must see the same reading (read it, never
+    change it).
+    """
+    last: tuple[str, Extraction] | None = snapshot.cache.get("last-extraction")
+    if last is not None and last[0] == text:
+        return last[1]
+    ex = _extract(text, snapshot)
+    snapshot.cache["last-extraction"] = (text, ex)
+    return ex
+
+
+def _extract(text: str, snapshot: WorldSnapshot) -> Extraction:
     index = name_index(snapshot)
     tokens = tokenize(text)
     mentions, tells, threads = find_mentions(tokens, index, snapshot)
