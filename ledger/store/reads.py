@@ -344,7 +344,7 @@ async def held_items(
     session: AsyncSession, *, campaign_id: int, holder_ids: Sequence[str], viewer: Viewer
 ) -> tuple[list[HoldingView], list[ItemView]]:
     """What each of ``holder_ids`` holds (by holder, then item) and those items' kinds, in ONE read: a
-    scene's holdings and the items they are of (``sessions.holdings_of`` and ``items_by_id`` together)."""
+    scene's holdings and the items they are of."""
     if not holder_ids:
         return [], []
     holding, item = _t(m.Holding), _t(m.Item)

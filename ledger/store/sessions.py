@@ -24,7 +24,7 @@ from ledger.store import models as m
 from ledger.store.db import begin_write
 from ledger.store.outbox import outbox_view
 from ledger.store.reads import edge_view, item_view, location_view
-from ledger.store.records import EdgeView, HoldingView, ItemView, LocationView, OutboxView, RoundView
+from ledger.store.records import EdgeView, ItemView, LocationView, OutboxView, RoundView
 from ledger.store.rounds import _round_view, get_round, utc_aware
 from ledger.store.visibility import Viewer, visible_clause
 from ledger.store.writes import lock_campaign
@@ -588,17 +588,6 @@ async def latest_undelivered_round(session: AsyncSession, *, campaign_id: int) -
 
 
 # --- batched reads for the round's scene ---------------------------------------------------------------
-
-
-async def holdings_of(
-    session: AsyncSession, *, campaign_id: int, holder_ids: Sequence[str], viewer: Viewer
-) -> list[HoldingView]:
-    """What each of ``holder_ids`` holds, in one query (by holder, then item)."""
-    from ledger.store.reads import _holdings
-
-    if not holder_ids:
-        return []
-    return await _holdings(session, campaign_id, viewer, col(m.Holding.holder_id).in_(list(holder_ids)))
 
 
 async def items_by_id(
