@@ -299,22 +299,9 @@ class _DeferredSummaries:
 
     async def ask(self, index: SummarySource, context: SceneContext) -> SceneContext:
         """``context`` with the index's answer to the remembered question (or why it could not answer)."""
-        import asyncio
-        import inspect
+        from ledger.recall.retrieval import answer_summaries
 
-        from ledger.recall.summaries import IndexUnavailable
-
-        asked = self.asked
-        if asked is None:  # an empty scene has nothing to look up
-            return context
-        try:
-            if inspect.iscoroutinefunction(index.query):
-                raw = await index.query(**asked)
-            else:
-                raw = await asyncio.to_thread(lambda: index.query(**asked))
-        except IndexUnavailable as err:
-            return context.model_copy(update={"summaries_unavailable": str(err)})
-        return context.model_copy(update={"summaries": tuple(raw or ())[: int(asked["n"])]})
+        return await answer_summaries(context, index, self.asked)
 
 
 def _int_id(user_id: str | None) -> int | None:

@@ -440,18 +440,39 @@ async def _query_summaries(
 
     Raises :class:`~ledger.recall.summaries.IndexUnavailable` when the index cannot answer.
     """
-    kwargs: dict[str, Any] = {
+    question: dict[str, Any] = {
         "campaign": campaign,
         "text": text,
         "visibilities": viewer.visible(),
         "entities": tuple(entities),
         "n": limit,
     }
+    return await _ask_index(index, question)
+
+
+async def _ask_index(index: SummarySource, question: Mapping[str, Any]) -> tuple[SummaryHit, ...]:
+    """``index.query(**question)`` (a sync ``query`` runs in a thread), at most ``question["n"]`` hits."""
     if inspect.iscoroutinefunction(index.query):
-        raw = await index.query(**kwargs)
+        raw = await index.query(**question)
     else:
-        raw = await asyncio.to_thread(lambda: index.query(**kwargs))
-    return tuple(raw or ())[:limit]
+        raw = await asyncio.to_thread(lambda: index.query(**question))
+    return tuple(raw or ())[: int(question["n"])]
+
+
+async def answer_summaries(
+    context: SceneContext, index: SummarySource, question: Mapping[str, Any] | None
+) -> SceneContext:
+    """``context`` with the summaries ``index`` gives for ``question`` (the keyword arguments
+    :func:`scene_context` put to its summary source), or why the index could not answer: for a caller that
+    retrieves the records inside a database session and asks the index after closing it. ``question`` None
+    (an empty scene asked nothing) leaves ``context`` as it is."""
+    if question is None:
+        return context
+    try:
+        hits = await _ask_index(index, question)
+    except IndexUnavailable as err:
+        return context.model_copy(update={"summaries_unavailable": str(err)})
+    return context.model_copy(update={"summaries": hits})
 
 
 __all__ = [
@@ -461,5 +482,6 @@ __all__ = [
     "SceneRecord",
     "SummaryHit",
     "SummarySource",
+    "answer_summaries",
     "scene_context",
 ]
