@@ -19,8 +19,17 @@ The claim is ``kinship(relative, possessor, term)``, judged against the recorded
 from __future__ import annotations
 
 from ledger.check.claims import Modality
+from ledger.check.extract.conditions import _previous_sentence
 from ledger.check.extract.names import Mention
-from ledger.check.extract.relations import _COPULA, KIN_TERMS, _kin_tied, kin_role
+from ledger.check.extract.relations import (
+    _COPULA,
+    KIN_TERMS,
+    LIKENESS,
+    NEAR_TERMS,
+    _kin_tied,
+    kin_role,
+    said_term,
+)
 from ledger.check.extract.sentence import _Sentence
 
 # role of A's <first>'s <second> from A's side -> (role, term by gender)
@@ -43,19 +52,6 @@ def _fits(s: _Sentence, eid: str | None, gender: str) -> bool:
     )
 
 
-def _previous_start(s: _Sentence) -> int:
-    """The first token of the sentence before ``s`` (``s.a`` when there is none)."""
-    spans = s.ex.sentences
-    starts = [sp[0] for sp in spans if sp[0] < s.span[0]]
-    if not starts:
-        return s.a
-    lo = starts[-1]
-    k = s.a
-    while k > 0 and s.tokens[k - 1].start >= lo:
-        k -= 1
-    return k
-
-
 def _resolve(s: _Sentence, q: int, gender: str) -> str | None:
     """The creature a he/she/his/her at token ``q`` stands for, or None when it is not clear."""
     named = [m for m in s.ex.mentions if m.id and m.j <= q and not m.quoted and not m.poss]
@@ -69,16 +65,31 @@ def _resolve(s: _Sentence, q: int, gender: str) -> str | None:
     return next(iter(fits)) if len(fits) == 1 else None
 
 
+def _figurative_or_apposed(s: _Sentence, q: int) -> bool:
+    """True when the kin phrase opening at token ``q`` is a likeness ("like his own daughter") or renames
+    another kin phrase right before it ("her mother, his only daughter": the daughter is the mother, not
+    someone named nearby)."""
+    toks = s.tokens
+    before = [toks[x].low for x in range(max(s.a, q - 2), q)]
+    if LIKENESS & set(before):
+        return True
+    return bool(q - 2 >= s.a and toks[q - 1].text == "," and kin_role(toks[q - 2].low) is not None)
+
+
 def _kin_by_pronoun(s: _Sentence) -> None:
     """kinship(relative, possessor, term) from "his/her [adj] term" with no name beside the term."""
     toks = s.tokens
-    terms = [k for k in range(s.a, s.b) if toks[k].low in KIN_TERMS and not toks[k].quoted]
+    terms = [
+        k
+        for k in range(s.a, s.b)
+        if not toks[k].quoted and (toks[k].low in KIN_TERMS or toks[k].low in NEAR_TERMS)
+    ]
     if not terms:
         return  # most sentences: no singular kinship term (a plural, "his sisters", names no one)
     made: set[tuple[str, str]] = set()
     for k in terms:
         t = toks[k]
-        said = kin_role(t.low)
+        said = kin_role(said_term(t.low))
         if said is None:
             continue
         if t.text[:1].isupper() or any(m.i <= k < m.j for m in s.mentions):
@@ -96,7 +107,7 @@ def _kin_by_pronoun(s: _Sentence) -> None:
             q -= 1
         if q < s.a:
             continue
-        role, term = said[0], t.low
+        role, term = said[0], said_term(t.low)
         if toks[q].poss and kin_role(toks[q].low) is not None and toks[q].low not in ("his", "her"):
             # "her late sister's only son": a chain of two terms
             first = kin_role(toks[q].low)
@@ -114,6 +125,8 @@ def _kin_by_pronoun(s: _Sentence) -> None:
                     break
         if q < s.a or toks[q].low not in ("his", "her"):
             continue
+        if _figurative_or_apposed(s, q):
+            continue
         possessor = _resolve(s, q, "m" if toks[q].low == "his" else "f")
         if possessor is None:
             continue
@@ -130,7 +143,9 @@ def _kin_by_pronoun(s: _Sentence) -> None:
             if relative is not None and not _kin_tied(s, relative, possessor):
                 relative = None
         else:
-            lo = _previous_start(s)
+            # the relative may be named a sentence or two back ("Aed nods. ... She stands at her husband's
+            # side"): the recorded kin tie and a single fitting creature keep the reach safe
+            lo = _previous_sentence(s, 2)
             near = {m.id for m in s.ex.between(lo, s.b) if m.id and not m.quoted and not m.poss}
             ante = s.ex.antecedent.get(s.a)
             if ante:

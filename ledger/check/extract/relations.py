@@ -70,13 +70,75 @@ KIN_TERMS: dict[str, tuple[str, str]] = {
     "stepmother": ("step_parent", "f"),
     "stepson": ("step_child", "m"),
     "stepdaughter": ("step_child", "f"),
+    # marriage promised, and the homely words for a parent
+    "betrothed": ("betrothed", ""),
+    "fiance": ("betrothed", "m"),
+    "fiancee": ("betrothed", "f"),
+    "bride": ("spouse", "f"),
+    "bridegroom": ("spouse", "m"),
+    "dad": ("parent", "m"),
+    "daddy": ("parent", "m"),
+    "papa": ("parent", "m"),
+    "mum": ("parent", "f"),
+    "mam": ("parent", "f"),
+    "mama": ("parent", "f"),
+    "mummy": ("parent", "f"),
+    # by marriage, and step- and half- siblings: a sibling-in-law or a step-sibling is no sibling
+    "brother-in-law": ("sibling_in_law", "m"),
+    "sister-in-law": ("sibling_in_law", "f"),
+    "stepbrother": ("step_sibling", "m"),
+    "stepsister": ("step_sibling", "f"),
+    "half-brother": ("sibling", "m"),
+    "half-sister": ("sibling", "f"),
 }
+# A parent-in-law, a great-uncle or a great-grandparent is judged as the nearer tie of its side: the judge
+# inverts a role it knows ("Bree's son-in-law" read from the other side is Hal's parent), so a term of its own
+# would be misread from the far side. "Her father-in-law" for a recorded brother still contradicts; told for a
+# recorded father it passes (a miss, never a false alarm). Kept out of KIN_TERMS, which also names relatives
+# ("Aed's father-in-law" is not the recorded father) and reads records: only a claim's term is mapped.
+NEAR_TERMS: dict[str, str] = {}
+for _term, _near in (
+    ("father-in-law", "father"),
+    ("mother-in-law", "mother"),
+    ("son-in-law", "son"),
+    ("daughter-in-law", "daughter"),
+    ("great-uncle", "uncle"),
+    ("great-aunt", "aunt"),
+    ("granduncle", "uncle"),
+    ("grandaunt", "aunt"),
+    ("great-nephew", "nephew"),
+    ("great-niece", "niece"),
+    ("grandnephew", "nephew"),
+    ("grandniece", "niece"),
+    ("great-grandfather", "grandfather"),
+    ("great-grandmother", "grandmother"),
+    ("great-grandson", "grandson"),
+    ("great-granddaughter", "granddaughter"),
+    ("grandpa", "grandfather"),
+    ("grandma", "grandmother"),
+    ("granny", "grandmother"),
+    ("gran", "grandmother"),
+    ("grandsire", "grandfather"),
+    ("grandam", "grandmother"),
+):
+    NEAR_TERMS[_term] = _near
+for _term in [t for t in KIN_TERMS if t.startswith("step") and "-" not in t]:
+    KIN_TERMS["step-" + _term[4:]] = KIN_TERMS[_term]  # "step-mother"
+# words before a kin term that make it a likeness, not a kinship: "like a sister to her", "as his own son",
+# "more a daughter to him than ..."
+LIKENESS = frozenset({"like", "as", "than", "almost", "nearly", "practically", "virtually"})
 
 
 def kin_role(term: str) -> tuple[str, str] | None:
     """(role, gender) of a kinship term, singular or plural ("sisters"); None for "kin" or a non-kin word."""
     low = term.lower()
     return KIN_TERMS.get(low) or (KIN_TERMS.get(low[:-1]) if low.endswith("s") else None)
+
+
+def said_term(word: str) -> str:
+    """The term a kinship claim carries for ``word``: itself, or the nearer term a far one is judged as
+    ("father-in-law" -> "father", see :data:`NEAR_TERMS`)."""
+    return NEAR_TERMS.get(word, word)
 
 
 _POSITIVE = re.compile(
@@ -234,7 +296,7 @@ def _kinship(s: _Sentence) -> None:
     made: set[tuple[str, str]] = set()
     for k in range(s.a, s.b):
         t = toks[k]
-        if t.quoted or kin_role(t.low) is None or any(m.i <= k < m.j for m in s.mentions):
+        if t.quoted or kin_role(said_term(t.low)) is None or any(m.i <= k < m.j for m in s.mentions):
             continue  # "Brother Tobiah", "Mother Abbess": a title inside a name is no kinship
         if t.text[:1].isupper() and k + 1 < s.b and toks[k + 1].text[:1].isupper() and k > s.a:
             continue  # a title before a name the index does not know ("Sister Agnes")
@@ -258,6 +320,10 @@ def _kinship(s: _Sentence) -> None:
         if start > s.a and toks[start - 1].low == "the":
             start -= 1
         lead = toks[start - 1].low if start > s.a else ""
+        if LIKENESS & {toks[x].low for x in range(max(s.a, start - 2), start)}:
+            continue  # "like Wei's own sister": a likeness
+        if lead == "," and start - 2 >= s.a and kin_role(said_term(toks[start - 2].low)) is not None:
+            continue  # "his wife, Tove's mother": the phrase renames the kin phrase before it
         if lead in ("not", "no", "never") or (start > s.a + 1 and toks[start - 2].low in ("not", "no")):
             continue  # a denial is the notkin claim's job
         relative: str | None = None
@@ -279,7 +345,7 @@ def _kinship(s: _Sentence) -> None:
         made.add((relative, possessor.id))
         mod = s.modality(possessor)
         mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
-        s.claim("kinship", (relative, possessor.id, t.low), possessor, mod, t.low)
+        s.claim("kinship", (relative, possessor.id, said_term(t.low)), possessor, mod, t.low)
 
 
 def _pronoun_possessor(
