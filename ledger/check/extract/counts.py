@@ -34,6 +34,18 @@ ORDINALS = {
     "tenth": 10,
     "eleventh": 11,
     "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "thirtieth": 30,
+    "fortieth": 40,
+    "fiftieth": 50,
+    "hundredth": 100,
 }
 NUMBER_WORDS = {w: n for w, n in _NUMBERS.items() if w not in ("a", "an", "single", "one")} | {
     "thirteen": 13,
@@ -83,6 +95,25 @@ def _head_plural(s: _Sentence, m: Mention) -> bool:
     return head in (name_head + "s", name_head + "es", name_head[:-1] + "ies")
 
 
+def kind_not_item(s: _Sentence, m: Mention) -> bool:
+    """True when a mention is only the plural of a single item's head noun ("she keeps the keys", "his
+    daggers") for an item recorded as one thing ("the postern key"): the word names things of that kind, not
+    the one the ledger keeps, so it says nothing of who holds that item or how many there are. A count
+    before it ("Odhran's three waterskins") counts the item itself."""
+    if not m.derived or m.j - m.i != 1 or not (m.plural or _plural_head(s, m)):
+        return False
+    lead = s.tokens[m.i - 1].low if m.i > s.a else ""
+    if _number(lead) is not None or lead in ORDINALS or lead in ("both", "all", "pair", "brace"):
+        return False
+    e = s.snap.entities.get(m.id or "")
+    if e is None or e.kind != "item":
+        return False
+    if sum(h.quantity for h in s.snap.holders_of(e.id).values()) > 1:
+        return False
+    name = [w for w in e.name.lower().replace("'s", "").split() if w.isalpha()]
+    return bool(name) and _head(name) != s.tokens[m.i].low
+
+
 # words after a sum that make it owed or still to come, not a stack there now: "the forty coins are still
 # owing", "her twenty shillings are yet to be paid", "still to come out of that money"
 _OWED = frozenset({"owing", "owed", "due", "unpaid", "outstanding", "owes", "owe", "promised"})
@@ -109,7 +140,9 @@ def owed_after(s: _Sentence, j: int) -> bool:
 def _counts(s: _Sentence) -> None:
     """count(item, *) claims for the count words tied to item mentions in one sentence."""
     toks = s.tokens
-    items = [m for m in s.mentions if m.id and s.kind(m) == "item" and not m.quoted]
+    items = [
+        m for m in s.mentions if m.id and s.kind(m) == "item" and not m.quoted and not kind_not_item(s, m)
+    ]
     if not items and not any(toks[k].low in ORDINALS for k in range(s.a, s.b)):
         return
     made: set[tuple[str, str]] = set()
@@ -157,12 +190,14 @@ def _counts(s: _Sentence) -> None:
             claim(m, "exact=2")
         elif (
             any(w in ONE_WORDS for w in words[:2])
+            and _DETERMINERS & set(words[:3])
             and not (m.j < s.b and toks[m.j].low == "of")
             and not _plural_head(s, m)
             and ("last" not in words[:2] or _POSSESSIVE & set(words[:3]))
         ):
             # "his only candle", "her last smoke bomb"; but "the last crate" may be the last of a task, and
-            # "the last candles" are the ones left, however many
+            # "the last candles" are the ones left, however many; with no determiner "only" is the focusing
+            # adverb ("the blow smashes only stone", "finds only dust"), no count
             claim(m, "exact=1")
         elif words and _number(words[0]) is not None:
             n = _number(words[0]) or 0

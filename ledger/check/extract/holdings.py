@@ -8,7 +8,7 @@ details the judge replays in text order; the carrying, bundle and handling word 
 from __future__ import annotations
 
 from ledger.check.claims import Modality
-from ledger.check.extract.counts import owed_after
+from ledger.check.extract.counts import kind_not_item, owed_after
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -159,7 +159,7 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
 
 def _holdings(s: _Sentence) -> None:
     """holds(holder, item, qty?) from possessives, pronouns and handling verbs; hand-overs as details."""
-    items = [m for m in s.mentions if s.kind(m) == "item" and not m.quoted]
+    items = [m for m in s.mentions if s.kind(m) == "item" and not m.quoted and not kind_not_item(s, m)]
     if not items:
         return
     _item_claims(s, items)
@@ -582,15 +582,19 @@ def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) ->
     return None
 
 
+# what may stand before a noun modifying the next noun: an article, a possessive, a partitive's "of" ("a heel
+# of barley bread", "her harpoon iron")
+_MODIFIED_AFTER = frozenset({"a", "an", "the", "of", "some"}) | _PRONOUN_POSS | {"my", "your", "our"}
 _MODIFIED_ENDS = frozenset({"on", "in", "at", "from", "into", "onto", "with", "by", "under", "over", "to"})
 
 
 def _modifier_noun(s: _Sentence, it: Mention) -> bool:
-    """True when a one-word item name after an article modifies the noun right after it ("a harpoon iron
-    on the anvil", "the bell rope."): that next word is a lower-case singular noun that is no past verb
-    form (so "the bell rang" stays the bell) and ends its phrase (a preposition or a mark after it)."""
+    """True when a one-word item name after an article, a possessive or "of" modifies the noun right after it
+    ("a harpoon iron on the anvil", "the bell rope.", "a heel of barley bread into her hand"): that next
+    word is a lower-case singular noun that is no past verb form (so "the bell rang" stays the bell) and
+    ends its phrase (a preposition or a mark after it)."""
     toks = s.tokens
-    if it.j - it.i != 1 or it.j + 1 >= s.b or it.i == s.a or toks[it.i - 1].low not in ("a", "an", "the"):
+    if it.j - it.i != 1 or it.j + 1 >= s.b or it.i == s.a or toks[it.i - 1].low not in _MODIFIED_AFTER:
         return False
     nxt, after = toks[it.j], toks[it.j + 1]
     if nxt.quoted or not nxt.text.isalpha() or not nxt.text.islower() or nxt.low.endswith("s"):

@@ -1,0 +1,80 @@
+"""Issue 10, after the fresh_e run: quantities, holdings and items gone, as patterns of English.
+
+"only" with no determiner before a bare noun is the focusing adverb, not a count; the bare plural of a single
+item's head noun ("the keys") names things of that kind, not the item; an item's one-word name before another
+noun after "of" or a possessive modifies it ("a slab of salt pork"); a count told as all that is left ("the
+last three", "only four left", "the pair she has left") is exact; ordinals reach past twelfth.
+"""
+
+from __future__ import annotations
+
+from ledger.check.judge import check
+from ledger.check.snapshot import (
+    Alias,
+    Entity,
+    Holding,
+    ItemFate,
+    Scene,
+    WorldSnapshot,
+)
+
+
+def lighthouse() -> WorldSnapshot:
+    """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass), Tobin with nine
+    throwing stones and twenty arrows, Osk the ferryman, Dagny; the ferry Marigold was sold."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-tobin", "pc", "Tobin", owner="1", location="loc-light", pronoun="he"),
+            Entity("pc-dagny", "pc", "Dagny", owner="2", location="loc-light", pronoun="she"),
+            Entity("npc-wynn", "npc", "Wynn Harrow", location="loc-light", pronoun="she"),
+            Entity("npc-osk", "npc", "Osk Bell", location="loc-light", pronoun="he"),
+            Entity("loc-light", "location", "the lighthouse"),
+            Entity("item-lamp-key", "item", "the lamp key", (Alias("lamp key"),)),
+            Entity(
+                "item-oil-casks",
+                "item",
+                "casks of oil",
+                (Alias("cask of oil"), Alias("oil casks"), Alias("oil")),
+            ),
+            Entity("item-stones", "item", "throwing stones", (Alias("stones"), Alias("stone"))),
+            Entity("item-arrows", "item", "grey arrows", (Alias("arrows"), Alias("arrow"))),
+            Entity("item-spyglass", "item", "the brass spyglass", (Alias("spyglass"),)),
+            Entity("item-marigold", "item", "the ferry Marigold", (Alias("the Marigold"),)),
+        ],
+        holdings=[
+            Holding("item-lamp-key", "npc-wynn"),
+            Holding("item-oil-casks", "npc-wynn", 7),
+            Holding("item-stones", "pc-tobin", 9),
+            Holding("item-arrows", "pc-tobin", 20),
+            Holding("item-spyglass", "npc-wynn"),
+        ],
+        fates=[ItemFate("item-marigold", "sold")],
+        scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk"})),
+    )
+
+
+def named(text: str) -> set[str | None]:
+    return {v.refuted_by for v in check(text, lighthouse()).conflicts()}
+
+
+def test_only_with_no_determiner_is_a_focusing_adverb_not_a_count() -> None:
+    assert named("The wave bursts over the rail, but it breaks only stone, and Tobin laughs.") == set()
+    assert named("Wynn searches the shelf and finds only arrow shafts and dust.") == set()
+    # a determiner or a possessive before "only" counts
+    assert "item-stones-quantity" in named("Tobin weighs his only stone in his palm.")
+    assert "item-arrows-quantity" in named("Tobin nocks the sole arrow he carries and waits.")
+
+
+def test_the_bare_plural_of_a_single_items_head_is_the_kind_not_the_item() -> None:
+    assert named("Wynn jingles her keys as she climbs the stair.") == set()
+    assert named("Osk hangs the keys on their nail by the door.") == set()
+    # the item itself, or a count before the plural, still counts
+    assert "item-lamp-key-holder" in named("Osk turns the lamp key in the lock.")
+    assert "item-lamp-key-quantity" in named("Wynn sets her two lamp keys on the table.")
+
+
+def test_an_item_name_modifying_the_next_noun_after_of_is_not_the_item() -> None:
+    assert named("Osk cuts a slab of oil cloth to patch the sail.") == set()
+    assert named("Dagny holds out her oil lamp to Tobin.") == set()
+    # control: the item itself, handed to someone who does not hold it
+    assert "item-oil-casks-holder" in named("Osk shoulders a cask of oil and carries it down the stair.")
