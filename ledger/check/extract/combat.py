@@ -292,10 +292,29 @@ def _pronoun_fits(snap: WorldSnapshot, eid: str, word: str) -> bool:
     return (want == "it") if e.kind == "monster" else want in ("he", "she", "they")
 
 
+# after a verb of striking, a word of release makes it the subject's own struggle: "tears free of its
+# alcove", "wrenches loose", "rips clear of the net" tell a creature getting free, never a blow landing
+_RELEASE = frozenset({"free", "loose", "clear"})
+_REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
+# before a struck object, a word that restricts it: "smashes only stone", "cuts nothing but air", "hits
+# merely the shield": the blow met that and nothing else, so the target it was aimed at was missed
+_ONLY = frozenset({"only", "merely", "just", "nothing"})
+
+
 def _polarity(words: list[str]) -> tuple[bool, bool]:
     text = " ".join(words)
-    hit = any(w in _HIT for w in words) or bool(_HIT_PHRASES.search(text))
+    ahead = [*words[1:], ""]
+    beyond = [*words[2:], "", ""][: len(words)]
+    # "buries itself in his shoulder" lands; "tears itself free" does not
+    struck = [
+        (w, n)
+        for w, n, n2 in zip(words, ahead, beyond, strict=True)
+        if w in _HIT and n not in _RELEASE and not (n in _REFLEXIVES and n2 in _RELEASE)
+    ]
+    hit = bool(struck) or bool(_HIT_PHRASES.search(text))
     miss = any(w in _MISS for w in words) or bool(_MISS_PHRASES.search(text))
+    if struck and all(n in _ONLY for _, n in struck) and not _HIT_PHRASES.search(text):
+        hit, miss = False, True
     return hit, miss
 
 
@@ -303,6 +322,27 @@ _HIT_PHRASES = re.compile(
     r"\b(?:down (?:on|upon|across)|crashes into|finds (?:its|his|her) mark|bites deep|sinks deep|"
     r"draws blood|connects with)\b"
 )
+
+
+_LIMBS = _WEAPONS | {"arm", "arms", "limb", "limbs", "paw", "paws", "tentacle", "tentacles"}
+
+
+def _own_limb_opens(s: _Sentence, eid: str, c: int) -> bool:
+    """True when the clause at ``c`` opens with the attacker's own limb or weapon as its subject: a
+    determiner or a possessive pronoun that fits ``eid`` ("its clawed hand", "the brass arm", "his blade"),
+    up to two modifiers, the noun; no one named before it."""
+    toks = s.tokens
+    for q in range(c, min(s.b, c + 4)):
+        t = toks[q]
+        if t.quoted or any(x.i == q for x in s.mentions):
+            return False
+        if t.low in _LIMBS:
+            return q > c
+        if t.low in _PRONOUN_POSS and not _pronoun_fits(s.snap, eid, t.low):
+            return False
+        if q == c and t.low not in ("the", *_PRONOUN_POSS):
+            return False
+    return False
 
 
 def _is_attack(a: ActionResult) -> bool:
@@ -419,6 +459,16 @@ def _combat(s: _Sentence) -> None:
                 hit, miss = False, True
             elif not hit and not miss and l_hit:
                 hit = True
+        elif c1 < s.b and toks[c1 - 1].text == ";" and not hit and not miss and _own_limb_opens(s, eid, c1):
+            # "swings at Rook; the brass arm whistles through empty air", "lunges at the Parson; its clawed
+            # hand rakes across his face": a blow with no outcome, then a clause whose subject is the
+            # attacker's own limb or weapon telling one
+            nxt_end = s.clause_of(c1)[1]
+            l_hit, l_miss = _polarity([t.low for t in toks[c1:nxt_end] if not t.quoted])
+            if l_hit != l_miss:
+                hit, miss = l_hit, l_miss
+            else:
+                nxt_end = c1
         if hit == miss:
             continue
         others = [x for x in creatures if x.id != eid and c0 <= x.i < nxt_end]

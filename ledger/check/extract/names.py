@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from ledger.check.claims import Claim
 from ledger.check.extract.lexicon import _BODY_NOUNS, _NUMBERS
@@ -27,7 +28,7 @@ from ledger.check.extract.linker import (
     role_variants,
 )
 from ledger.check.extract.text import Token, _key
-from ledger.check.snapshot import WorldSnapshot
+from ledger.check.snapshot import Entity, WorldSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +254,116 @@ def find_mentions(
         vis = next((v for eid, v in found if eid == ids[0]), "public")
         mentions.append(Mention(ids, i, i + size, end.poss, tokens[i].quoted, vis))
         i += size
+    if snapshot.edges and any(m.poss for m in mentions):
+        mentions = _kin_phrases(mentions, tokens, snapshot)
     return mentions, tells, threads
+
+
+_KIN_ADJ_MAX = 2  # "the Thane's younger brother", "Voss's only living son"
+_COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "being", "as"})
+
+
+def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]:
+    """(possessor, kin role) -> the relatives a public kin record names: "Dunstan is Thane Osric's younger
+    brother" files Dunstan under (Osric, sibling). Built once per snapshot from the records' own sentences:
+    the one named first (the record's source, or its target when the sentence opens with the target's name)
+    is the relative, the possessive before the term is the other."""
+    found = snap.cache.get("kin_relatives")
+    if found is not None:
+        return cast("Mapping[tuple[str, str], tuple[str, ...]]", found)
+    from ledger.check.extract.relations import kin_role  # relations reads mentions from this module
+
+    out: dict[tuple[str, str], list[str]] = {}
+    for ed in snap.edges:
+        if ed.visibility != "public" or not ed.reason:
+            continue
+        words = "".join(c if c.isalnum() or c in "'-" else " " for c in ed.reason.replace("’", "'")).split()
+        terms = [
+            (q, kin)
+            for q, w in enumerate(words)
+            if (kin := kin_role(w)) is not None
+            and not w.lower().endswith("s")
+            and any(v.endswith("'s") for v in words[max(0, q - 1 - _KIN_ADJ_MAX) : q])
+        ]
+        if len(terms) != 1:
+            continue
+        first = words[0].lower()
+        source, target = snap.entities.get(ed.source), snap.entities.get(ed.target)
+        if source is None or target is None:
+            continue
+        if _called(source, first):
+            relative, possessor = source, target
+        elif _called(target, first):
+            relative, possessor = target, source
+        else:
+            continue
+        role, gender = terms[0][1]
+        want = {"m": "he", "f": "she"}.get(gender)
+        if want is not None and relative.pronoun not in (want, None):
+            continue
+        out.setdefault((possessor.id, role), []).append(relative.id)
+    index = {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+    snap.cache["kin_relatives"] = index
+    return index
+
+
+def _called(e: Entity, word: str) -> bool:
+    """True when ``word`` is a word of ``e``'s recorded name or of one of its public aliases."""
+    names = [e.name, *(a.name for a in e.aliases if a.visibility == "public")]
+    return any(word in name.lower().split() for name in names)
+
+
+def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapshot) -> list[Mention]:
+    """ "the Thane's brother", "Voss's only daughter": a possessive name, up to two modifiers and a kinship
+    term name the one relative the record ties to that person by that term, when it is one; the phrase
+    becomes that relative's mention (the possessor is named only to say whose). Not after a copula ("he is
+    the Thane's brother" is a kinship claim for :mod:`.relations`) nor before a name in apposition."""
+    from ledger.check.extract.relations import KIN_TERMS
+
+    index = _kin_index(snap)
+    if not index:
+        return mentions
+    n = len(tokens)
+    starts = {m.i for m in mentions}
+    out: list[Mention] = []
+    for m in mentions:
+        e = snap.entities.get(m.id or "")
+        if not m.poss or m.quoted or e is None or e.kind not in ("pc", "npc"):
+            out.append(m)
+            continue
+        term: int | None = None
+        for q in range(m.j, min(n, m.j + _KIN_ADJ_MAX + 1)):
+            if q in starts or tokens[q].quoted or not tokens[q].text.islower():
+                break
+            if tokens[q].low in KIN_TERMS:
+                term = q
+                break
+        role = KIN_TERMS.get(tokens[term].low) if term is not None else None
+        relatives = index.get((e.id, role[0]), ()) if role is not None else ()
+        after = tokens[term + 1] if term is not None and term + 1 < n else None
+        before = tokens[m.i - 1].low if m.i > 0 else ""
+        if (
+            term is None
+            or role is None
+            or len(relatives) != 1
+            or before in _COPULAS
+            or (after is not None and after.text[:1].isupper() and not after.quoted)
+            or (
+                after is not None
+                and after.text == ","
+                and term + 2 < n
+                and tokens[term + 2].text[:1].isupper()
+            )
+        ):
+            out.append(m)
+            continue
+        rel = snap.entities[relatives[0]]
+        want = {"m": "he", "f": "she"}.get(role[1])
+        if want is not None and rel.pronoun not in (want, None):
+            out.append(m)
+            continue
+        out.append(Mention((rel.id,), m.i, term + 1, tokens[term].poss, False, "public", True))
+    return out
 
 
 _DETERMINERS = DETERMINERS
@@ -398,6 +508,20 @@ def _by_pronoun(
 _SUBORDINATORS = frozenset({"as", "when", "while", "after", "before", "once", "though", "although", "since"})
 
 
+def _unnamed_subject(toks: list[Token], a: int, first_named: int) -> str | None:
+    """The pronoun of an unnamed person opening the sentence before anyone named: "The boy grins at ...",
+    "A tall woman hands Brann ...", "The old man ..." (a determiner, up to two modifiers, a person noun)."""
+    if toks[a].quoted or toks[a].low not in ("the", "a", "an"):
+        return None
+    for q in range(a + 1, min(a + 4, first_named)):
+        if toks[q].quoted or not toks[q].text.islower():
+            return None
+        gender = GENDER_NOUNS.get(toks[q].low)
+        if gender is not None:
+            return gender
+    return None
+
+
 # adverbs that may open a sentence right before its pronoun subject
 _LEAD_ADVERBS = frozenset({"then", "now", "still", "later", "finally", "so", "and", "but", "yet", "suddenly"})
 
@@ -521,7 +645,13 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             people = [p for p in dict.fromkeys(m.id for m in creatures) if p and kind(p) in ("pc", "npc")]
             first: list[str] = [opener.id] if opener is not None and opener.id else []
             prev_people = [*first, *(p for p in people if p not in first)]
-            if opener is not None and kind(opener.id) != "monster":
+            unnamed = _unnamed_subject(toks, a, first_named) if opener is None else None
+            if unnamed is not None:
+                # "The boy grins at the shieldman": an unnamed person opens the sentence, so a "he" next is
+                # the boy, not the named man he grinned at; only someone of the other pronoun stays a pick
+                prev_people = [p for p in people if _pronoun_of(snap, p) not in (unnamed, "they", None)]
+                prev_subject = None
+            elif opener is not None and kind(opener.id) != "monster":
                 prev_subject = opener.id
             elif len(people) == 1:
                 prev_subject = people[0]

@@ -69,6 +69,19 @@ _DOWN_WORDS = re.compile(
 )
 
 
+_ATTRIBUTIVE_LEAD = frozenset({"the", "a", "an", "his", "her", "its", "their", "this", "that", "whose"})
+
+
+def _down_told(tail: str) -> bool:
+    """A down phrase in ``tail`` said of the subject: "the senseless herald", with a determiner before the
+    word, describes the noun after it (someone else), not the subject before."""
+    for found in _DOWN_WORDS.finditer(tail):
+        before = tail[: found.start()].split()
+        if not (before and before[-1] in _ATTRIBUTIVE_LEAD):
+            return True
+    return False
+
+
 #: The condition words read after a name (the claim vocabulary, with the British spelling of one).
 _CONDITIONS = frozenset(CLAIM_CONDITIONS) | {"paralysed"}
 INCAPACITATING = frozenset({"unconscious", "paralyzed", "petrified", "stunned", "incapacitated"})
@@ -346,7 +359,7 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         cond = _condition_after(s, m, c1)
         if cond is not None:
             s.claim("condition", (eid, cond), m, s.modality(m), "described")
-        if _DOWN_WORDS.search(" ".join(first + tail.split()[4:6])) and not m.poss:
+        if _down_told(" ".join(first + tail.split()[4:6])) and not m.poss:
             s.claim("condition", (eid, "unconscious"), m, s.modality(m), "down")
             continue
         if v is None:

@@ -1,0 +1,113 @@
+"""Issue 10, after the fresh_e run: who is where, who is who, and what the dice said, as English tells them.
+
+Rules about the language, each with control sentences that must stay clean: a blow that meets "only" some
+other thing, or "tears free", lands on no one; a clause after a semicolon whose subject is the attacker's own
+limb tells the blow's outcome; "the senseless porter" describes the porter, not the subject before it; an
+unnamed person opening a sentence ("The girl grins at Piet") owns the "he"/"she" that follows; a possessive
+name with a kinship term ("the Reeve's sister") names the one relative the record ties by that term.
+"""
+
+from __future__ import annotations
+
+from ledger.check.judge import check
+from ledger.check.snapshot import ActionResult, Edge, Entity, RoundFacts, Scene, WorldSnapshot
+
+
+def quarry(
+    actions: tuple[ActionResult, ...] = (), submissions: dict[str, str] | None = None
+) -> WorldSnapshot:
+    """A quarry camp: PCs Piet and Ana, the Reeve Gorm Hask and his sister Wenna (senseless in the hut), a
+    foreman elsewhere, and a rock-ogre."""
+    here = frozenset({"pc-piet", "pc-ana", "npc-wenna", "npc-tobit", "monster-ogre"})
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-piet", "pc", "Piet", owner="1", location="loc-quarry", pronoun="he"),
+            Entity("pc-ana", "pc", "Ana", owner="2", location="loc-quarry", pronoun="she"),
+            Entity("npc-gorm", "npc", "Reeve Gorm Hask", location="loc-manor", pronoun="he"),
+            Entity(
+                "npc-wenna",
+                "npc",
+                "Wenna Hask",
+                location="loc-quarry",
+                pronoun="she",
+                conditions=frozenset({"unconscious"}),
+            ),
+            Entity("npc-tobit", "npc", "Tobit Rusk", location="loc-quarry", pronoun="he"),
+            Entity("monster-ogre", "monster", "the rock-ogre", location="loc-quarry", pronoun="it"),
+            Entity("loc-quarry", "location", "the quarry"),
+            Entity("loc-manor", "location", "the manor"),
+        ],
+        edges=[
+            Edge("edge-wenna-gorm", "npc-wenna", "npc-gorm", "kin", 50, "Wenna is Reeve Gorm Hask's sister")
+        ],
+        scene=Scene("loc-quarry", here),
+        round=RoundFacts(
+            number=3,
+            actions=actions,
+            submissions=submissions or {},
+            acted=frozenset(submissions or {}),
+        ),
+    )
+
+
+OGRE_MISSES = (ActionResult("action-1", "monster-ogre", "attack", "pc-ana", "miss"),)
+OGRE_HITS = (ActionResult("action-1", "monster-ogre", "attack", "pc-ana", "hit", 5),)
+
+
+def refuted(text: str, world: WorldSnapshot) -> set[str | None]:
+    return {v.refuted_by for v in check(text, world).conflicts()}
+
+
+def test_a_blow_that_meets_only_something_else_is_a_miss() -> None:
+    told = "The rock-ogre heaves its maul down at Ana, but the blow hammers only the boulder behind her."
+    assert refuted(told, quarry(OGRE_HITS)) == {"round:action-1"}
+    assert refuted(told, quarry(OGRE_MISSES)) == set()
+    plain = "The rock-ogre heaves its maul down at Ana and the blow cracks her shield arm."
+    assert refuted(plain, quarry(OGRE_MISSES)) == {"round:action-1"}
+
+
+def test_tearing_free_is_no_blow_and_the_limb_after_a_semicolon_tells_the_outcome() -> None:
+    missed = "The rock-ogre tears free of the rubble and lunges at Ana; its huge fist sails past her ear."
+    assert refuted(missed, quarry(OGRE_MISSES)) == set()
+    assert refuted(missed, quarry(OGRE_HITS)) == {"round:action-1"}
+    landed = "The rock-ogre wrenches loose from the scree and lunges at Ana; its fist hammers into her ribs."
+    assert refuted(landed, quarry(OGRE_MISSES)) == {"round:action-1"}
+    assert refuted(landed, quarry(OGRE_HITS)) == set()
+    # control: a reflexive after the verb of a blow still lands ("buries itself in")
+    lodged = "The rock-ogre's flung stone buries itself in Ana's thigh."
+    assert refuted(lodged, quarry(OGRE_MISSES)) == {"round:action-1"}
+
+
+def test_a_clause_after_a_semicolon_about_someone_elses_weapon_is_not_the_outcome() -> None:
+    text = "The rock-ogre lunges at Ana; her spear whistles past its ear."
+    assert refuted(text, quarry(OGRE_HITS)) == set()
+
+
+def test_a_down_word_before_a_noun_describes_that_noun() -> None:
+    text = "Ana kneels beside the senseless porter and loosens his collar."
+    assert refuted(text, quarry()) == set()
+    assert refuted("Ana slumps, senseless, against the cart.", quarry()) == {"pc-ana-condition-unconscious"}
+
+
+def test_an_unnamed_person_opening_a_sentence_owns_the_next_pronoun() -> None:
+    sub = {"pc-piet": "I ask the foreman how deep the new cut goes."}
+    text = (
+        'Tobit Rusk hears Piet out. The lad grins at Piet over the cart. "Deep enough to bury a reeve," '
+        'he says, "and his sister too."'
+    )
+    assert refuted(text, quarry(submissions=sub)) == set()
+    # control: a named subject still owns the pronoun
+    named = 'Tobit Rusk hears Piet out. Piet grins at Tobit. "Deeper than the old one, then," he says.'
+    assert "round:submission-pc-piet" in refuted(named, quarry(submissions=sub))
+
+
+def test_a_possessive_kin_phrase_names_the_recorded_relative() -> None:
+    world = quarry()
+    text = "In the hut the Reeve's sister sits up on her pallet and asks for water."
+    assert refuted(text, world) == {"npc-wenna-condition-unconscious"}
+    other = "Down by the cut, Reeve Hask's sister props herself on one elbow and calls for Piet."
+    assert refuted(other, world) == {"npc-wenna-condition-unconscious"}
+    # controls: a kin term the record does not give names no one; a copula makes it a kinship claim;
+    # the Reeve himself is not here
+    assert refuted("In the hut the Reeve's daughter sits up and asks for water.", world) == set()
+    assert refuted("Wenna lies still; she is the Reeve's sister, and it shows in the jaw.", world) == set()
