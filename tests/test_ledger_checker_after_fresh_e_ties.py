@@ -78,3 +78,25 @@ def test_terms_by_marriage_step_and_great_are_judged() -> None:
     # controls: the recorded ties in homely or half- words
     assert refuted("Tove brings her dad his pipe while Per dozes.") == set()
     assert refuted("Hild is Osk's half-sister.") == set()
+
+
+# --- warmth shown by behaviour: a tender touch, an endearment said to someone -------------------------------
+
+
+def test_a_tender_touch_on_the_others_body_is_warmth() -> None:
+    assert refuted("Jun limps into the yard. Tove hurries over and strokes his hair.") == {"edge-tove-jun"}
+    assert refuted("Tove kneels and wipes the mud from Jun's cheek with her sleeve.") == {"edge-tove-jun"}
+    # controls: a hand pushed away, a wrist gripped, a brush past someone
+    assert refuted("Tove brushes Jun's hand away.") == set()
+    assert refuted("Tove grips Jun's wrist and drags him to the gate.") == set()
+    assert refuted("Tove brushes past Jun's shoulder without a word.") == set()
+
+
+def test_an_endearment_said_to_someone_is_warmth() -> None:
+    assert refuted('Tove sets a bowl before Jun. "Eat up, pet. You look half-starved."') == {"edge-tove-jun"}
+    assert refuted('"Come in out of the rain, my dear boy," Tove tells Jun.') == {"edge-tove-jun"}
+    # controls: menace or contempt in the quote or the manner; another speaker; "dear me" is no address
+    assert refuted('"Sit down, dear," Tove sneers at Jun.') == set()
+    assert refuted('"I hope you die slowly, darling," Tove tells Jun.') == set()
+    assert refuted('Tove watches Jun. "Off with you, love," her father says.') == set()
+    assert refuted('Tove glares at Jun. "Dear me, look who crawled back."') == set()

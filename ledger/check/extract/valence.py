@@ -20,7 +20,7 @@ import logging
 from functools import lru_cache
 from importlib import resources
 
-from ledger.check.claims import Claim
+from ledger.check.claims import Claim, Modality
 from ledger.check.extract.conditions import (
     _OBJECT_PRONOUNS_ALL,
     _predicate,
@@ -30,6 +30,7 @@ from ledger.check.extract.conditions import (
     verb_lemma,
 )
 from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
+from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import WorldSnapshot
 
@@ -69,6 +70,22 @@ SYNONYMS |= {"sneer": "insult", "jeer": "insult", "taunt": "insult", "spit": "in
 # lexicon entries rated for another sense than the one a narration uses them in ("hands him a note" is not
 # help, "like a brother" is not liking); never counted
 OTHER_SENSE = frozenset({"hand", "like", "please", "pretty", "well", "kind", "mean", "fine", "free", "fair"})
+# Tender touch: a verb of gentle contact whose object is a part of the other's body ("squeezes her fingers",
+# "strokes his hair", "cups her cheek"), or that takes something off it ("brushes the dust off his shoulder",
+# "wipes the blood from her brow"), is care. The lexicon rates none of these verbs, so the gesture counts as
+# the word it is read as (:data:`TENDER_AS`). Only the tender parts count: a throat or a wrist squeezed is no
+# caress, and a hand pushed "away" or "aside" is refused.
+TENDER_TOUCH = frozenset(
+    {"squeeze", "pat", "stroke", "caress", "cup", "chafe", "ruffle", "tousle", "smooth", "kiss", "nuzzle"}
+    | {"clasp", "rub", "warm", "tuck"}
+)
+TENDER_TAKING = frozenset({"brush", "dust", "wipe", "pick", "flick", "sponge", "dab"})
+TENDER_PARTS = frozenset(
+    {"hand", "hands", "finger", "fingers", "cheek", "cheeks", "hair", "curls", "shoulder", "shoulders", "arm"}
+    | {"brow", "forehead", "head", "face", "knee", "back", "temple", "palm", "palms", "fingertips"}
+)
+TENDER_AS = "comfort"
+_REFUSING = frozenset({"away", "aside", "off"})
 # selling or trading a person (or what they are doing: "the hour Magda sleeps") is betraying them
 _TRADE = frozenset({"sell", "trade", "barter", "peddle", "auction"})
 _SUBORDINATE = frozenset(
@@ -134,6 +151,8 @@ def _score(
         phrasal = next((w for (v, p), w in PHRASAL.items() if v == lemma and p in nxt), None)
         if lemma in _TRADE and any(k < q < end and not _possessive_at(s, q) for q in at):
             phrasal = "betray"  # "trading the hour Magda sleeps for a crown": a person sold is betrayed
+        if phrasal is None and _tender(s, k, lemma, end, at):
+            phrasal = TENDER_AS
         v = (
             valence(phrasal or SYNONYMS.get(lemma, ""))
             if phrasal or lemma in SYNONYMS
@@ -170,10 +189,144 @@ def _score(
     return total, words
 
 
+def _tender(s: _Sentence, k: int, lemma: str, end: int, at: frozenset[int]) -> bool:
+    """True when the verb at ``k`` touches a tender part of the other's body gently: "squeezes their
+    fingers", "cups Mara's cheek" (the part right after the other's possessive), or takes something off it:
+    "brushes the dust off Quill's shoulder" (a particle of taking before the possessive)."""
+    if lemma not in TENDER_TOUCH and lemma not in TENDER_TAKING:
+        return False
+    toks = s.tokens
+    for q in range(k + 1, min(end, k + 8)):
+        if toks[q].quoted or toks[q].low not in TENDER_PARTS:
+            continue
+        owner = q - 1 if q - 1 in at else (q - 2 if q - 2 in at and toks[q - 1].text.islower() else None)
+        if owner is None or not _possessive_at(s, owner):
+            return False
+        if lemma in TENDER_TAKING:
+            return owner > k + 1 and toks[owner - 1].low in ("off", "from")
+        return not (q + 1 < s.b and toks[q + 1].low in _REFUSING)
+    return False
+
+
+# Endearments said to someone: a term of affection set off as a vocative in a line of speech ("Eat, love.",
+# "My dear girl.", "Come here, sweetheart") is warmth from the speaker to the one addressed. Read only with
+# no menace about it: a hostile word in the same quote, a manner of contempt or menace in the narration that
+# carries it ("purrs", "sneers"), or a cold manner (:data:`COLD_MANNER`) makes it mockery.
+ENDEARMENTS = frozenset(
+    {"love", "dear", "darling", "sweetheart", "dearest", "sweeting", "beloved", "lovey", "treasure"}
+    | {"pet", "lamb", "poppet", "honey", "duck", "ducky", "chuck", "sweet", "precious", "heart"}
+)
+_ENDEARMENT_AS = "dear"  # an endearment the lexicon does not rate ("pet", "lamb") reads as "dear"
+_VOCATIVE_NOUNS = frozenset(
+    {"girl", "boy", "lad", "lass", "child", "one", "friend", "heart", "fellow", "man"}
+)
+_VOCATIVE_EDGE = frozenset({",", ".", "!", "?", '"', "“", "”", "—", "–", ";"})
+MENACE = frozenset(
+    {"sneer", "hiss", "snarl", "drawl", "purr", "mock", "jeer", "taunt", "spit", "growl", "smirk", "leer"}
+    | {"croon", "simper", "scoff", "gloat", "threaten", "menace", "coo"}
+)
+_HOSTILE_WORD = -1.5  # a word this hostile in the quote makes the endearment mockery
+
+
+def _quote_around(s: _Sentence, k: int) -> tuple[int, int]:
+    """The token range of the quotation holding token ``k`` (marks included), within the narration."""
+    toks = s.tokens
+    lo = k
+    while lo > 0 and toks[lo - 1].quoted and toks[lo].text not in ('"', "“"):
+        lo -= 1
+    hi = k
+    while hi + 1 < len(toks) and toks[hi + 1].quoted:
+        hi += 1
+        if toks[hi].text in ('"', "”"):
+            break
+    return lo, hi + 1
+
+
+def _endearment_at(s: _Sentence) -> int | None:
+    """The first quoted endearment of this sentence used as a vocative: set off by punctuation or a quote
+    mark before it (or "my", "oh", "dear" before it) and after it (or one vocative noun: "my dear girl")."""
+    toks = s.tokens
+    for k in range(s.a, s.b):
+        t = toks[k]
+        if not t.quoted or t.low not in ENDEARMENTS or t.poss:
+            continue
+        p = k - 1
+        while p >= s.a and toks[p].low in ("my", "oh", "dear", "old", "sweet", "poor"):
+            p -= 1
+        if p >= 0 and toks[p].text not in _VOCATIVE_EDGE and toks[p].low not in ("my", "oh"):
+            continue
+        n = k + 1
+        if n < len(toks) and toks[n].low in _VOCATIVE_NOUNS and toks[n].text.islower():
+            n += 1
+        if n < len(toks) and toks[n].text in _VOCATIVE_EDGE:
+            return k
+    return None
+
+
+def _endearments(s: _Sentence, strong: dict[str, tuple[str, ...]]) -> None:
+    """attitude(speaker, addressee, warm) from an endearment said to someone the speaker has a strong
+    recorded attitude toward. The speaker is this sentence's narrated subject, else the previous subject
+    (the beat before an unattributed line); the addressee is the one such creature named in the quote or in
+    this sentence or the one before."""
+    k = _endearment_at(s)
+    if k is None:
+        return
+    toks = s.tokens
+    subjects = [(eid, m, md) for eid, m, md, _ in _subjects(s) if not m.quoted]
+    if len({eid for eid, _, _ in subjects}) > 1:
+        return  # two narrated subjects: which one speaks is not clear
+    if subjects:
+        speaker, _, mod = subjects[0]
+    else:
+        ante = s.ex.antecedent.get(s.a)
+        if ante is None or any(t.text.isalpha() and not t.quoted for t in toks[s.a : s.b]):
+            return  # only a line with no narration of its own is the beat's ('her father says': another)
+        speaker, mod = ante, None
+    targets = set(strong.get(speaker, ()))
+    if not targets:
+        return
+    q0, q1 = _quote_around(s, k)
+    first = _recent_start(s)
+    named = {
+        m.id
+        for m in s.mentions + s.ex.between(first, s.a)
+        if m.id in targets and (q0 <= m.i < q1 or not m.quoted)
+    } | {m.id for m in s.ex.between(q0, q1) if m.id in targets}
+    if len(named) != 1:
+        return
+    other = next(iter(named))
+    if other is None:
+        return
+    # no menace in the quote or in the narration around it
+    lo = min(first, q0)
+    words = [toks[q] for q in range(lo, max(q1, s.b))]
+    if any(t.quoted and valence(t.low) <= _HOSTILE_WORD for t in words[q0 - lo : q1 - lo]):
+        return
+    plain = [t.low for t in words if not t.quoted]
+    if COLD_MANNER & set(plain) or any((verb_lemma(w) or w) in MENACE | SYNONYMS.keys() for w in plain):
+        return
+    if mod is None:
+        mod = s.modality(Mention(("",), k, k + 1, False, False, "public"))
+    # the endearment is the speaker's own act, not a claim made in dialogue
+    mod = Modality(False, mod.hypothetical, mod.memory, mod.rumour, False)
+    v = valence(toks[k].low) or valence(_ENDEARMENT_AS)
+    s.ex.claims.append(
+        Claim(
+            "attitude",
+            (speaker, other, "warm"),
+            s.raw.strip(),
+            s.span,
+            mod,
+            f"valence={v:+.1f};{toks[k].low}",
+        )
+    )
+
+
 def _attitudes(s: _Sentence) -> None:
     """attitude(actor, other, warm|hostile) for a creature's behaviour toward another in one clause."""
     strong = _strong_edges(s.snap)
     charmed = _charmed(s)
+    _endearments(s, strong)
     first = _recent_start(s)  # a pronoun subject stands for someone named here or just before
     here = {m.id for m in s.ex.between(first, s.b) if m.id}
     if not (here & strong.keys()) and not charmed:
