@@ -31,7 +31,7 @@ ClaimKind = Literal[
     "damaged",
     "pc_choice",
     # meaning-level claims (judged by ledger.check.judge_meaning):
-    "health",  # health(entity, unhurt|near_death): "unscathed", "at death's door" against HP and ailments
+    "health",  # health(entity, unhurt|unharmed|unmarked|well|near_death): "unscathed", "at death's door"
     "senses",  # senses(entity, sight|hearing|speech): reads, answers a whisper, speaks; against conditions
     "condition_gone",  # condition_gone(entity, condition): "clean of the sickness" for a diseased creature
     "kinship",  # kinship(person, relative_of, term): "Lazlo, the ringmistress's nephew" (detail: the term)

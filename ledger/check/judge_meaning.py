@@ -6,8 +6,9 @@ it is pure and deterministic, and it only contradicts a claim against a record t
 party visibility), so a secret is never the reason given for a conflict. Each check flags only a clear
 disagreement, to keep false alarms low:
 
-- ``health``: "unscathed" at half HP or less (or while poisoned or diseased), "at death's door" at 90 % or
-  more; refuted by ``<entity>-hp`` (or the ailment's condition record).
+- ``health``: "hale" at half HP or less, "not a scratch on him" or "unscathed" at three quarters or less,
+  vigour, "unscathed" or a hearty appetite while poisoned or diseased, "at death's door" at 90 % or more;
+  refuted by ``<entity>-hp`` (or the ailment's condition record).
 - ``senses``: a blinded creature seeing, a deafened one hearing, a silenced or gagged one speaking; refuted
   by ``<entity>-condition-<condition>``.
 - ``condition_gone``: a recorded condition told gone ("clean of the sickness").
@@ -50,7 +51,17 @@ FACULTY_LOST: Mapping[str, tuple[str, ...]] = {
 }
 # ailments that make "hale and hearty" false whatever the HP
 AILMENTS = ("poisoned", "diseased", "sick", "exhausted", "cursed")
-UNHURT_MAX_FRACTION = 0.5  # "unscathed" is a conflict at or below half HP
+UNHURT_MAX_FRACTION = 0.5  # "hale", "none the worse" are a conflict at or below half HP
+# "not a scratch on him", "unbruised", "unharmed" deny any wound at all: a conflict once a quarter is lost
+UNMARKED_MAX_FRACTION = 0.75
+# the health states a claim may tell (ledger.check.extract.conditions): the most HP fraction each is false at
+_NO_HARM: Mapping[str, float] = {
+    "unhurt": UNHURT_MAX_FRACTION,
+    "unharmed": UNMARKED_MAX_FRACTION,
+    "unmarked": UNMARKED_MAX_FRACTION,
+}
+# the states an ailment makes false: vigour and health told; not marks on the skin ("not a bruise on her")
+_AILMENT_FALSIFIES = frozenset({"unhurt", "unharmed", "well"})
 NEAR_DEATH_MIN_FRACTION = 0.9  # "at death's door" is a conflict at or above 90 % HP
 WARM_CONFLICT_AT = -40  # warmth shown by someone whose recorded attitude is this or lower
 HOSTILE_CONFLICT_AT = 60  # hostility shown by someone whose recorded attitude is this or higher
@@ -86,17 +97,19 @@ def _health(c: Claim, snap: WorldSnapshot) -> Verdict:
     e = _entity(snap, eid)
     if e is None or not e.alive:
         return Verdict(c, "unknown")
-    if state == "unhurt":
+    if state in _AILMENT_FALSIFIES:
         ill = sorted(set(AILMENTS) & e.conditions)
         if ill:
             return Verdict(c, "contradicted", f"{eid}-condition-{ill[0]}", f"{e.name} is {ill[0]}")
+    if state == "well":
+        return Verdict(c, "unknown")  # an appetite or a colour in the cheeks says nothing of wounds
     hurt = [a for a in snap.round.actions_on(eid) if a.damage > 0 or a.outcome in ("hit", "critical")]
-    if state == "unhurt" and hurt:
+    if state in _NO_HARM and hurt:
         return Verdict(c, "contradicted", f"round:{hurt[0].id}", f"{e.name} was hurt this round")
     if e.hp is None or not e.max_hp or _changed_this_round(snap, eid, ("set_hp",)):
         return Verdict(c, "unknown")
     frac = e.hp / e.max_hp
-    if state == "unhurt" and frac <= UNHURT_MAX_FRACTION:
+    if state in _NO_HARM and frac <= _NO_HARM[state]:
         return Verdict(c, "contradicted", f"{eid}-hp", f"{e.name} is at {e.hp}/{e.max_hp} HP")
     # a maximum equal to the current HP may only be the loader's stand-in for an unknown one: trust it for a
     # PC (whose sheet has it), not for an NPC or a monster
@@ -108,7 +121,7 @@ def _health(c: Claim, snap: WorldSnapshot) -> Verdict:
         and not snap.round.actions_on(eid)
     ):
         return Verdict(c, "contradicted", f"{eid}-hp", f"{e.name} is at {e.hp}/{e.max_hp} HP")
-    return Verdict(c, "supported" if (state == "unhurt") == (frac > UNHURT_MAX_FRACTION) else "unknown")
+    return Verdict(c, "supported" if (state in _NO_HARM) == (frac > UNHURT_MAX_FRACTION) else "unknown")
 
 
 def _senses(c: Claim, snap: WorldSnapshot) -> Verdict:

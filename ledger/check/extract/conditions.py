@@ -2,15 +2,18 @@
 
 Three claim families, each read from what the words imply rather than from a list of sentences:
 
-- ``health(entity, unhurt|near_death)``: a closed scale of two health states at the ends of the HP range.
-  *Unhurt* is any "un-" adjective built on an injury verb (unharmed, unhurt, unscathed, unmarked, unbruised:
+- ``health(entity, unhurt|unharmed|unmarked|well|near_death)``: health states at the ends of the HP range.
+  *Unmarked* (no mark on the body: "unbruised", "not a bruise on her") and *unharmed* ("unscathed") deny any
+  wound, *unhurt* tells vigour ("hale", "in rude health": "in" + a state noun of bodily condition rated well
+  by its modifier), *well* a sign of health that tells nothing of wounds (a hearty appetite, rosy cheeks).
+  The phrases: any "un-" adjective built on an injury verb (unharmed, unhurt, unscathed, unmarked, unbruised:
   the stem's verb lemma from lemminflect is one of :data:`INJURY_VERBS`), "not a / without a / no" + an injury
   noun (a scratch, a mark, a bruise, by lemma: "not a scratch on her"), a vigour adjective (:data:`HALE`) or
   one of a few fixed idioms (:data:`UNHURT_IDIOMS`); *near death* is "barely" + a life verb (standing, alive,
   breathing), an injury participle after a severity adverb (gravely wounded) or a fixed idiom ("at death's
   door"). The phrase must describe a creature: it opens a comma-set phrase (an appositive, "Hale, not a
   scratch on her, ...") or follows a linking verb ("the man is fit as a fiddle"), and binds to that clause's
-  subject.
+  subject, or to the one "on him" names ("Brann finds him, not a mark on him": not the finder).
 - ``senses(entity, sight|hearing|speech)``: a verb of the subject's predicate whose lemma (lemminflect) is in
   the sight class (reads, watches, squints ...), the hearing class (hears, listens, or a reply right after
   someone else spoke: "answers her just as softly", "whispers something back"), or the speech class (the
@@ -34,6 +37,7 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _BODY_NOUNS, _OBJECT_LEAD, _SUBJECT_LEAD, SPEECH, VERBS
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.verbs import is_finite
 from ledger.check.snapshot import WorldSnapshot
 
 
@@ -122,7 +126,13 @@ _NOT_SPOKEN = frozenset(
     {"note", "observe", "greet", "continue", "begin", "laugh", "chuckle", "cackle", "gasp", "wheeze", "grunt"}
     | {"hum", "remind", "reassure", "promise", "suggest", "confirm", "add", "explain", "report", "warn"}
 )
-SPOKEN = (SPEECH - _NOT_SPOKEN) | {"proclaim", "recite", "chant", "holler", "preach", "bellow", "boom"}
+# beyond the lexicon: the verbs of articulate voice, singing and talk ("croons", "gossips", "harangues")
+_VOCAL = frozenset(
+    {"proclaim", "recite", "chant", "holler", "preach", "bellow", "boom", "croon", "warble", "yodel"}
+    | {"serenade", "carol", "chatter", "babble", "prattle", "gossip", "lecture", "harangue", "recount"}
+    | {"narrate", "converse", "chat", "jeer", "heckle", "natter", "sermonize", "sermonise", "lisp"}
+)
+SPOKEN = (SPEECH - _NOT_SPOKEN) | _VOCAL
 _SPOKEN_STRICT = SPOKEN | {"add", "explain", "warn", "suggest", "promise", "confirm", "report"}
 _LOUD_AFTER = frozenset({"aloud", "out"})  # "reads the prices out", "reads ... aloud"
 _NEG_BEFORE = frozenset({"not", "never", "cannot", "can't", "couldn't", "unable", "nor", "barely", "hardly"})
@@ -151,13 +161,38 @@ _SENSE_CONDITIONS = frozenset(
 
 # --- health: a two-ended scale ------------------------------------------------------------------------------
 
-INJURY_VERBS = frozenset(
-    {"harm", "hurt", "scathe", "injure", "wound", "mark", "bruise", "scratch", "scar", "blemish", "touch"}
-)
+# verbs of leaving a mark on a body ("unbruised", "unmarked") and of harming it in general ("unharmed")
+MARK_VERBS = frozenset({"mark", "bruise", "scratch", "scar", "blemish", "bloody", "batter", "graze"})
+HARM_VERBS = frozenset({"harm", "hurt", "scathe", "injure", "wound", "maim"})
+INJURY_VERBS = MARK_VERBS | HARM_VERBS | {"touch"}
 INJURY_NOUNS = frozenset(
     {"scratch", "mark", "bruise", "wound", "cut", "graze", "nick", "scrape", "scar", "blemish", "injury"}
+    | {"welt", "gash", "abrasion", "contusion", "laceration"}
 )
-HALE = frozenset({"hale", "hearty", "healthy", "spry", "sprightly", "robust", "vigorous", "fresh", "whole"})
+HALE = frozenset(
+    {"hale", "hearty", "healthy", "spry", "sprightly", "robust", "vigorous", "fresh", "whole"}
+    | {"hardy", "strapping", "lusty", "blooming", "flourishing", "thriving"}
+)
+# "in rude health", "in the best of health", "in fine fettle", "in good trim": a state noun of bodily
+# condition after "in", with a modifier that rates it well (by the list or by VADER valence, "rude" aside)
+_HEALTH_HEADS = frozenset({"health", "fettle", "trim", "vigour", "vigor", "shape", "fig"})
+_GOOD_HEALTH = frozenset(
+    {"rude", "fine", "good", "perfect", "robust", "excellent", "splendid", "best", "full", "sound", "great"}
+    | {"glowing", "blooming", "radiant", "vigorous", "hale", "hearty", "peak", "top", "high", "better"}
+    | {"fighting", "rare", "tip-top", "prime", "bounding"}
+)
+_POOR_HEALTH = frozenset(
+    {"poor", "ill", "bad", "frail", "fragile", "declining", "delicate", "precarious", "broken", "failing"}
+    | {"indifferent", "uncertain", "shaky", "sorry", "rough", "worse", "worst", "sickly", "feeble", "weak"}
+)
+# signs of health that say nothing of wounds (an appetite, a colour in the cheeks): against an ailment only
+_CHEEKS = frozenset({"pink", "rosy", "apple", "ruddy", "red"})
+_APPETITE_GOOD = frozenset(
+    {"hearty", "enormous", "huge", "great", "good", "healthy", "big", "keen", "prodigious", "vast", "fine"}
+    | {"excellent", "tremendous", "robust", "lusty", "famous", "splendid", "wolfish"}
+)
+_EAT = frozenset({"eat", "dine", "feast", "sup"})
+_COMPARATIVE_HEALTH = frozenset({"better", "stronger", "fitter", "healthier", "finer", "livelier"})
 UNHURT_IDIOMS = (
     "none the worse",
     "never looked better",
@@ -182,6 +217,12 @@ UNHURT_IDIOMS = (
     "as strong as they were",
     "strong as an ox",
     "strong as a bull",
+    "safe and sound",
+    "glowing with health",
+    "bursting with health",
+    "brimming with health",
+    "radiant with health",
+    "bright-eyed and bushy-tailed",
 )
 NEAR_DEATH_IDIOMS = (
     "death's door",
@@ -199,7 +240,7 @@ NEAR_DEATH_IDIOMS = (
     "fading fast",
 )
 _HEALED = frozenset({"heal", "healed", "mend", "mended", "gone"})
-_NOT_HEALTH_AFTER = frozenset({"out", "from", "off", "into", "with", "in", "on", "for"})
+_NOT_HEALTH_AFTER = frozenset({"out", "from", "off", "into", "with", "in", "on", "for", "to"})
 _LIFE_VERBS = frozenset({"stand", "alive", "breathe", "conscious", "cling", "move", "hang"})
 _SEVERE = frozenset({"gravely", "mortally", "grievously", "badly", "sorely", "terribly", "fatally"})
 _LINKING = frozenset({"be", "look", "seem", "appear", "remain", "stay", "feel"})
@@ -279,6 +320,10 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
     if first is None and m.j < s.b and _fronted(s, m.i) and s.tokens[m.j].low in VERBS:
         # "Within the hour Tomas is at the jail": the verb right after a subject behind a fronted phrase
         first = (m.j, s.tokens[m.j].low, VERBS[s.tokens[m.j].low])
+    if first is None and not m.poss:
+        # the caller found ``m`` at a subject position (behind a fronted phrase, after "as she works"): a
+        # finite verb right after it, any the lexicon knows ("Bertil overhears", "she chatters")
+        first = _finite_after(s, m.j)
     while first is None:
         # "Zaid the water-boy hurries over": a title or role naming the same creature right after the name
         nxt = next((x for x in s.mentions if x.i == m.j and x.ids == m.ids), None)
@@ -322,6 +367,24 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
             continue  # a bare form after "and" is likelier a noun ("bread and butter")
         out.append((k, lemma))
     return out
+
+
+def _finite_after(s: _Sentence, k: int) -> tuple[int, str, str] | None:
+    """(token, form, lemma) of a finite verb (-s or past form) at token ``k``, past one adverb in -ly."""
+    toks = s.tokens
+    if k < s.b and toks[k].low.endswith("ly") and toks[k].low not in VERBS:
+        k += 1
+    if k >= s.b or toks[k].quoted or not toks[k].text.isalpha() or not toks[k].text.islower():
+        return None
+    if any(x.i == k for x in s.mentions):
+        return None
+    low = toks[k].low
+    base = verb_lemma(low)
+    if base is None or base in _AUX_LEMMAS or not is_finite(low, base):
+        return None
+    if k + 1 < s.b and toks[k + 1].low in ("of", "'s"):
+        return None  # "Bertil's drums of ...": a noun phrase
+    return k, low, base
 
 
 def _speech_acts(s: _Sentence, lo: int, hi: int, listener: str) -> bool:
@@ -440,7 +503,13 @@ def _find_subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
             j = k + 2
         elif word not in _SUBJECT_PRONOUNS:
             continue
-        if k > s.a and toks[k - 1].low not in _SUBJECT_LEAD and not toks[k - 1].quoted and not _fronted(s, k):
+        if (
+            k > s.a
+            and toks[k - 1].low not in _SUBJECT_LEAD
+            and not toks[k - 1].quoted
+            and not _fronted(s, k)
+            and not (word in _NOMINATIVE and _after_adverbial_clause(s, k))
+        ):
             continue
         eid = _resolve_pronoun(s, word)
         if eid is not None:
@@ -450,18 +519,48 @@ def _find_subjects(s: _Sentence) -> list[tuple[str, Mention, Modality, bool]]:
     return out
 
 
+_NOMINATIVE = frozenset({"he", "she", "they"})
+# subordinators of time and manner that open a clause set before the main one ("as she works she sings")
+_SUBORDINATORS = frozenset({"as", "while", "when", "once", "after", "before", "until", "since", "whenever"})
+
+
+def _after_adverbial_clause(s: _Sentence, k: int) -> bool:
+    """True when token ``k`` follows a short adverbial clause with no comma, "as she works" + "she sings":
+    subordinator, subject (a pronoun or a name), an optional adverb, then a verb right before ``k``."""
+    toks = s.tokens
+    q = k - 1
+    if q <= s.a or verb_lemma(toks[q].low) is None or not toks[q].text.islower():
+        return False
+    q -= 1
+    if toks[q].low.endswith("ly") and q > s.a:
+        q -= 1  # "as he slowly works"
+    if toks[q].low in _NOMINATIVE or toks[q].low == "it":
+        q -= 1
+    else:
+        m = next((x for x in s.mentions if x.j == q + 1 and not x.quoted), None)
+        if m is None:
+            return False
+        q = m.i - 1
+    return q >= s.a and toks[q].low in _SUBORDINATORS
+
+
 _PREPOSITIONS = frozenset(
     {"within", "at", "in", "after", "by", "on", "under", "over", "across", "behind", "beside", "near", "from"}
 )
 
 
+_NOUN_LEAD = frozenset({"the", "a", "an", "his", "her", "its", "their", "my", "your", "our", "this", "that"})
+
+
 def _fronted(s: _Sentence, k: int) -> bool:
-    """True when the sentence opens with a prepositional phrase that runs up to token ``k`` with no verb in
-    it: "Within the hour he is at the watchhouse door"."""
+    """True when the sentence opens (after a conjunction, if any) with a prepositional phrase that runs up
+    to token ``k`` with no verb in it: "Within the hour he is at the watchhouse door", "But from the settle
+    by the door Old Noah cocks his head" (a word right after an article is its noun, not a verb)."""
     toks = s.tokens
-    if k - s.a > 6 or toks[s.a].low not in _PREPOSITIONS:
+    a = s.a + 1 if toks[s.a].low in ("but", "and", "yet", "then", "so") else s.a
+    if k - a > 9 or a >= k or toks[a].low not in _PREPOSITIONS:
         return False
-    return not any(toks[q].low in VERBS for q in range(s.a + 1, k))
+    return not any(toks[q].low in VERBS and toks[q - 1].low not in _NOUN_LEAD for q in range(a + 1, k))
 
 
 def _conditions(s: _Sentence) -> None:
@@ -516,6 +615,8 @@ _HEALTH_FIRST = frozenset(
     | HALE
     | _SEVERE
     | {"not", "without", "nary", "no", "barely", "hardly", "scarcely", "death", "never", "full"}
+    | _HEALTH_HEADS
+    | {"appetite", "heartily", "safe"}
 )
 
 
@@ -525,6 +626,7 @@ def _health_trigger(word: str) -> bool:
     return (
         word in _HEALTH_FIRST
         or (word.startswith("un") and word.endswith("ed"))
+        or word.endswith("-cheeked")
         or (word.endswith(("s", "d")) and any_lemma(word) in _INJURED_OR_HEALED)
     )
 
@@ -596,7 +698,7 @@ def _health(
             continue
         opens = (
             k == s.a
-            or toks[k - 1].text == ","
+            or toks[k - 1].text in (",", ":", ";", "—", "–")
             or verb_lemma(toks[k - 1].low) in _LINKING
             or k in subject_ends  # "Hedda has never felt better"
         )
@@ -614,7 +716,7 @@ def _health(
         if state is not None and _denied(words, state[1]):
             state = None  # "looks anything but unharmed"
         if state is not None and not _negated_at(s, k):
-            owner = _owner(s, subjects, k)
+            owner = _on_whom(s, subjects, k, end) or _owner(s, subjects, k)
             if owner is not None:
                 eid, mod = owner
                 # "not a scratch on her" is the claim itself: only other framings keep it from being asserted;
@@ -624,6 +726,10 @@ def _health(
                 mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory or back, mod.rumour, False)
                 claim("health", (eid, state[0]), mod, state[1])
         k += 1
+    for k, phrase in _well_signs(s, subjects) if "appetite" in s.narr or "heartily" in s.narr else ():
+        owner = _owner(s, subjects, k)
+        if owner is not None and not _negated_at(s, k):
+            claim("health", (owner[0], "well"), owner[1], phrase)
 
 
 # phrases that deny the health word after them
@@ -668,27 +774,78 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
     for idiom in UNHURT_IDIOMS:
         if idiom in text:
             return "unhurt", idiom
+    in_health = _in_good_health(words)
+    if in_health is not None:
+        return "unhurt", in_health
     for n, w in enumerate(words[:-2]):
         lemmas = [verb_lemma(x) or x for x in words[n + 1 : n + 3]]
-        if w == "never" and "better" in words[n + 1 : n + 4]:
-            return "unhurt", " ".join(words[n : n + 4])  # "has never felt better"
+        if w == "never" and _COMPARATIVE_HEALTH & set(words[n + 1 : n + 4]):
+            return "unhurt", " ".join(words[n : n + 4])  # "has never felt better", "never looked stronger"
         if any_lemma(w) in INJURY_NOUNS and any(x in _HEALED for x in lemmas):
             return "unhurt", " ".join(words[n : n + 3])  # "her wounds long healed"
     for n, w in enumerate(words[:6]):
-        if w.startswith("un") and verb_lemma(w[2:]) in INJURY_VERBS | {None} and w.endswith("ed"):
-            stem = w[2:-2]
-            if verb_lemma(w[2:]) in INJURY_VERBS or stem in ("scath", "scathe"):
+        if w.startswith("un") and w.endswith("ed"):
+            # "unbruised", "unmarked": no mark on the body; "unharmed", "unscathed": no harm done at all
+            base = verb_lemma(w[2:]) or ("scathe" if w[2:-2] in ("scath", "scathe") else None)
+            if base in MARK_VERBS:
+                return "unmarked", w
+            if base in HARM_VERBS:
+                return "unharmed", w
+            if base in INJURY_VERBS:
                 return "unhurt", w
         if w in ("not", "without", "nary", "no") and n + 1 < len(words):
             skip = ("a", "one", "single", "so", "much", "as", "sign", "trace", "hint", "of", "any")
             rest = [x for x in words[n + 1 : n + 5] if x not in skip]  # "no sign of any wound"
             if rest and any_lemma(rest[0]) in INJURY_NOUNS:
-                return "unhurt", " ".join(words[n : n + 4])
+                return "unmarked", " ".join(words[n : n + 4])
+        if n < 3 and w.endswith("-cheeked") and w.split("-")[0] in _CHEEKS:
+            return "well", w  # "pink-cheeked and bright-eyed": a colour in the face, no word on wounds
         after = words[n + 1] if n + 1 < len(words) else ""
         hale = w in HALE and n < 3 and (n == 0 or words[n - 1] in ("and", "quite", "looking"))
         if hale and after not in _NOT_HEALTH_AFTER:  # "fresh out of patience" is no health
             return "unhurt", w
     return None
+
+
+def _in_good_health(words: list[str]) -> str | None:
+    """ "in rude health", "in the best of health", "in fine fettle", "in the rudest health anyone has seen":
+    "in" opening the phrase, up to three modifiers, a state noun of bodily condition; at least one modifier
+    rates it well and none rates it badly (VADER valence, with "rude" read in its old sense of robust)."""
+    if len(words) < 3 or words[0] != "in":
+        return None
+    head = next((n for n in range(1, min(len(words), 6)) if words[n] in _HEALTH_HEADS), None)
+    if head is None:
+        return None
+    from ledger.check.extract.valence import valence  # imports this module: on first use only
+
+    mods = [w for w in words[1:head] if w not in ("the", "a", "of", "very", "most", "such", "so", "as")]
+    if not mods:
+        return None
+    lemmas = [any_lemma(w) if w not in _GOOD_HEALTH else w for w in mods]
+    if any(x in _POOR_HEALTH or (valence(x) < 0 and x != "rude") for x in lemmas):
+        return None
+    if any(x in _GOOD_HEALTH or valence(x) >= 1.0 for x in lemmas):
+        return " ".join(words[: head + 1])
+    return None
+
+
+def _well_signs(s: _Sentence, subjects: list[tuple[str, Mention, Modality, bool]]) -> list[tuple[int, str]]:
+    """(token, phrase) of a sign of good health anywhere in a subject's clause that tells nothing of wounds:
+    "with a hearty appetite", "eats heartily" (against an ailment only)."""
+    toks = s.tokens
+    out: list[tuple[int, str]] = []
+    for k in range(s.a, s.b):
+        t = toks[k]
+        if t.quoted:
+            continue
+        if t.low == "appetite" and k - 1 > s.a:
+            mods = [toks[q].low for q in range(max(s.a, k - 3), k)]
+            good = _APPETITE_GOOD & {any_lemma(x) if x not in _APPETITE_GOOD else x for x in mods}
+            if "with" in mods and good and not {"no", "without", "little", "poor"} & set(mods):
+                out.append((k, " ".join([*mods[mods.index("with") :], "appetite"])))
+        elif t.low == "heartily" and k > s.a and verb_lemma(toks[k - 1].low) in _EAT:
+            out.append((k, f"{toks[k - 1].low} heartily"))
+    return out
 
 
 def _owner(
@@ -697,6 +854,63 @@ def _owner(
     """The clause subject a phrase at token ``k`` describes: the last subject before it in the sentence."""
     before = [(eid, mod) for eid, m, mod, _ in subjects if m.j <= k]
     return before[-1] if before else None
+
+
+def _on_whom(
+    s: _Sentence, subjects: list[tuple[str, Mention, Modality, bool]], k: int, end: int
+) -> tuple[str, Modality] | None:
+    """The creature a health phrase (tokens ``k`` to ``end``) places the marks on, when it says: "not a
+    mark on him", "without a scratch upon the girl". A name there is that creature; an object pronoun is
+    the one it stood for earlier in the sentence ("Brann finds him, not a mark on him": not Brann, who
+    found him), else the clause subject it fits, else the one creature named nearby that it fits."""
+    toks = s.tokens
+    q = next((q for q in range(k, end - 1) if toks[q].low in ("on", "upon")), None)
+    if q is None:
+        return None
+    named = next((x for x in s.mentions if x.i == q + 1 and x.id and not x.quoted), None)
+    if named is not None and s.kind(named) in ("pc", "npc", "monster"):
+        return named.id, s.modality(named)  # type: ignore[return-value]
+    want = _OBJECT_PRONOUNS_ALL.get(toks[q + 1].low)
+    if want is None or toks[q + 1].low in ("his", "their"):
+        return None
+    fits = _fits(s, want)
+    before = [(eid, m, mod) for eid, m, mod, _ in subjects if m.j <= k]
+    # the same pronoun earlier as a verb's object ("finds him"): not that verb's subject
+    earlier = [p for p in range(s.a, k) if toks[p].low == toks[q + 1].low and not toks[p].quoted]
+    if earlier and earlier[0] > s.a and verb_lemma(toks[earlier[0] - 1].low) is not None:
+        doer = [eid for eid, m, _ in before if m.j <= earlier[0]]
+        lo = _previous_sentence(s)
+        near = {
+            m.id
+            for m in s.ex.between(lo, s.b)
+            if m.id and not m.quoted and fits(m.id) and (not doer or m.id != doer[-1])
+        }
+        if len(near) == 1:
+            eid = next(iter(near))
+            mod = next((mod for e2, _, mod in before if e2 == eid), before[-1][2] if before else Modality())
+            return eid, mod
+        return None
+    if before and fits(before[-1][0]):
+        return before[-1][0], before[-1][2]
+    lo = _previous_sentence(s)
+    near = {m.id for m in s.ex.between(lo, s.b) if m.id and not m.quoted and fits(m.id)}
+    if len(near) == 1:
+        return next(iter(near)), before[-1][2] if before else Modality()
+    return None
+
+
+def _fits(s: _Sentence, want: str) -> Callable[[str], bool]:
+    """A test: may the pronoun ``want`` (he, she, they) stand for the creature ``eid``."""
+
+    def fits(eid: str) -> bool:
+        e = s.snap.entities.get(eid)
+        if e is None or e.kind not in ("pc", "npc", "monster"):
+            return False
+        if e.pronoun is None:
+            return want != "it" and e.kind != "monster"
+        return e.pronoun == want
+
+    return fits
 
 
 def _cured(

@@ -1,0 +1,136 @@
+"""Issue 10, after the fresh_e run: conditions, health words and senses read as rules of English.
+
+- Health told in any form, by meaning: a state noun of bodily condition after "in" with a modifier that rates
+  it well ("in the best of health", "in excellent trim"), signs of health that say nothing of wounds (a colour
+  in the cheeks, a hearty appetite) against an ailment, and the absence of any mark ("not a bruise on her")
+  refuted once a quarter of the HP is gone, where vigour words ("hale") need half.
+- "not a mark on him": the marks are placed on the one the pronoun stood for earlier in the sentence (the
+  object of "finds him"), not on the finder.
+- A clause subject behind a fronted phrase that opens with a conjunction ("But from the door X ...") and a
+  pronoun subject after a short adverbial clause with no comma ("as she works she sings").
+- Any verb of vocal production (singing, crooning, chattering) for a silenced creature.
+"""
+
+from __future__ import annotations
+
+from ledger.check.judge import check
+from ledger.check.snapshot import Entity, Scene, WorldSnapshot
+
+
+def barge() -> WorldSnapshot:
+    """A river barge: Garrick at 9 of 30 HP, Hesper at 20 of 30, Ulla poisoned, Bertil deaf, Ines silenced."""
+    here = "loc-barge"
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-wren", "pc", "Wren", owner="1", location=here, pronoun="she"),
+            Entity("pc-tobin", "pc", "Tobin", owner="2", location=here, pronoun="he"),
+            Entity("npc-garrick", "npc", "Garrick Moss", location=here, pronoun="he", hp=9, max_hp=30),
+            Entity("npc-hesper", "npc", "Hesper Quail", location=here, pronoun="she", hp=20, max_hp=30),
+            Entity(
+                "npc-ulla",
+                "npc",
+                "Ulla Brisk",
+                location=here,
+                pronoun="she",
+                conditions=frozenset({"poisoned"}),
+            ),
+            Entity(
+                "npc-bertil",
+                "npc",
+                "Bertil Crane",
+                location=here,
+                pronoun="he",
+                conditions=frozenset({"deafened"}),
+            ),
+            Entity(
+                "npc-ines",
+                "npc",
+                "Ines Vane",
+                location=here,
+                pronoun="she",
+                conditions=frozenset({"silenced"}),
+            ),
+            Entity(here, "location", "the barge"),
+        ],
+        scene=Scene(
+            here,
+            frozenset(
+                {"pc-wren", "pc-tobin", "npc-garrick", "npc-hesper", "npc-ulla", "npc-bertil", "npc-ines"}
+            ),
+        ),
+    )
+
+
+def refuted(text: str) -> set[str | None]:
+    return {v.refuted_by for v in check(text, barge()).conflicts()}
+
+
+def test_good_health_after_in_is_read_by_its_modifier() -> None:
+    assert refuted("Ulla Brisk sits on the hatch, in the best of health, shelling peas.") == {
+        "npc-ulla-condition-poisoned"
+    }
+    assert refuted("Ulla Brisk, in excellent trim this morning, scrubs the tiller.") == {
+        "npc-ulla-condition-poisoned"
+    }
+    # control: a modifier that rates it badly, or a state noun that is no health
+    assert refuted("Ulla Brisk sits on the hatch, in poor health, shelling peas.") == set()
+    assert refuted("Ulla Brisk sits on the hatch, in a foul temper, shelling peas.") == set()
+
+
+def test_signs_of_health_are_false_of_an_ailing_creature_only() -> None:
+    assert refuted("Ulla Brisk, rosy-cheeked, hauls on the tow rope.") == {"npc-ulla-condition-poisoned"}
+    assert refuted("Ulla Brisk spoons up the eel stew with a hearty appetite.") == {
+        "npc-ulla-condition-poisoned"
+    }
+    # control: the same signs in a wounded creature say nothing of its wounds; no appetite is no health
+    assert refuted("Garrick Moss, rosy-cheeked, hauls on the tow rope.") == set()
+    assert refuted("Garrick Moss spoons up the eel stew with a hearty appetite.") == set()
+    assert refuted("Ulla Brisk pushes the eel stew away with no appetite at all.") == set()
+
+
+def test_no_mark_at_all_is_false_once_a_quarter_is_lost() -> None:
+    assert refuted("Hesper Quail strides the deck, not a bruise on her, coiling rope.") == {"npc-hesper-hp"}
+    assert refuted("Hesper Quail strides the deck: unbruised, she coils rope.") == {"npc-hesper-hp"}
+    # control: vigour words need half the HP gone; marks say nothing of poison
+    assert refuted("Hesper Quail strides the deck, hale and cheerful, coiling rope.") == set()
+    assert refuted("Ulla Brisk strides the deck, not a bruise on her, coiling rope.") == set()
+
+
+def test_the_marks_go_on_the_one_the_pronoun_stood_for() -> None:
+    text = "Garrick Moss has gone below. Wren finds him in the hold, not a scratch on him, stacking crates."
+    assert refuted(text) == {"npc-garrick-hp"}
+    text = "Tobin is asleep in the hold, not a scratch on him, when Garrick Moss finds him there."
+    assert refuted(text) == set()  # control: Tobin, whom nothing records hurt
+    text = "Tobin has gone below. Garrick Moss finds him in the hold, not a scratch on him, stacking crates."
+    assert refuted(text) == set()  # control: not the finder
+
+
+def test_a_subject_behind_a_fronted_phrase_after_a_conjunction() -> None:
+    assert refuted("But from the cabin by the stern Bertil Crane cocks his head, hearing every word.") == {
+        "npc-bertil-condition-deafened"
+    }
+    assert refuted("And under the awning Bertil Crane overhears the pilot's grumbling.") == {
+        "npc-bertil-condition-deafened"
+    }
+    # control: words read off the lips are seen, not heard
+    assert refuted("But from the cabin by the stern Bertil Crane watches their lips move.") == set()
+
+
+def test_a_pronoun_subject_after_a_short_adverbial_clause() -> None:
+    assert refuted("Ines Vane mends the sail, and as she works she sings a river song.") == {
+        "npc-ines-condition-silenced"
+    }
+    assert refuted("Ines Vane scrubs the deck. When she finishes she chatters to the cat.") == {
+        "npc-ines-condition-silenced"
+    }
+    # control: what she does with her hands, or answers in signs
+    assert refuted("Ines Vane mends the sail, and as she works she hums nothing, smiling.") == set()
+    assert refuted("Ines Vane mends the sail, and as she works she signs her answer to Wren.") == set()
+
+
+def test_any_verb_of_singing_or_chatter_is_speech() -> None:
+    assert refuted("Ines Vane croons a lullaby to the ship's cat.") == {"npc-ines-condition-silenced"}
+    assert refuted("At the tiller Ines Vane gossips with the pilot about the toll.") == {
+        "npc-ines-condition-silenced"
+    }
+    assert refuted("At the tiller Ines Vane nods along while the pilot gossips.") == set()
