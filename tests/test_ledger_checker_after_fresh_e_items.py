@@ -78,3 +78,22 @@ def test_an_item_name_modifying_the_next_noun_after_of_is_not_the_item() -> None
     assert named("Dagny holds out her oil lamp to Tobin.") == set()
     # control: the item itself, handed to someone who does not hold it
     assert "item-oil-casks-holder" in named("Osk shoulders a cask of oil and carries it down the stair.")
+
+
+def test_a_count_told_as_all_that_is_left_is_exact() -> None:
+    assert "item-oil-casks-quantity" in named(
+        "Wynn rolls the oil casks into the lamplight, and there they stand, only three left for the winter."
+    )
+    assert "item-arrows-quantity" in named(
+        "Tobin thumbs through the grey arrows in his quiver and sighs: the last four, fletched with gull."
+    )
+    assert "item-oil-casks-quantity" in named(
+        "Wynn lifts the two casks of oil she has left onto the trolley."
+    )
+    assert "item-oil-casks-quantity" in named("Wynn guards her last three casks of oil like a miser.")
+    # a few of a stack shown, or a count of something else, stays clean
+    assert named("Two casks of oil stand by the door, and the last two lamps burn low above them.") == set()
+    assert named("Wynn rolls three casks of oil to the door; Osk has two left to carry.") == set()
+    assert named("Wynn sets two casks of oil by the stove, the rest stacked below.") == set()
+    # "the last two" of a task, with no owner, may be the last of several handled
+    assert named("Wynn loads the last two casks of oil onto the sledge.") == set()

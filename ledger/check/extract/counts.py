@@ -177,9 +177,9 @@ def _counts(s: _Sentence) -> None:
         )
         if of_at >= 0:
             # "one of his two ...": a partitive is the holdings pass's count, but "the fifth of his harpoons"
-            # still needs five
+            # still needs five, and "the pair of candles" two
             lead = toks[of_at - 1].low if of_at - 1 >= s.a else ""
-            words = [lead] if lead in ORDINALS else []
+            words = [lead] if lead in ORDINALS else ["two"] if lead in _PAIRS else []
             if _number(lead) is not None and of_at - 2 >= s.a and toks[of_at - 2].low == "all":
                 claim(m, f"exact={_number(lead)}")  # "all five of Gideon's letters": every one there is
                 continue
@@ -203,9 +203,12 @@ def _counts(s: _Sentence) -> None:
             n = _number(words[0]) or 0
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
                 n = 6  # "half a dozen"
-            claim(m, f"min={n}")
+            claim(m, f"exact={n}" if _all_there_is(s, m, words) else f"min={n}")
         elif _head_plural(s, m):
             claim(m, "min=2")
+        left = _left_later(s, m, items)
+        if left is not None:
+            claim(m, f"exact={left}")  # "two sacks slump by the wall, and that is all: the last two"
         # further on, set off by a comma: "The moonwater in his satchel, both vials of it", "all six of them"
         for q in range(m.j, min(s.b - 2, m.j + 8)):
             if toks[q].quoted or toks[q].text in (";", ".") or any(x.i == q for x in items):
@@ -234,6 +237,63 @@ def _counts(s: _Sentence) -> None:
             it = recent[-1]
             here = Mention(it.ids, k, k + 1, False, False, "public")  # the modality where the ordinal is
             claim(it, f"min={ORDINALS[t.low]}", here)
+
+
+_PAIRS = frozenset({"pair", "brace"})
+_LEFT = frozenset({"left", "remaining"})
+_HAVE = frozenset({"has", "have", "had", "'s"})
+_PERSONAL = frozenset({"he", "she", "they", "i", "we", "you"})
+
+
+def _all_there_is(s: _Sentence, m: Mention, words: list[str]) -> bool:
+    """True when a count before an item is told as all there is now: "her last two sacks", "the only three
+    candles", "the two remaining casks", "three arrows left", "the pair of candles she has left". "the last
+    two sacks" may be the last of a task ("loads the last two sacks onto the cart"), so "last" needs an
+    owner."""
+    toks = s.tokens
+    rest = words[1:3]
+    if "remaining" in rest or ("only" in rest and _DETERMINERS & set(words[1:4])):
+        return True
+    if "last" in rest and _POSSESSIVE & set(words[1:4]):
+        return True
+    q = m.j
+    if q < s.b and toks[q].low in _LEFT:
+        return True  # "three arrows left", "two casks remaining"
+    if q < s.b and toks[q].low in ("that", "which"):
+        q += 1
+    # "the pair of candles she has left", "the four casks Osk has left"
+    who = next((c for c in s.mentions if c.i == q and c.id and s.kind(c) != "item"), None)
+    q = who.j if who is not None else q + 1 if q < s.b and toks[q].low in _PERSONAL else -1
+    return 0 <= q < s.b - 1 and toks[q].low in _HAVE and toks[q + 1].low == "left"
+
+
+_SET_OFF = frozenset({",", ":", "—", "–", "only", "just", "but", "barely"})
+_ENDS_PHRASE = frozenset({",", ".", ";", ":", "!", "?", "—", "–", "of", "left", "remaining", "in", "and"})
+
+
+def _left_later(s: _Sentence, m: Mention, items: list[Mention]) -> int | None:
+    """A count later in the item's sentence told as all that is left of it, before another item is named:
+    "..., and that is all: the last two.", "... — only three left", "..., four remaining"."""
+    toks = s.tokens
+    for q in range(m.j + 1, min(s.b, m.j + 18)):
+        t = toks[q]
+        if t.quoted or t.text in (".", ";", "!", "?") or any(x.i == q for x in items if x is not m):
+            return None
+        n = _number(t.low)
+        if n is None or t.low == "dozen":
+            continue
+        after = toks[q + 1].low if q + 1 < s.b else "."
+        before = toks[q - 1].low
+        if (
+            before == "last"
+            and toks[q - 2].low in _DETERMINERS - {"a", "an"}
+            and toks[q - 3].text in (":", "—", "–", ",")
+            and after in _ENDS_PHRASE
+        ):
+            return n  # "...: the last two," set off, standing for the item
+        if after in _LEFT and before in _SET_OFF:
+            return n  # "— only three left", ", four remaining"
+    return None
 
 
 def _sentence_start_before(s: _Sentence) -> int:
