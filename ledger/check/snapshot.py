@@ -15,6 +15,7 @@ thread id, or ``round:<action id>`` / ``round:submission-<pc id>`` for this roun
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -313,6 +314,8 @@ class WorldSnapshot:
 # --- thread roles and condition sources ------------------------------------------------------------------
 
 #: The closed vocabulary of thread roles (a party's side of a thread).
+# the scenario format's roles (ledger.scenario.values.THREAD_ROLE_NAMES; kept equal by a test, not imported:
+# the check must not pull pydantic in at import)
 THREAD_ROLES = ("owes", "owed", "sworn", "sworn_to", "offers", "hunts")
 # (thread kinds, verbs in the terms, (the subject's role, the other parties' role))
 _ROLE_VERBS = (
@@ -560,6 +563,51 @@ def load_world(path: str | Path, round_name: str | None = None) -> WorldSnapshot
 # -------------------------------------
 
 GONE_FATE = "sold, used up or destroyed"
+_ROLE_KEY = re.compile(r"^([a-z]+-\d{4}-\d{2})-role-([a-z]+-[a-z0-9-]+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFacts:
+    """What the ledger's facts say about other records (the scenario's ``fate``, ``roles`` and
+    ``condition_sources`` are kept as facts): why an item is gone, who stands where on a thread, and who
+    caused a condition. Both snapshot builders read them the same way, so they agree."""
+
+    fates: Mapping[str, str]  # item id -> sold | lost | destroyed | used_up | ...
+    roles: Mapping[str, tuple[tuple[str, str], ...]]  # thread id -> (party, role), in file order
+    sources: Mapping[str, tuple[tuple[str, str], ...]]  # entity id -> (condition, source id)
+    keys: frozenset[str]  # the facts read here (not plain facts of the world)
+
+
+def record_facts(
+    facts: Iterable[tuple[str, Any]], items: Iterable[str], entities: Iterable[str]
+) -> RecordFacts:
+    """Sort ``(key, value)`` facts into item fates (``<item>-fate``), thread roles (``<thread>-role-<party>``)
+    and condition sources (``<entity>-condition-<c>`` whose value names a record)."""
+    item_ids, entity_ids = set(items), set(entities)
+    fates: dict[str, str] = {}
+    roles: dict[str, list[tuple[str, str]]] = {}
+    sources: dict[str, list[tuple[str, str]]] = {}
+    keys: set[str] = set()
+    for key, value in facts:
+        if not isinstance(value, str) or not value:
+            continue
+        if key.endswith("-fate") and key.removesuffix("-fate") in item_ids:
+            fates[key.removesuffix("-fate")] = value.replace("_", " ")
+            keys.add(key)
+        elif (m := _ROLE_KEY.match(key)) is not None and value in THREAD_ROLES:
+            roles.setdefault(m.group(1), []).append((m.group(2), value))
+            keys.add(key)
+        elif "-condition-" in key:
+            entity, _, cond = key.partition("-condition-")
+            if entity in entity_ids and cond:
+                sources.setdefault(entity, []).append((cond, value))
+                keys.add(key)
+    return RecordFacts(
+        fates,
+        {k: tuple(v) for k, v in roles.items()},
+        {k: tuple(v) for k, v in sources.items()},
+        frozenset(keys),
+    )
 
 
 def _superseded_by(change: Any) -> tuple[str, ...]:
@@ -597,6 +645,7 @@ def snapshot_from_world(
     the world's starting location with every living creature there; ``round`` defaults to no round facts.
     Item fates come from the replay: an item nobody holds any more was sold, used up or destroyed.
     """
+    told = record_facts(((f.key, f.value) for f in world.facts.values()), world.items, world.entities)
     entities: list[Entity] = []
     for e in world.entities.values():
         max_hp = None
@@ -616,6 +665,7 @@ def snapshot_from_world(
                 conditions=frozenset(e.conditions),
                 owner=e.owner,
                 visibility=e.visibility,
+                condition_sources=told.sources.get(e.id, ()),
             )
         )
     for loc in world.locations.values():
@@ -632,7 +682,7 @@ def snapshot_from_world(
         )
         if it.id not in held_items:
             # why it is gone (sold, lost, destroyed, used up, confiscated) when the scenario says so
-            fates.append(ItemFate(it.id, str(getattr(it, "fate", None) or GONE_FATE), it.visibility))
+            fates.append(ItemFate(it.id, told.fates.get(it.id, GONE_FATE), it.visibility))
     holdings = [Holding(h.item, h.holder, h.quantity, h.visibility) for h in world.holdings]
     edges = [
         Edge(
@@ -656,9 +706,8 @@ def snapshot_from_world(
             t.terms,
             tuple(t.tags),
             t.visibility,
-            # the scenario's own roles when its format carries them, else read off the terms
-            roles=tuple(dict(getattr(t, "roles", None) or {}).items())
-            or thread_roles(t.parties, t.terms, by_id, t.thread_kind),
+            # the scenario's own roles (kept as facts) when it gives them, else read off the terms
+            roles=told.roles.get(t.id) or thread_roles(t.parties, t.terms, by_id, t.thread_kind),
         )
         for t in world.threads.values()
     ]
@@ -671,6 +720,7 @@ def snapshot_from_world(
             tells=(f.value,) if isinstance(f.value, str) and 3 < len(f.value) <= 40 else (),
         )
         for f in world.facts.values()
+        if f.key not in told.keys
     ]
     retcons: list[Retcon] = []
     if scenario is not None:

@@ -36,6 +36,7 @@ from ledger.check.snapshot import (
     Scene,
     Thread,
     WorldSnapshot,
+    record_facts,
     thread_roles,
 )
 from ledger.store import models as m
@@ -129,6 +130,10 @@ async def snapshot_from_ledger(
                 st[field] = f.j1
             continue
         plain_facts.append(Fact(key=f.k1, value=f.j1, visibility=f.visibility, tells=_tells(f.j1)))
+    # As snapshot_from_world does: item fates and thread roles are facts about those records, not plain facts.
+    told = record_facts(((f.key, f.value) for f in plain_facts), (it.k1 for it in parts["item"]), ())
+    if told.keys:
+        plain_facts = [f for f in plain_facts if f.key not in told.keys]
 
     entities: list[Entity] = []
     for e in parts["entity"]:  # k1 id, k3 kind, t1 name, t2 owner, j1 aliases, j2 sheet
@@ -178,7 +183,11 @@ async def snapshot_from_ledger(
     ]
     held = {h.item for h in holdings}
     # As snapshot_from_world does: an item nobody (visibly) holds any more was sold, used up or destroyed.
-    fates = [ItemFate(item, GONE_FATE, visibility) for item, visibility in items if item not in held]
+    fates = [
+        ItemFate(item, told.fates.get(item, GONE_FATE), visibility)
+        for item, visibility in items
+        if item not in held
+    ]
 
     edges = [  # k1 source, k2 target, k3 kind, t1 reason, n attitude
         Edge(
@@ -202,7 +211,7 @@ async def snapshot_from_ledger(
             terms=t.t2,
             aliases=tuple(t.j1 or ()),
             visibility=t.visibility,
-            roles=thread_roles(t.j2 or [], t.t2, by_id, t.k3),
+            roles=told.roles.get(t.k1) or thread_roles(t.j2 or [], t.t2, by_id, t.k3),
         )
         for t in parts["thread"]
     ]

@@ -156,7 +156,9 @@ def add_fact(
     if field_name == "exits":
         return  # scenery the narrator gets from the location itself
     death = field_name == "alive" and f.value is False
-    condition = field_name.startswith("condition-") and f.value is True
+    # a condition fact is true, or names what caused it (charmed by npc-vesna: a scenario's condition_sources)
+    caused = isinstance(f.value, str) and bool(f.value)
+    condition = field_name.startswith("condition-") and (f.value is True or caused)
 
     def render(names: Mapping[str, str], f: Any = f) -> str:
         who = names.get(subject, subject) if subject else None
@@ -164,7 +166,9 @@ def add_fact(
             where = f" at {names.get(at_location, at_location)}" if at_location else ""
             return f"{who} is dead (since session {f.session_number}){where}"
         if condition:
-            return f"{who} is {field_name.removeprefix('condition-')} (since session {f.session_number})"
+            cause = f" by {names.get(f.value, f.value)}" if caused else ""
+            state = field_name.removeprefix("condition-")
+            return f"{who} is {state}{cause} (since session {f.session_number})"
         if who is not None:
             return (
                 f"{who}: {field_name.replace('-', ' ')} = {_fact_value(f.value)} (session {f.session_number})"

@@ -39,6 +39,7 @@ from ledger.scenario.values import (
     FACT_KEY_RE,
     SKILLS,
     THREAD_ID_RE,
+    ItemFateName,
     Name,
     PropertyValue,
     Reason,
@@ -48,9 +49,13 @@ from ledger.scenario.values import (
     Slug,
     Text,
     ThreadId,
+    ThreadRoleName,
     Visibility,
 )
 from ledger.store.narrative import NarrativeKind
+
+# condition -> the record behind it (``charmed = "npc-vesna"``: charmed by Vesna)
+ConditionSources = dict[Slug, RecordId]
 
 __all__ = [
     "MAX_PROBLEMS_SHOWN",
@@ -193,6 +198,7 @@ class PlayerCharacter(_Model):
     location: RecordId | None = None
     alive: StrictBool = True
     conditions: tuple[Slug, ...] = ()
+    condition_sources: ConditionSources = Field(default_factory=dict)
     session: Session = 1
     visibility: Visibility = "public"
 
@@ -225,6 +231,7 @@ class PlayerCharacter(_Model):
     def _hp_within_max(self) -> PlayerCharacter:
         if self.max_hp is not None and self.hp > self.max_hp:
             raise ValueError(f"hp {self.hp} is above max_hp {self.max_hp}")
+        _check_sources(self.conditions, self.condition_sources)
         return self
 
 
@@ -344,6 +351,7 @@ class NonPlayerCharacter(_Model):
     location: RecordId | None = None
     hp: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
     conditions: tuple[Slug, ...] = ()
+    condition_sources: ConditionSources = Field(default_factory=dict)
     hostile: StrictBool = False
     home: RecordId | None = None
     persona: PersonaField = ""  # a free-text note (never spoken) or a persona table (issue 13)
@@ -358,6 +366,7 @@ class NonPlayerCharacter(_Model):
 
     @model_validator(mode="after")
     def _one_stat_source(self) -> NonPlayerCharacter:
+        _check_sources(self.conditions, self.condition_sources)
         if self.bestiary is not None and self.stats is not None:
             raise ValueError("give either bestiary or stats, not both")
         if self.kind == "monster" and self.bestiary is None and self.stats is None:
@@ -383,6 +392,9 @@ class Item(_Model):
     quantity: Annotated[StrictInt, Field(ge=0)] = 1
     holdings: tuple[Holding, ...] = ()
     properties: dict[str, PropertyValue] = Field(default_factory=dict)
+    # why nobody holds it any more (sold, lost, destroyed, used_up, confiscated, given_away, stolen): the
+    # check names it when a narration shows the item ("the lantern was sold")
+    fate: ItemFateName | None = None
     session: Session = 1
     visibility: Visibility = "public"
 
@@ -401,6 +413,8 @@ class Item(_Model):
             raise ValueError(
                 "only a stackable item (properties.stackable = true) can have a quantity above 1"
             )
+        if self.fate is not None and (self.holdings or (self.holder is not None and self.quantity > 0)):
+            raise ValueError(f"an item someone holds has no fate: drop holder or fate {self.fate!r}")
         return self
 
 
@@ -428,8 +442,18 @@ class Thread(_Model):
     tags: tuple[Slug, ...] = ()
     expires_session: Session | None = None
     place: RecordId | None = None
+    # who stands where on it, party id -> owes | owed | sworn | sworn_to | offers | hunts: the check then
+    # knows who owes whom without reading the terms ("Harker owes Eli six guineas")
+    roles: dict[RecordId, ThreadRoleName] = Field(default_factory=dict)
     session: Session | None = None
     visibility: Visibility = "public"
+
+    @model_validator(mode="after")
+    def _roles_of_parties(self) -> Thread:
+        strangers = [p for p in self.roles if p not in self.parties]
+        if strangers:
+            raise ValueError(f"roles name {strangers[0]!r}, who is not among the parties")
+        return self
 
     @property
     def source_session(self) -> int:
@@ -523,6 +547,13 @@ class Scenario(_Model):
             "narrative events": sum(1 for h in self.history if h.event is not None or not h.changes),
             "changes": sum(len(h.changes) for h in self.history),
         }
+
+
+def _check_sources(conditions: tuple[str, ...], sources: dict[str, str]) -> None:
+    """Each condition with a source (``charmed = "npc-vesna"``) must be one the creature has."""
+    missing = [c for c in sources if c not in conditions]
+    if missing:
+        raise ValueError(f"condition_sources names {missing[0]!r}, which is not among its conditions")
 
 
 def _check_conditions(value: tuple[str, ...]) -> tuple[str, ...]:

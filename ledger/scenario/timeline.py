@@ -132,7 +132,9 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                 witnesses=(),
             ),
         )
-        _status_changes(put, pc.session, path, pc.id, pc.alive, pc.conditions, pc.visibility)
+        _status_changes(
+            put, pc.session, path, pc.id, pc.alive, pc.conditions, pc.visibility, pc.condition_sources
+        )
     for i, npc in enumerate(s.npcs):
         path = f"npcs[{i}]"
         npc_sheet: dict[str, Any] = {"hostile": npc.hostile}
@@ -164,7 +166,9 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                 witnesses=(),
             ),
         )
-        _status_changes(put, npc.session, path, npc.id, npc.alive, npc.conditions, npc.visibility)
+        _status_changes(
+            put, npc.session, path, npc.id, npc.alive, npc.conditions, npc.visibility, npc.condition_sources
+        )
         if npc.home is not None:
             # Where the NPC lives, apart from where they were last seen (their location).
             put(
@@ -192,6 +196,13 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                 witnesses=(),
             ),
         )
+        if item.fate is not None:
+            # why nobody holds it any more, a fact of the item the check names ("the lantern was sold")
+            put(
+                item.session,
+                f"{path}.fate",
+                SetFact(key=f"{item.id}-fate", value=item.fate, visibility=item.visibility, witnesses=()),
+            )
         for j, extra in enumerate(item.holdings[1:], start=1):
             put(
                 item.session,
@@ -235,6 +246,13 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                 witnesses=(),
             ),
         )
+        for party, role in th.roles.items():
+            # who owes whom (who swore to whom), a fact of the thread per party
+            put(
+                th.source_session,
+                f"{path}.roles.{party}",
+                SetFact(key=f"{th.id}-role-{party}", value=role, visibility=th.visibility, witnesses=()),
+            )
         if th.status != "open":
             put(
                 th.source_session,
@@ -301,7 +319,14 @@ def rules_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _status_changes(
-    put: Any, session: int, path: str, entity: str, alive: bool, conditions: tuple[str, ...], visibility: str
+    put: Any,
+    session: int,
+    path: str,
+    entity: str,
+    alive: bool,
+    conditions: tuple[str, ...],
+    visibility: str,
+    sources: Mapping[str, str],
 ) -> None:
     if not alive:
         put(
@@ -315,6 +340,15 @@ def _status_changes(
             f"{path}.conditions[{j}]",
             AddCondition(entity=entity, condition=cond, visibility=visibility, witnesses=()),
         )
+        if cond in sources:
+            # The condition fact names what caused it ("charmed" by npc-vesna) instead of only being true.
+            put(
+                session,
+                f"{path}.condition_sources.{cond}",
+                SetFact(
+                    key=f"{entity}-condition-{cond}", value=sources[cond], visibility=visibility, witnesses=()
+                ),
+            )
 
 
 def timeline(scenario: Scenario) -> tuple[ScenarioEvent, ...]:

@@ -7,7 +7,7 @@ and conditions against them, and :mod:`.validate` turns a failed pattern back in
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
@@ -45,8 +45,21 @@ CONDITIONS = frozenset(
         "stunned",
         "unconscious",
         "exhaustion",
+        # Beyond the 5e list: conditions a story needs and the assertion check reads (a silenced creature
+        # cannot speak or sing; a diseased one is not in rude health). The rules engine gives them no
+        # mechanical effect.
+        "silenced",
+        "diseased",
     }
 )
+# Why an item nobody holds any more is gone (``[[items]] fate``): the check says so when a narration shows
+# it ("the lantern was sold").
+ItemFateName = Literal["sold", "lost", "destroyed", "used_up", "confiscated", "given_away", "stolen"]
+ITEM_FATES: tuple[str, ...] = get_args(ItemFateName)
+# Who stands where on a thread (``[[threads]] roles``): who owes and who is owed on a debt or favour, who
+# swore and to whom on an oath or quest, who offers and who hunts on a bounty.
+ThreadRoleName = Literal["owes", "owed", "sworn", "sworn_to", "offers", "hunts"]
+THREAD_ROLE_NAMES: tuple[str, ...] = get_args(ThreadRoleName)
 SKILLS = frozenset(
     {
         "acrobatics",

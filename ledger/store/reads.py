@@ -95,7 +95,8 @@ def _entity_view(row: Any, facts: Iterable[Any]) -> EntityView:
     for f in facts:
         if f.field in ("alive", "location", "hp"):
             state[f.field] = f.value
-        elif f.field.startswith("condition-") and f.value is True:
+        elif f.field.startswith("condition-") and (f.value is True or (isinstance(f.value, str) and f.value)):
+            # true, or naming what caused it (a scenario's condition_sources: charmed by npc-vesna)
             state["conditions"].append(f.field.removeprefix("condition-"))
     state["conditions"] = tuple(sorted(state["conditions"]))
     return EntityView(
