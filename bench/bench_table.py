@@ -237,6 +237,7 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
 
 
 FREEZE = False  # set by --freeze: gc.freeze() once the campaign is set up
+PROFILE = ""  # set by --profile: cProfile the counted rounds' close_round only, stats written here
 
 
 async def round_overhead(events: int, rounds: int) -> RoundFigures:
@@ -262,6 +263,11 @@ async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
         gc.freeze()
     meter = Meter(table)
     collections = FullCollections()
+    profiler = None
+    if PROFILE:
+        import cProfile
+
+        profiler = cProfile.Profile()
     wall, cpu, statements = [], [], []
     for n in range(rounds + 1):
         for caller, _, text in PLAYERS:
@@ -272,7 +278,11 @@ async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
             meter.start()
         collections.on = n > 0
         start, start_cpu = time.perf_counter(), time.process_time()
+        if profiler is not None and n > 0:
+            profiler.enable()
         await table.close_round(where, GM)
+        if profiler is not None and n > 0:
+            profiler.disable()
         collections.on = False
         if n > 0:
             meter.stop()
@@ -280,6 +290,8 @@ async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
             cpu.append(time.process_time() - start_cpu)
             statements.append(sum(meter.statements.values()) - before)
     collections.close()
+    if profiler is not None:
+        profiler.dump_stats(PROFILE)
     if FREEZE:
         gc.unfreeze()
     figures = RoundFigures(wall, cpu, statements, meter)
@@ -358,9 +370,13 @@ async def main() -> None:
     parser.add_argument(
         "--freeze", action="store_true", help="gc.freeze() after the setup (full collections skip it)"
     )
+    parser.add_argument(
+        "--profile", default="", help="write cProfile stats of the counted rounds (close_round only) here"
+    )
     args = parser.parse_args()
-    global PG_URL, FREEZE
+    global PG_URL, FREEZE, PROFILE
     FREEZE = args.freeze
+    PROFILE = args.profile
     PG_URL = args.pg if args.backend == "postgresql" else ""
     backend = "PostgreSQL" if PG_URL else "SQLite"
     print(f"Tablekeeper table bench ({backend}, offline narrator, courier that does nothing)")

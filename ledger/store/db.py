@@ -40,7 +40,11 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     elif url.startswith(("postgresql://", "postgres://")):
         url = "postgresql+asyncpg://" + url.split("://", 1)[1]
     if url.startswith("sqlite"):
+        from ledger.store.sqlite_driver import dbapi
+
         connect_args = {"timeout": 60.0, **kwargs.pop("connect_args", {})}
+        if url.startswith("sqlite+aiosqlite:"):
+            kwargs.setdefault("module", dbapi())  # one trip to aiosqlite's thread per statement
         engine = create_async_engine(url, connect_args=connect_args, **kwargs)
         _tune_sqlite(engine)
         return engine
