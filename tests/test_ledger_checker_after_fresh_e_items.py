@@ -21,7 +21,8 @@ from ledger.check.snapshot import (
 
 def lighthouse() -> WorldSnapshot:
     """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass), Tobin with nine
-    throwing stones and twenty arrows, Osk the ferryman, Dagny; the ferry Marigold was sold."""
+    throwing stones, twenty arrows and six copper crowns, Osk the ferryman, Dagny; the ferry Marigold was
+    sold."""
     return WorldSnapshot.build(
         entities=[
             Entity("pc-tobin", "pc", "Tobin", owner="1", location="loc-light", pronoun="he"),
@@ -40,6 +41,7 @@ def lighthouse() -> WorldSnapshot:
             Entity("item-arrows", "item", "grey arrows", (Alias("arrows"), Alias("arrow"))),
             Entity("item-spyglass", "item", "the brass spyglass", (Alias("spyglass"),)),
             Entity("item-marigold", "item", "the ferry Marigold", (Alias("the Marigold"),)),
+            Entity("item-crowns", "item", "copper crowns", (Alias("crowns"), Alias("crown"))),
         ],
         holdings=[
             Holding("item-lamp-key", "npc-wynn"),
@@ -47,6 +49,7 @@ def lighthouse() -> WorldSnapshot:
             Holding("item-stones", "pc-tobin", 9),
             Holding("item-arrows", "pc-tobin", 20),
             Holding("item-spyglass", "npc-wynn"),
+            Holding("item-crowns", "pc-tobin", 6),
         ],
         fates=[ItemFate("item-marigold", "sold")],
         scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk"})),
@@ -97,3 +100,14 @@ def test_a_count_told_as_all_that_is_left_is_exact() -> None:
     assert named("Wynn sets two casks of oil by the stove, the rest stacked below.") == set()
     # "the last two" of a task, with no owner, may be the last of several handled
     assert named("Wynn loads the last two casks of oil onto the sledge.") == set()
+
+
+def test_a_sum_owed_priced_or_still_to_come_is_no_count_of_a_purse() -> None:
+    assert named("Osk still owes Wynn forty copper crowns for the winter oil.") == set()
+    assert named("Passage on the mail boat costs twenty copper crowns a head, Osk says.") == set()
+    assert named("Wynn swears the harbour master will come for Tobin's thirty copper crowns.") == set()
+    assert named("By spring Wynn will roll twelve casks of oil down to the quay.") == set()
+    # control: coins and casks told as there now
+    assert "item-crowns-quantity" in named("Tobin stacks twelve copper crowns on the bar.")
+    assert "item-crowns-quantity" in named("Tobin empties his purse on the table: eleven copper crowns.")
+    assert "item-oil-casks-quantity" in named("Wynn rolls twelve casks of oil down to the quay.")

@@ -17,10 +17,12 @@ Imports :mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`; :func:`_counts` is 
 
 from __future__ import annotations
 
-from ledger.check.claims import Claim
+from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _NUMBERS
+from ledger.check.extract.linker import noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.verbs import lemma as verb_lemma
 
 ORDINALS = {
     "second": 2,
@@ -114,6 +116,39 @@ def kind_not_item(s: _Sentence, m: Mention) -> bool:
     return bool(name) and _head(name) != s.tokens[m.i].low
 
 
+# coins and units of money: a number before one may name a sum (a price, a debt, a wage), not a stack
+_MONEY = frozenset(
+    {"coin", "guinea", "penny", "pence", "shilling", "crown", "mark", "ducat", "florin", "doubloon"}
+    | {"sovereign", "noble", "thaler", "groat", "farthing", "sou", "denier", "dollar", "pound", "talent"}
+    | {"drachma", "obol", "piece", "escudo", "livre", "franc", "copper", "dinar", "dirham", "groschen"}
+)
+# lemmas of a sentence about a sum owed, paid, charged or priced
+_SUM_WORDS = frozenset(
+    {"owe", "debt", "cost", "price", "worth", "fee", "wage", "bounty", "reward", "ransom", "toll"}
+    | {"tax", "rent", "pay", "repay", "settle", "lend", "borrow", "bet", "wager", "stake", "charge", "loan"}
+    | {"payment", "fare", "tithe", "bribe", "dowry", "arrears", "due", "earn", "sell", "buy", "pawn"}
+)
+
+
+def _is_money(s: _Sentence, m: Mention) -> bool:
+    """True when the item's head noun is a coin or a unit of money ("gold guineas", "silver marks")."""
+    e = s.snap.entities.get(m.id or "")
+    if e is None:
+        return False
+    words = [w for w in e.name.lower().replace("'s", "").split() if w.isalpha()]
+    return bool(words) and noun_lemma(_head(words)) in _MONEY
+
+
+def _tells_a_sum(s: _Sentence) -> bool:
+    """True when the sentence (outside quotes) talks of owing, paying, pricing or a debt."""
+    for t in s.tokens[s.a : s.b]:
+        if t.quoted or not t.text.isalpha():
+            continue
+        if t.low in _SUM_WORDS or noun_lemma(t.low) in _SUM_WORDS or verb_lemma(t.low) in _SUM_WORDS:
+            return True
+    return False
+
+
 # words after a sum that make it owed or still to come, not a stack there now: "the forty coins are still
 # owing", "her twenty shillings are yet to be paid", "still to come out of that money"
 _OWED = frozenset({"owing", "owed", "due", "unpaid", "outstanding", "owes", "owe", "promised"})
@@ -153,11 +188,17 @@ def _counts(s: _Sentence) -> None:
             return
         made.add((m.id, detail))
         mod = s.modality(at or m)
+        if s.future_or_asked(at or m):
+            # "jokes that the ghost will come for her twenty guineas": a count still to come or asked about
+            mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour, mod.negated)
         s.ex.claims.append(Claim("count", (m.id, "*"), s.raw.strip(), s.span, mod, detail))
 
+    sums = _tells_a_sum(s) if any(_is_money(s, m) for m in items) else False
     for m in items:
         if owed_after(s, m.j) or (m.j < s.b and toks[m.j].low in _PAID_OVER):
             continue  # "the forty coins are still owing", "forty coins counted into his palm": a sum
+        if sums and _is_money(s, m):
+            continue  # "the debt of forty crowns", "paid twenty guineas for the mare": a sum, not a purse
         # the words right before the name, nearest first, back to a determiner: "his second", "both"
         words: list[str] = []
         k = m.i - 1
