@@ -8,7 +8,9 @@
   object of "finds him"), not on the finder.
 - A clause subject behind a fronted phrase that opens with a conjunction ("But from the door X ...") and a
   pronoun subject after a short adverbial clause with no comma ("as she works she sings").
-- Any verb of vocal production (singing, crooning, chattering) for a silenced creature.
+- Any verb of vocal production (singing, crooning, chattering, arguing) for a silenced creature; starting,
+  turning or waking at a noun of sound, or catching words, for a deaf one; "sees" in the sense of foresight
+  or understanding ("sees the future", "sees that ...", "sees through the lie") is no sight.
 """
 
 from __future__ import annotations
@@ -50,12 +52,24 @@ def barge() -> WorldSnapshot:
                 pronoun="she",
                 conditions=frozenset({"silenced"}),
             ),
+            Entity(
+                "npc-odo", "npc", "Odo Fenn", location=here, pronoun="he", conditions=frozenset({"blinded"})
+            ),
             Entity(here, "location", "the barge"),
         ],
         scene=Scene(
             here,
             frozenset(
-                {"pc-wren", "pc-tobin", "npc-garrick", "npc-hesper", "npc-ulla", "npc-bertil", "npc-ines"}
+                {
+                    "pc-wren",
+                    "pc-tobin",
+                    "npc-garrick",
+                    "npc-hesper",
+                    "npc-ulla",
+                    "npc-bertil",
+                    "npc-ines",
+                    "npc-odo",
+                }
             ),
         ),
     )
@@ -134,3 +148,26 @@ def test_any_verb_of_singing_or_chatter_is_speech() -> None:
         "npc-ines-condition-silenced"
     }
     assert refuted("At the tiller Ines Vane nods along while the pilot gossips.") == set()
+
+
+def test_starting_at_a_sound_or_catching_words_is_hearing() -> None:
+    assert refuted("Bertil Crane flinches at the crack of the tow rope.") == {"npc-bertil-condition-deafened"}
+    assert refuted("Bertil Crane wakes to the clang of the lock gates.") == {"npc-bertil-condition-deafened"}
+    assert refuted("Bertil Crane catches every word the pilot says.") == {"npc-bertil-condition-deafened"}
+    # control: a flash is seen; a thing caught is no word; a participle before a noun is no sound
+    assert refuted("Bertil Crane flinches at the flash of the lantern.") == set()
+    assert refuted("Bertil Crane catches the mooring line Wren throws.") == set()
+    assert refuted("Bertil Crane hands the mug to the singing boy.") == set()
+
+
+def test_seeing_in_the_sense_of_foresight_is_no_sight() -> None:
+    assert refuted("Odo Fenn sees the lock keeper waving from the bank.") == {"npc-odo-condition-blinded"}
+    assert refuted("Odo Fenn sees the future in the river's eddies.") == set()
+    assert refuted("Odo Fenn sees that the toll will ruin them.") == set()
+    assert refuted("Odo Fenn sees through the pilot's excuse at once.") == set()
+
+
+def test_arguing_is_speech() -> None:
+    assert refuted("Ines Vane argues with the lock keeper over the toll.") == {"npc-ines-condition-silenced"}
+    assert refuted("Ines Vane bickers with Tobin about the knots.") == {"npc-ines-condition-silenced"}
+    assert refuted("Ines Vane shakes her head at the lock keeper over the toll.") == set()

@@ -131,6 +131,7 @@ _VOCAL = frozenset(
     {"proclaim", "recite", "chant", "holler", "preach", "bellow", "boom", "croon", "warble", "yodel"}
     | {"serenade", "carol", "chatter", "babble", "prattle", "gossip", "lecture", "harangue", "recount"}
     | {"narrate", "converse", "chat", "jeer", "heckle", "natter", "sermonize", "sermonise", "lisp"}
+    | {"argue", "bicker", "quarrel", "haggle", "banter", "joke", "gabble", "jabber", "blather", "rant"}
 )
 SPOKEN = (SPEECH - _NOT_SPOKEN) | _VOCAL
 _SPOKEN_STRICT = SPOKEN | {"add", "explain", "warn", "suggest", "promise", "confirm", "report"}
@@ -649,14 +650,15 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
         # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
         phrase = nxt[: nxt.index(",")] if "," in nxt else nxt
         by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(phrase))
-        if lemma in SIGHT and not by_touch and not (lemma == "see" and nxt[:1] == ["to"]):
-            out.append(
-                ("sight", toks[k].low)
-            )  # not "reads the runes with her fingertips", "sees to the lamps"
+        # not "reads the runes with her fingertips", "sees to the lamps", "sees the future in the smoke"
+        if lemma in SIGHT and not by_touch and not (lemma == "see" and _inner_sight(phrase)):
+            out.append(("sight", toks[k].low))
         if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
             out.append(("sight", toks[k].low))
-        if "sound" in nxt[:3] and nxt[:1] in (["at"], ["to"]) and lemma not in SPOKEN:
-            out.append(("hearing", toks[k].low))  # "turns at the sound of his name"
+        if lemma not in SPOKEN and _at_a_sound(nxt):
+            out.append(("hearing", toks[k].low))  # "turns at the sound of his name", "jumps at the bang"
+        if lemma == "catch" and _caught_words(phrase):
+            out.append(("hearing", toks[k].low))  # "catches every word", "catches her name"
         to_whom = "to" in nxt[:7] and not {"himself", "herself", "themselves", "itself"} & set(nxt)
         if lemma == "read" and (_LOUD_AFTER & set(nxt) or to_whom):
             out.append(("speech", toks[k].low))
@@ -680,6 +682,70 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             if heard_speech:
                 out.append(("hearing", toks[k].low))
     return out
+
+
+# what "sees" takes when it means foresight or understanding, not the eyes ("sees the future", "sees the
+# sense in it", "sees fit", "sees through the lie", "sees that the plan is mad")
+_INNER_SEEN = frozenset(
+    {"future", "futures", "vision", "visions", "sense", "point", "truth", "reason", "fit", "omen", "omens"}
+    | {
+        "portent",
+        "portents",
+        "dream",
+        "dreams",
+        "meaning",
+        "through",
+        "what",
+        "how",
+        "why",
+        "that",
+        "whether",
+    }
+    | {"if", "mind's", "mind", "fate", "fates", "destiny", "wisdom", "merit", "use", "to"}
+    | {"past", "spirit", "spirits", "soul", "heart", "ghost", "ghosts", "beyond", "clearly"}
+)
+# the noun of a sound heard: a creature that starts, turns or wakes "at" or "to" it heard it
+_SOUND_NOUNS = frozenset(
+    {"sound", "noise", "crack", "bang", "clang", "clatter", "knock", "knocking", "cry", "shout", "voice"}
+    | {"creak", "footstep", "laughter", "music", "singing", "rattle", "roar", "scream", "whisper", "crash"}
+    | {"thud", "howl", "barking", "gunshot", "clamour", "clamor", "din", "racket", "commotion", "uproar"}
+    | {"tolling", "chime", "ringing", "shriek", "yelp", "squeal", "hiss", "snap", "slam", "bellow"}
+)
+# what ears catch ("catches every word", "catches his name", "catches snatches of the song")
+_CAUGHT = frozenset(
+    {"word", "words", "whisper", "whispers", "name", "remark", "question", "conversation", "snatches"}
+    | {"murmur", "tune", "song", "sound", "answer", "reply", "gist", "drift"}
+)
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "every", "each", "some", "that"})
+
+
+def _inner_sight(phrase: list[str]) -> bool:
+    """True when "see" is followed by what it means to foresee or understand, not to look at."""
+    if phrase[:1] and phrase[0] in _INNER_SEEN:
+        return True  # "sees that ...", "sees to the lamps", "sees fit"
+    head = [w for w in phrase[:4] if w not in _DETERMINERS]
+    return bool(head) and (head[0] in _INNER_SEEN or (len(head) > 1 and head[1] in _INNER_SEEN))
+
+
+def _at_a_sound(nxt: list[str]) -> bool:
+    """ "at the sound of", "to the clang of the bell", "up at the noise": "at" or "to" (after a particle), a
+    determiner or two, an adjective at most, then a noun of sound."""
+    q = 1 if nxt[:1] and nxt[0] in ("up", "round", "around", "back", "awake", "along", "about") else 0
+    if q >= len(nxt) or nxt[q] not in ("at", "to"):
+        return False
+    rest = [w for w in nxt[q + 1 : q + 6] if w not in _DETERMINERS]
+    for n, w in enumerate(rest[:2]):
+        if w in _SOUND_NOUNS or any_lemma(w) in _SOUND_NOUNS:
+            after = rest[n + 1] if n + 1 < len(rest) else "."
+            # "the singing girl": a form in -ing before a noun is its adjective, not the sound
+            return not w.endswith("ing") or after in ("of", ",", ".", "and", "from", "in", ";")
+    return False
+
+
+def _caught_words(phrase: list[str]) -> bool:
+    """True when "catch" takes words or a sound as its object: "catches every word of the quarrel"."""
+    head = [w for w in phrase[:4] if w not in _DETERMINERS and w not in ("of", "one", "few", "last")]
+    return bool(head) and head[0] in _CAUGHT
 
 
 def _health(
