@@ -111,3 +111,53 @@ def test_a_possessive_kin_phrase_names_the_recorded_relative() -> None:
     # the Reeve himself is not here
     assert refuted("In the hut the Reeve's daughter sits up and asks for water.", world) == set()
     assert refuted("Wenna lies still; she is the Reeve's sister, and it shows in the jaw.", world) == set()
+
+
+def test_a_place_named_inside_a_relative_clause_is_not_where_the_subject_is() -> None:
+    world = quarry()
+    text = "Tobit Rusk leans on the cart with the iron bar that everybody at the manor knows by sight."
+    assert refuted(text, world) == set()
+    # control: the place in the main clause still counts
+    assert refuted("Tobit Rusk leans on the wall at the manor, whistling.", world) == {"npc-tobit-location"}
+
+
+def test_having_a_spot_to_oneself_is_being_there() -> None:
+    world = quarry()
+    told = "No one at the quarry will sit near the Reeve. He has the bench by the fire to himself."
+    assert refuted(told, world) == {"npc-gorm-location"}
+    assert refuted("Reeve Gorm Hask has the best chair in the shelter to himself.", world) == {
+        "npc-gorm-location"
+    }
+    # controls: his own place; an infinitive idiom; someone who is here
+    assert refuted("Reeve Gorm Hask has the manor to himself tonight.", world) == set()
+    assert refuted("Reeve Gorm Hask has a great deal to say to himself.", world) == set()
+    assert refuted("Tobit Rusk has the cart to himself.", world) == set()
+
+
+def test_an_arrival_whose_journey_from_the_recorded_place_is_told_is_travel() -> None:
+    world = quarry()
+    travel = (
+        "Hooves on the track, and Reeve Gorm Hask barges in out of the sleet. "
+        "He has ridden all the way from the manor, by the mud on him."
+    )
+    assert refuted(travel, world) == set()
+    # controls: no journey told, or a journey from somewhere else, is an NPC appearing where he is not
+    assert refuted("Hooves on the track, and Reeve Gorm Hask barges in out of the sleet.", world) == {
+        "npc-gorm-location"
+    }
+    elsewhere = (
+        "Reeve Gorm Hask barges in out of the sleet. He carries a letter from the manor under his arm."
+    )
+    assert refuted(elsewhere, world) == {"npc-gorm-location"}
+
+
+def test_an_approach_that_stops_short_and_a_voice_from_a_distance_are_not_presence() -> None:
+    world = quarry()
+    short = (
+        "Down the track comes Reeve Gorm Hask on his grey, pulling up at the edge of the spoil heaps and no "
+        "nearer. He shouts up to the cutting face without dismounting."
+    )
+    assert refuted(short, world) == set()
+    assert refuted("Reeve Gorm Hask rides up and halts outside the fence.", world) == set()
+    # control: an approach that ends here
+    assert refuted("Reeve Gorm Hask rides up and dismounts by the cart.", world) == {"npc-gorm-location"}

@@ -87,6 +87,51 @@ def _from_own_place(s: _Sentence, eid: str, k: int, c1: int) -> bool:
     return False
 
 
+def _own_place_named(s: _Sentence, eid: str, q: int) -> bool:
+    """True when a known place right after "from" at token ``q`` is where the record has ``eid`` (or a place
+    inside it or holding it)."""
+    e = s.snap.entities.get(eid)
+    if e is None or e.location is None:
+        return False
+    place = next((x for x in s.ex.mentions if x.i in (q + 1, q + 2) and s.kind(x) == "location"), None)
+    if place is None or place.id is None or place.quoted:
+        return False
+    return s.snap.within(place.id, e.location) or s.snap.within(e.location, place.id)
+
+
+def _origin_told_next(s: _Sentence, eid: str) -> bool:
+    """True when the next sentence tells the same creature travelling from the place the record has it in:
+    "Roe stamps in out of the rain. He has ridden all the way from Rye Gap": the arrival is the journey's
+    end, told, not someone appearing where the record says they are not. The creature must be that sentence's
+    subject (named or by pronoun), with a verb of motion before the "from"."""
+    toks = s.tokens
+    end = toks[s.b - 1].end
+    nxt = next((sp for sp in s.ex.sentences if sp[0] >= end), None)
+    if nxt is None:
+        return False
+    q1 = s.b
+    while q1 < len(toks) and toks[q1].start < nxt[1]:
+        q1 += 1
+    subject = next((x for x in s.ex.mentions if s.b <= x.i < q1 and x.id == eid and not x.poss), None)
+    if subject is None:
+        return False
+    moved = False
+    for q in range(subject.j, q1):
+        t = toks[q]
+        if t.quoted:
+            return False
+        if t.text in (";", ":") or any(
+            x.i == q and x.id != eid for x in s.ex.mentions if s.kind(x) != "location"
+        ):
+            return False  # another clause, or someone else's doing
+        base = verb_lemma(t.low) if t.text.islower() else None
+        if base is not None and verb_class(base) == "motion":
+            moved = True
+        if t.low == "from" and moved:
+            return _own_place_named(s, eid, q)
+    return False
+
+
 def _bare_past(s: _Sentence, m: Mention, eid: str, form: str, lemma: str) -> bool:
     """True when ``form`` is the bare form of a verb whose past is the same ("let", "put", "set") right
     after one named creature recorded as he, she or it: in the present tense that subject would take "lets",

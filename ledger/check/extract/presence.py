@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from ledger.check.claims import CLAIM_CONDITIONS, Claim, Modality
-from ledger.check.extract.arrivals import _bare_past, _carried_in, _from_own_place, _met_here
+from ledger.check.extract.arrivals import (
+    _bare_past,
+    _carried_in,
+    _from_own_place,
+    _met_here,
+    _origin_told_next,
+)
 from ledger.check.extract.lexicon import (
     _HYPO,
     _NEGATION,
@@ -153,9 +159,20 @@ def _speech(s: _Sentence, quotes: list[tuple[int, int]], attributed: set[tuple[s
 _ARRIVE = frozenset({"arrive", "enter", "come", "emerge", "appear", "approach", "return"})
 
 
+# words that open a clause of their own inside a sentence: a place named after one belongs to that clause
+# ("with the pistol that everybody on the marsh knows", "the inn where the Reeve drinks")
+_RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "where", "because", "although", "though"})
+
+
 def _location_after(s: _Sentence, k: int) -> Mention | None:
-    """A known location named after a preposition in the same clause after token ``k``."""
+    """A known location named after a preposition in the same clause after token ``k``, before any relative
+    or subordinate clause opens ("... that everybody on the marsh knows": the marsh is that clause's)."""
     _, c1 = s.clause_of(k)
+    starts = {x.i for x in s.mentions}
+    c1 = next(
+        (q for q in range(k + 1, c1) if s.tokens[q].low in _RELATIVE and q + 1 not in starts and q > k + 1),
+        c1,
+    )
     for m in s.mentions:
         if k < m.i < c1 and s.kind(m) == "location" and not m.quoted:
             prev = s.tokens[m.i - 1].low if m.i - 1 >= s.a else ""
@@ -361,6 +378,8 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             s.claim("condition", (eid, cond), m, s.modality(m), "described")
         if _down_told(" ".join(first + tail.split()[4:6])) and not m.poss:
             s.claim("condition", (eid, "unconscious"), m, s.modality(m), "down")
+            continue
+        if v is None and _occupies(s, m, eid, kind, c1):
             continue
         if v is None:
             _fragment(s, m, eid, kind, c1)
@@ -661,6 +680,112 @@ _STATE_VERBS = frozenset(
 )
 
 
+_REFLEXIVE_OF = {"he": "himself", "she": "herself", "it": "itself", "they": "themselves"}
+
+
+def _to_oneself(s: _Sentence, eid: str, k: int, c1: int) -> bool:
+    """ "has the settle to himself", "had the whole taproom to herself": "have", an object, then "to" and the
+    reflexive of the subject, within a few words."""
+    e = s.snap.entities.get(eid)
+    own = _REFLEXIVE_OF.get(e.pronoun or "") if e is not None else None
+    toks = s.tokens
+    for q in range(k + 2, min(c1 - 1, k + 9)):
+        if toks[q].quoted:
+            return False
+        if toks[q].low == "to":
+            # "has a word to say to himself": an infinitive first is another idiom
+            return toks[q + 1].low in (own, "themselves" if own is None else own)
+    return False
+
+
+def _occupies(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> bool:
+    """ "He has the inglenook to himself", "the bailiff had the best bench to himself": having a spot to
+    oneself is sitting in it, so the creature is there (the named place, else where the narration is)."""
+    k = m.j
+    if kind not in ("npc", "monster") or m.poss or k >= c1 or s.tokens[k].low not in ("has", "had", "have"):
+        return False
+    if not _to_oneself(s, eid, k, c1):
+        return False
+    mod = s.modality(m, k)
+    held = next((x for x in s.mentions if x.i in (k + 1, k + 2) and s.kind(x) == "location"), None)
+    loc = held or _location_after(s, k) or _fronted_location(s, m)
+    if loc is not None and loc.id:
+        s.claim("at", (eid, loc.id), m, mod, "occupy")
+    else:
+        s.claim("present", (eid,), m, mod, "occupy")
+    return True
+
+
+_ENTRY = frozenset({"in", "inside", "indoors"})
+# what may follow a particle of entry: a stop, or a phrase of where from, how or where through
+_AFTER_ENTRY = frozenset(
+    {
+        "out",
+        "from",
+        "through",
+        "with",
+        "and",
+        "at",
+        "behind",
+        "after",
+        "off",
+        "under",
+        "without",
+        "on",
+        "like",
+    }
+)
+
+
+def _enters(s: _Sentence, k: int) -> bool:
+    """True when the verb at ``k`` takes a particle of entry and then ends its phrase: "stamps in out of the
+    rain", "barges in, dripping", "sweeps inside." ("fills in the form" has an object instead)."""
+    toks = s.tokens
+    if k + 1 >= s.b or toks[k + 1].low not in _ENTRY or toks[k + 1].quoted:
+        return False
+    if k + 2 >= s.b:
+        return True
+    after = toks[k + 2]
+    return after.text in (",", ".", ";", "!", "?", "—", "–") or after.low in _AFTER_ENTRY
+
+
+# the end of an approach short of a place: "at the foot of", "outside", "no nearer"
+_SHORT_OF = frozenset({"outside", "beyond"})
+_EDGE_NOUNS = frozenset({"foot", "edge", "gate", "gates", "verge", "brink", "outskirts", "bottom"})
+_PLACE_AT = (["at"], ["to"], ["by"], ["near"])
+
+
+def _stops_outside(s: _Sentence, k: int, c1: int) -> bool:
+    """True when the approach told by the verb at ``k`` ends short of where it leads: "reins in at the foot
+    of the ramp and no nearer", "pulls up outside the wall", "halts short of the gate", "stops at the edge
+    of the camp"."""
+    toks = s.tokens
+    words = [t.low for t in toks[k + 1 : min(c1, k + 20)] if not t.quoted]
+    text = " ".join(words)
+    if "no nearer" in text or "no closer" in text or "short of" in text:
+        return True
+    for q, w in enumerate(words[:10]):
+        if w in _SHORT_OF and words[q - 1 : q] != ["from"]:
+            return True  # "halts outside the fence" (but "comes in from outside" has come in)
+        # "at the foot of", "to the edge of": a preposition of place, the article, the edge noun, "of"
+        if w in _EDGE_NOUNS and words[q + 1 : q + 2] == ["of"] and words[max(0, q - 2) : q][:1] in _PLACE_AT:
+            return True
+    return False
+
+
+_ACROSS = frozenset({"up", "down", "across", "over", "out"})
+
+
+def _called_across(s: _Sentence, k: int) -> bool:
+    """True when a verb of speech is aimed up, down, across or out to or from somewhere: "calls up to the
+    wall", "shouts down from the gallery", "hails them across the water". The speaker is at a distance, so
+    the words say nothing of being here."""
+    toks = s.tokens
+    if k + 2 >= s.b or toks[k + 1].low not in _ACROSS or toks[k + 1].quoted:
+        return False
+    return toks[k + 2].low in ("to", "from", "at", "the") or toks[k + 1].low == "across"
+
+
 def _act(
     s: _Sentence,
     m: Mention,
@@ -689,11 +814,22 @@ def _act(
     if goes_to is not None and verb_class(lemma) not in _NOT_GOING:
         # "Faen walks through the fern-dark to the Willow Hall": whoever it is goes there (replayed)
         s.claim("at", (eid, goes_to), m, mod, f"to:{lemma}")
-    if lemma in MOTION and _from_own_place(s, eid, k, c1):
-        # "The abbot arrives from the chapel": coming here from where the record has them is consistent
+    # "stamps in out of the rain", "barges in", "sweeps inside": any verb with a particle of entry after it
+    # tells a way of coming in (English makes a verb of manner one of motion so)
+    moving = lemma in MOTION or (verb_class(lemma) not in _NOT_GOING and _enters(s, k))
+    if moving and (_from_own_place(s, eid, k, c1) or _origin_told_next(s, eid)):
+        # "The abbot arrives from the chapel", "Roe stamps in. He has ridden all the way from Rye Gap":
+        # coming here from where the record has them is consistent
         s.claim("at", (eid, "*moving*"), m, mod, lemma)
         return
-    if lemma in MOTION:
+    if moving and _stops_outside(s, max(k, m.j - 1), c1):
+        # "rides up and reins in at the foot of the gate ramp and no nearer", "halts outside the wall": an
+        # approach that ends short of the place is no one come in
+        s.claim("at", (eid, "*moving*"), m, mod, lemma)
+        return
+    if lemma in SPEECH and kind in ("npc", "monster") and _called_across(s, k):
+        return  # "calls up to the wall", "shouts down from the gallery": a voice from a distance
+    if moving:
         dest = _location_after(s, k)
         arriving = (
             lemma in _ARRIVE
