@@ -100,3 +100,57 @@ def test_an_endearment_said_to_someone_is_warmth() -> None:
     assert refuted('"I hope you die slowly, darling," Tove tells Jun.') == set()
     assert refuted('Tove watches Jun. "Off with you, love," her father says.') == set()
     assert refuted('Tove glares at Jun. "Dear me, look who crawled back."') == set()
+
+
+# --- a thread's status said by one of its parties ---------------------------------------------------------
+
+
+def dock(pact: str = "broken", loan: str = "settled") -> WorldSnapshot:
+    """A river dock: the ferryman Cobb swore a pact with the guild-mistress Wren (now broken); Wren lent Jun
+    money (now repaid)."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-jun", "pc", "Jun", owner="1", location="loc-dock", pronoun="he"),
+            Entity("npc-cobb", "npc", "Cobb Harrow", location="loc-dock", pronoun="he"),
+            Entity("npc-wren", "npc", "Wren Alder", location="loc-dock", pronoun="she"),
+            Entity("npc-lis", "npc", "Lis", location="loc-dock", pronoun="she"),
+            Entity("loc-dock", "location", "the dock"),
+        ],
+        threads=[
+            Thread("oath-01", "oath", pact, ("npc-cobb", "npc-wren"), "Cobb swore to carry only guild cargo"),
+            Thread("debt-02", "debt", loan, ("pc-jun", "npc-wren"), "Jun owed Wren thirty marks"),
+        ],
+        scene=Scene("loc-dock", frozenset({"pc-jun", "npc-cobb", "npc-wren", "npc-lis"})),
+    )
+
+
+def at_dock(text: str, pact: str = "broken", loan: str = "settled") -> set[str | None]:
+    return {v.refuted_by for v in check(text, dock(pact, loan)).conflicts()}
+
+
+def test_a_party_saying_a_broken_pact_was_kept_is_flagged() -> None:
+    text = 'Wren leans on the rail. "Cobb gave me his pact in spring, and he has never once broken it."'
+    assert at_dock(text) == {"oath-01"}
+    text = 'Wren watches the barges. "Cobb? He swore me a pact and he keeps his word, that one."'
+    assert at_dock(text) == {"oath-01"}
+    # controls: the same line for a pact that stands; a lie marked as one; a plan; a question; hearsay
+    assert at_dock(text, pact="open") == set()
+    assert at_dock('Wren lies smoothly to Lis. "Cobb? He swore me a pact and he keeps his word."') == set()
+    assert at_dock('Wren spits. "Cobb swore me a pact, and I will see that he keeps his word."') == set()
+    assert at_dock('Wren frowns. "Has Cobb kept his pact with me, do you think?"') == set()
+    assert at_dock('Wren shrugs. "They say Cobb has kept his pact with me."') == set()
+    # a party's line with the speech attributed after it, and "never broke"; controls: kept once, a memory
+    text = '"Cobb swore the pact before the guild," Wren tells Lis, "and he has honoured it to the letter."'
+    assert at_dock(text) == {"oath-01"}
+    assert at_dock('Wren sighs. "Cobb never broke his pact with me."') == {"oath-01"}
+    assert at_dock('Wren sighs. "Cobb kept his pact with me, back then."') == set()
+    assert at_dock('Wren remembers the spring. "He has kept his pact with me," Cobb said then.') == set()
+
+
+def test_a_party_saying_a_repaid_debt_is_still_owed_is_flagged() -> None:
+    assert at_dock('Jun nods to Wren. "I owe you thirty marks yet, and I have not forgotten."') == {"debt-02"}
+    assert at_dock('Wren catches Jun at the gangway. "You still owe me, boy."') == {"debt-02"}
+    # controls: a past debt told paid; a debt that is open; owing promised to be paid
+    assert at_dock('Jun nods to Wren. "I owed you thirty marks, and I paid every one."') == set()
+    assert at_dock('Jun nods to Wren. "I owe you thirty marks yet."', loan="open") == set()
+    assert at_dock('Jun nods to Wren. "You will be paid, I swear it."') == set()

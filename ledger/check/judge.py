@@ -423,8 +423,8 @@ class _Judge:
         if not self.sees(t.visibility):
             return Verdict(c, "unknown")
         now = self.story.threads.get(tid) or self.snap.round.thread_moves().get(tid, t.status)
-        if now == status:
-            return Verdict(c, "supported")
+        if now == status or (status == "unbroken" and now in ("open", "settled")):
+            return Verdict(c, "supported")  # an oath kept so far is one still standing or fulfilled
         if c.detail.startswith("now;") and now == "open" and status in ("settled", "broken"):
             # "Tam counts out the silver and pays off his debt": a deed told happening in this narration,
             # replayed from here on ("the debt is settled" after it is then true)

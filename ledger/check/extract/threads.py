@@ -273,8 +273,180 @@ def _parties(s: _Sentence, lo: int, hi: int) -> tuple[set[str], set[str]]:
     return people, maybe - people
 
 
+# --- a thread's status said by one of its parties ---------------------------------------------------------
+#
+# A party to a favour, debt or oath knows where it stands: when one of them says it in a line of speech
+# ("I owe you a good turn yet", "he swore us a truce and he has held to it", "he's never broken it"), it tells
+# the thread's status as surely as narration does. The speaker is the sentence's one narrated subject, or the
+# previous subject for a line with no narration of its own; the other party is named in the line or near it
+# ("you" is the one other creature named nearby). Not read when the line is a question, a plan, a wish or a
+# report ("they say"), or when the narration marks it as a lie (:data:`_LIE_MARKS`).
+
+# words of speech that name a sworn pact, a good turn owed, or a debt
+_SPOKEN_KINDS = {
+    **_THREAD_WORDS,
+    "truce": "oath",
+    "pact": "oath",
+    "pledge": "oath",
+    "compact": "oath",
+    "covenant": "oath",
+    "turn": "favour",  # "a good turn"
+    "word": "oath",  # "he keeps his word", "she broke her word": only with a status verb
+}
+_LIE_MARKS = frozenset(
+    {"lie", "lies", "lied", "lying", "liar", "claim", "claims", "claimed", "insist", "insists", "insisted"}
+    | {"pretend", "pretends", "pretended", "bluff", "bluffs", "feign", "feigns", "smoothly", "glibly"}
+    | {"falsely", "untrue", "deceit", "deceive", "deceives", "fib", "fibs", "coolly"}
+    # a memory is not the state now
+    | {"remember", "remembers", "remembered", "recall", "recalls", "recalled", "remembering", "recalling"}
+)
+_REPORTED = frozenset(
+    {"heard", "hear", "hears", "rumour", "rumor", "rumours", "rumors", "gossip", "supposedly"}
+)
+_SAYERS = frozenset({"they", "folk", "folks", "people", "some", "men", "everyone", "others"})
+
+
+def _reported(words: list[str]) -> bool:
+    """True when a line passes on what others say ("they say he paid", "I heard ..."), not what the speaker
+    knows."""
+    if _REPORTED & set(words):
+        return True
+    return any(
+        w in ("say", "says", "said") and n > 0 and words[n - 1] in _SAYERS for n, w in enumerate(words)
+    )
+
+
+_FIRST = frozenset({"i", "me", "my", "we", "us", "our", "i'm", "i've", "i'd", "i'll", "we've", "we're"})
+_SECOND = frozenset({"you", "your", "you're", "you've", "yours"})
+_KEEP_OBJECTS = frozenset(
+    {"it", "faith", "word", "oath", "vow", "promise", "truce", "pact", "pledge", "bargain"}
+)
+_NEGATING = frozenset({"not", "never", "no", "n't", "nor"})
+_WILL = frozenset({"will", "would", "shall", "can", "could", "might", "may", "must", "to", "if", "unless"})
+_WILL |= frozenset({"when", "once", "until", "till", "i'll", "he'll", "she'll", "we'll", "you'll", "they'll"})
+
+
+_CONTRACTING = frozenset({"he", "she", "it", "that", "who", "there", "everyone", "nobody", "one"})
+_PERFECT = frozenset({"has", "have", "he's", "she's", "they've", "you've", "we've", "i've", "'s", "'ve"})
+_CLAUSE_EDGE = frozenset({",", ";", ":", ".", "!", "?", "—", "–", "and", "but", "or"})
+
+
+def _spoken_status(words: list[str], kind: str) -> str | None:
+    """The status a line of speech gives a thread of ``kind``: "unbroken" (an oath kept, held to, never
+    broken), "broken", "open" (still owed) or "settled" (paid, square), by verb lemma, with negation. A status
+    verb under a modal, "to" or "if" is a plan, not a state; a past "I owed you" is no state either. None when
+    the line tells none, or two that disagree ("I owed you, and I paid it")."""
+    from ledger.check.extract.conditions import verb_lemma
+
+    found: set[str] = set()
+    for n, w in enumerate(words):
+        lemma = (verb_lemma(w) if w.isalpha() else None) or w
+        back = words[max(0, n - 3) : n]
+        negated = any(x in _NEGATING or x.endswith("n't") for x in back)
+        start = n
+        while start > 0 and words[start - 1] not in _CLAUSE_EDGE:
+            start -= 1
+        if any(
+            (x in _WILL or x in _HYPO) and not (x == "once" and q > 0 and words[q - 1] in _NEGATING)
+            for q, x in enumerate(words[start:n], start=start)
+        ):
+            continue  # "I will pay", "I'll see that he keeps his word", "once he has paid"; not "never once"
+        nxt = words[n + 1 : n + 4]
+        if kind == "oath":
+            kept = lemma in ("keep", "honour", "honor") and bool(_KEEP_OBJECTS & set(nxt[:3]))
+            # kept up to now ("keeps", "has held to it"), not kept once ("kept it back then")
+            now = w.endswith("s") or bool(_PERFECT & set(back))
+            if (kept or (lemma == "hold" and nxt[:1] == ["to"])) and (now or negated):
+                found.add("broken" if negated else "unbroken")
+            elif lemma in ("break", "forswear", "betray") and w not in ("break", "betray"):
+                found.add("unbroken" if negated else "broken")
+        elif kind in ("debt", "favour"):
+            if lemma == "owe":
+                if negated or "nothing" in nxt:
+                    found.add("settled")
+                elif w in ("owe", "owes") or (back and back[-1] in ("still", "is", "are", "yet")):
+                    found.add("open")
+            elif lemma in ("repay", "pay", "settle", "square") and w.endswith(("id", "ed")):
+                found.add("open" if negated else "settled")
+            elif w in ("square", "even", "quits") and n > 0 and words[n - 1] in ("we're", "are", "we", "now"):
+                found.add("settled")
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _told(words: list[str]) -> list[str]:
+    """The words of a line without its questions ("Cobb? He keeps his word." keeps the second part)."""
+    out: list[str] = []
+    part: list[str] = []
+    for w in words:
+        part.append(w)
+        if w in (".", "!", "?"):
+            if w != "?":
+                out += part
+            part = []
+    return out + part
+
+
+def _spoken_threads(s: _Sentence) -> bool:
+    """thread_status(t, status) from a party's own line of speech about the thread; True when made."""
+    toks = s.tokens
+    quoted = [k for k in range(s.a, s.b) if toks[k].quoted and toks[k].text not in ('"', "“", "”")]
+    if not quoted:
+        return False
+    # "he's kept it": a pronoun's "'s" is "has" or "is", kept on the word
+    words = [toks[k].low + ("'s" if toks[k].poss and toks[k].low in _CONTRACTING else "") for k in quoted]
+    kinds = {_SPOKEN_KINDS[w] for w in words if w in _SPOKEN_KINDS}
+    if not kinds and not any(w.startswith("ow") and w in ("owe", "owes", "owed") for w in words):
+        return False  # most lines of speech
+    if _reported(words) or _LIE_MARKS & set(words):
+        return False
+    words = _told(words)
+    from ledger.check.extract.conditions import _previous_sentence, _subjects
+
+    nearby = range(_previous_sentence(s), min(len(toks), s.b + 40))
+    if _LIE_MARKS & {toks[k].low for k in nearby if not toks[k].quoted}:
+        return False
+    subjects = {eid for eid, m, _, _ in _subjects(s) if not m.quoted}
+    if len(subjects) > 1:
+        return False
+    speaker = next(iter(subjects)) if subjects else s.ex.antecedent.get(s.a)
+    if speaker is None or (not subjects and any(t.text.isalpha() and not t.quoted for t in toks[s.a : s.b])):
+        return False
+    creature = ("pc", "npc", "monster")
+    in_line = {m.id for m in s.mentions if m.id and m.quoted and s.kind(m) in creature} - {speaker}
+    around = {m.id for m in s.ex.between(_previous_sentence(s), s.b) if m.id and s.kind(m) in creature} - {
+        speaker
+    }
+    parties = {speaker} | in_line
+    if _SECOND & set(words) and len(around) == 1:
+        parties |= around  # "you": the one other creature named in this sentence or the one before
+    if not (_FIRST & set(words) or in_line):
+        return False
+    snap = s.snap
+    tied = [
+        tid
+        for tid in _threads_of(snap, {speaker})
+        if set(snap.threads[tid].parties) <= parties
+        and len(set(snap.threads[tid].parties)) >= 2
+        and (not kinds or snap.threads[tid].kind in kinds or "owe" in " ".join(words))
+    ]
+    if len(tied) != 1:
+        return False
+    thread = snap.threads[tied[0]]
+    status = _spoken_status(words, thread.kind)
+    if status is None:
+        return False
+    mod = s.modality(Mention(("",), quoted[0], quoted[0] + 1, False, False, "public"))
+    if mod.memory or mod.rumour:
+        return False
+    detail = "spoken;" + " ".join(words)
+    s.ex.claims.append(Claim("thread_status", (thread.id, status), s.raw.strip(), s.span, Modality(), detail))
+    return True
+
+
 def _threads(s: _Sentence) -> None:
     """thread_status(t, status) from "the favour you still owe Wei", "your debt is paid"."""
+    if _spoken_threads(s):
+        return
     words = s.narr.split()
     kinds = {_THREAD_WORDS[w] for w in words if w in _THREAD_WORDS}
     aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
