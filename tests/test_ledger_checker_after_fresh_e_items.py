@@ -20,9 +20,9 @@ from ledger.check.snapshot import (
 
 
 def lighthouse() -> WorldSnapshot:
-    """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass), Tobin with nine
-    throwing stones, twenty arrows and six copper crowns, Osk the ferryman, Dagny; the ferry Marigold was
-    sold."""
+    """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass, a locket), Tobin
+    with nine throwing stones, twenty arrows and six copper crowns, Osk the ferryman, Dagny, a great seal;
+    the ferry Marigold was sold."""
     return WorldSnapshot.build(
         entities=[
             Entity("pc-tobin", "pc", "Tobin", owner="1", location="loc-light", pronoun="he"),
@@ -42,6 +42,8 @@ def lighthouse() -> WorldSnapshot:
             Entity("item-spyglass", "item", "the brass spyglass", (Alias("spyglass"),)),
             Entity("item-marigold", "item", "the ferry Marigold", (Alias("the Marigold"),)),
             Entity("item-crowns", "item", "copper crowns", (Alias("crowns"), Alias("crown"))),
+            Entity("item-locket", "item", "the silver locket", (Alias("silver locket"), Alias("the locket"))),
+            Entity("monster-seal", "monster", "the great seal", location="loc-light", pronoun="it"),
         ],
         holdings=[
             Holding("item-lamp-key", "npc-wynn"),
@@ -50,9 +52,10 @@ def lighthouse() -> WorldSnapshot:
             Holding("item-arrows", "pc-tobin", 20),
             Holding("item-spyglass", "npc-wynn"),
             Holding("item-crowns", "pc-tobin", 6),
+            Holding("item-locket", "npc-wynn"),
         ],
         fates=[ItemFate("item-marigold", "sold")],
-        scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk"})),
+        scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk", "monster-seal"})),
     )
 
 
@@ -111,3 +114,15 @@ def test_a_sum_owed_priced_or_still_to_come_is_no_count_of_a_purse() -> None:
     assert "item-crowns-quantity" in named("Tobin stacks twelve copper crowns on the bar.")
     assert "item-crowns-quantity" in named("Tobin empties his purse on the table: eleven copper crowns.")
     assert "item-oil-casks-quantity" in named("Wynn rolls twelve casks of oil down to the quay.")
+
+
+def test_an_item_worn_by_someone_else_is_held_by_them() -> None:
+    assert "item-locket-holder" in named(
+        "Dagny leans on the rail, and the lamplight catches the silver locket at her throat."
+    )
+    assert "item-locket-holder" in named("The silver locket hangs around Osk's neck as he rows.")
+    # worn by its holder; a thing lodged in a wound is no one's
+    assert (
+        named("Wynn leans on the rail, and the lamplight catches the silver locket at her throat.") == set()
+    )
+    assert named("The great seal rears up and falls back with a grey arrow in its throat.") == set()

@@ -52,6 +52,9 @@ _TRAILING_PREPS = frozenset(
         "beneath",
         "behind",
         "beside",
+        "around",
+        "round",
+        "about",
     }
 )
 
@@ -273,6 +276,32 @@ def _giving_verb(s: _Sentence, lo: int, hi: int) -> str | None:
     return None
 
 
+_CLAUSE_BREAKS = frozenset({",", ";", "and", "but", "while", "as", "when", "until", "—", "–"})
+
+
+def _thing_subject(s: _Sentence, lo: int, hi: int) -> bool:
+    """True when a new clause between tokens ``lo`` and ``hi`` opens with a noun phrase of its own ("..., and
+    the light catches", "; the wind tugs at"): the verb before the item then has that thing as its subject,
+    not the creature named before the clause break."""
+    toks = s.tokens
+    for q in range(lo, hi - 2):
+        if toks[q].low not in _CLAUSE_BREAKS or toks[q].quoted:
+            continue
+        r = q + 1
+        if toks[r].low not in ("the", "a", "an"):
+            continue
+        if not (toks[r + 1].text.isalpha() and toks[r + 1].text.islower()):
+            continue
+        r += 2  # the noun phrase's first word, whatever else it may be ("the light", "the cold wind")
+        while r < hi and toks[r].text.isalpha() and toks[r].text.islower() and VERBS.get(toks[r].low) is None:
+            r += 1
+        if r >= hi or VERBS.get(toks[r].low) is None:
+            continue
+        if not any(q < c.i < r for c in s.creatures()):
+            return True
+    return False
+
+
 def _lemma_of(word: str) -> str | None:
     """A word's verb lemma by the hand table, else by the lexicon."""
     return VERBS.get(word) or lexicon_lemma(word)
@@ -411,6 +440,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             given = _giving_verb(s, subject.j, it.i)
             if given is not None and verb_lemma not in _GIVE_VERBS:
                 verb_lemma = given  # "lends Tam his dagger": a verb of giving the hand table lacks
+            if verb_lemma and _thing_subject(s, subject.j, it.i):
+                # "Morna stands by the door, and the light catches the torc": the verb is the light's
+                subject, verb_lemma = None, ""
         if subject is not None and verb_lemma not in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS:
             verb_lemma = _handling_verb(s, subject, it) or verb_lemma
         if pronoun and owner_pronoun is not None:
@@ -430,7 +462,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
                 and it.j < x.i <= it.j + 4
                 and toks[x.i - 1].low in _TRAILING_PREPS
                 and x.j < s.b
-                and toks[x.j].low in _CARRIED_IN | _BODY_NOUNS | {"brow", "neck", "finger", "head", "belt"}
+                and _worn_at(s, x.i - 1, x.j)
             ),
             None,
         )
@@ -682,8 +714,28 @@ _WORN_ON = frozenset(
         "collar",
         "chest",
         "breast",
+        "hair",
+        "lapel",
+        "hat",
+        "cap",
+        "belt",
+        "fingers",
+        "wrists",
     }
 )
+
+
+# places a thing is worn "at", "around" or "on", but lodged "in" as a wound ("an arrow in its throat")
+_WORN_AT = frozenset({"throat", "ear", "ears", "ankle", "ankles", "waist", "bosom", "temple"})
+_LODGED = frozenset({"in", "into", "inside", "within", "through"})
+
+
+def _worn_at(s: _Sentence, prep: int, place: int) -> bool:
+    """True when the place at token ``place`` carries a thing after the preposition at ``prep``."""
+    low = s.tokens[place].low
+    if low in _WORN_AT:
+        return s.tokens[prep].low not in _LODGED
+    return low in _CARRIED_IN or low in _BODY_NOUNS or low in _WORN_ON
 
 
 def _verb_or_particle(word: str) -> bool:
@@ -716,7 +768,7 @@ def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention 
         if not led:
             continue
         for r in range(q + 2, min(end, q + 5)):
-            if toks[r].low in _CARRIED_IN or toks[r].low in _BODY_NOUNS or toks[r].low in _WORN_ON:
+            if _worn_at(s, q, r):
                 return _pronoun_owner(s, toks[q + 1].low, q + 1, creatures)
             if not toks[r].text.isalpha():
                 break
