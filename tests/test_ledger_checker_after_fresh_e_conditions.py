@@ -171,3 +171,13 @@ def test_arguing_is_speech() -> None:
     assert refuted("Ines Vane argues with the lock keeper over the toll.") == {"npc-ines-condition-silenced"}
     assert refuted("Ines Vane bickers with Tobin about the knots.") == {"npc-ines-condition-silenced"}
     assert refuted("Ines Vane shakes her head at the lock keeper over the toll.") == set()
+
+
+def test_health_in_the_creatures_own_mouth_or_before_now_is_not_asserted() -> None:
+    assert refuted("Garrick Moss is unhurt.") == {"npc-garrick-hp"}
+    assert refuted("Garrick Moss stands at the rail without so much as a bruise.") == {"npc-garrick-hp"}
+    # control: words reported or pretended, a state told as before something, what another hopes
+    assert refuted("Garrick Moss swears he is in perfect health, though he limps.") == set()
+    assert refuted("Garrick Moss pretends to be unhurt.") == set()
+    assert refuted("Garrick Moss was in the best of health before the ambush.") == set()
+    assert refuted("Wren tells Tobin that Garrick Moss is unhurt.") == set()

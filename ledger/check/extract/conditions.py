@@ -172,7 +172,7 @@ INJURY_NOUNS = frozenset(
 )
 HALE = frozenset(
     {"hale", "hearty", "healthy", "spry", "sprightly", "robust", "vigorous", "fresh", "whole"}
-    | {"hardy", "strapping", "lusty", "blooming", "flourishing", "thriving"}
+    | {"hardy", "strapping", "lusty", "blooming", "flourishing", "thriving", "fit"}
 )
 # "in rude health", "in the best of health", "in fine fettle", "in good trim": a state noun of bodily
 # condition after "in", with a modifier that rates it well (by the list or by VADER valence, "rude" aside)
@@ -628,6 +628,7 @@ def _health_trigger(word: str) -> bool:
         word in _HEALTH_FIRST
         or (word.startswith("un") and word.endswith("ed"))
         or word.endswith("-cheeked")
+        or (word.startswith("un") and word[2:] in _BARE_PARTICIPLES)
         or (word.endswith(("s", "d")) and any_lemma(word) in _INJURED_OR_HEALED)
     )
 
@@ -789,7 +790,12 @@ def _health(
                 # a past linking verb in a present-tense scene ("Tam, who was hale a week ago, now leans")
                 # or a look-back inside the phrase tells how they were, not how they are
                 back = _told_as_before(s, k, words)
-                mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory or back, mod.rumour, False)
+                lead = state[1].split()[0] if state[1] else ""
+                at = next((q for q in range(k, end) if toks[q].low == lead), k)
+                told = _reported_before(s, at)
+                mod = Modality(
+                    mod.in_dialogue, mod.hypothetical, mod.memory or back, mod.rumour or told, False
+                )
                 claim("health", (eid, state[0]), mod, state[1])
         k += 1
     for k, phrase in _well_signs(s, subjects) if "appetite" in s.narr or "heartily" in s.narr else ():
@@ -800,6 +806,19 @@ def _health(
 
 # phrases that deny the health word after them
 _DENIALS = ("anything but", "far from", "less than", "none too", "hardly", "scarcely", "nowhere near")
+
+
+def _reported_before(s: _Sentence, k: int) -> bool:
+    """True when a verb of saying, claiming or pretending comes before the health phrase at token ``k`` in
+    its sentence ("Jory swears he is in perfect health"): the words are the creature's, not the narrator's."""
+    toks = s.tokens
+    for q in range(s.a, k - 1):
+        if toks[q].quoted or verb_lemma(toks[q].low) not in _REPORTING:
+            continue
+        nxt = toks[q + 1]
+        if nxt.low in _CLAUSE_OPEN or any(m.i == q + 1 for m in s.mentions):
+            return True  # "swears he is in perfect health"; not "laughs, hale and hearty"
+    return False
 
 
 def _denied(words: list[str], phrase: str) -> bool:
@@ -818,7 +837,24 @@ def _told_as_before(s: _Sentence, k: int, words: list[str]) -> bool:
     past = prev in ("was", "were") or (prev == "been" and prev2 == "had")
     if past and (s.ex.present_tense or prev == "been"):
         return True
+    if _BEFORE_NOW & set(words) and "as" not in words:
+        # "in rude health before the feast", "hale until the arrow struck"; not an equal to a past state, "as
+        # strong as he was before the hunt", which tells how strong he is now
+        return True
     return "ago" in words or "once" in words or " ".join(words).startswith("used to")
+
+
+_BEFORE_NOW = frozenset({"before", "until", "till", "yesterday", "formerly", "previously"})
+# injury verbs whose past participle has no -ed ("unhurt", "uncut")
+_BARE_PARTICIPLES = frozenset({"hurt", "cut"})
+# verbs that put what follows in someone's mouth or mind: "swears he is in perfect health", "pretends to be"
+_REPORTING = frozenset(
+    {"swear", "claim", "insist", "pretend", "feign", "boast", "protest", "assure", "maintain", "declare"}
+    | {"say", "tell", "announce", "think", "believe", "hope", "wish", "imagine", "suppose", "reckon"}
+    | {"expect", "fear", "doubt", "suspect", "dream", "hear", "report", "rumour", "rumor", "whisper"}
+)
+# what opens the clause a reporting verb takes: "swears that ...", "says he is", "pretends to be"
+_CLAUSE_OPEN = frozenset({"that", "he", "she", "they", "it", "himself", "herself", "themselves", "to", "i"})
 
 
 def _health_state(words: list[str]) -> tuple[str, str] | None:
@@ -850,7 +886,7 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
         if any_lemma(w) in INJURY_NOUNS and any(x in _HEALED for x in lemmas):
             return "unhurt", " ".join(words[n : n + 3])  # "her wounds long healed"
     for n, w in enumerate(words[:6]):
-        if w.startswith("un") and w.endswith("ed"):
+        if w.startswith("un") and (w.endswith("ed") or w[2:] in _BARE_PARTICIPLES):
             # "unbruised", "unmarked": no mark on the body; "unharmed", "unscathed": no harm done at all
             base = verb_lemma(w[2:]) or ("scathe" if w[2:-2] in ("scath", "scathe") else None)
             if base in MARK_VERBS:
@@ -861,7 +897,7 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
                 return "unhurt", w
         if w in ("not", "without", "nary", "no") and n + 1 < len(words):
             skip = ("a", "one", "single", "so", "much", "as", "sign", "trace", "hint", "of", "any")
-            rest = [x for x in words[n + 1 : n + 5] if x not in skip]  # "no sign of any wound"
+            rest = [x for x in words[n + 1 : n + 7] if x not in skip]  # "without so much as a bruise"
             if rest and any_lemma(rest[0]) in INJURY_NOUNS:
                 return "unmarked", " ".join(words[n : n + 4])
         if n < 3 and w.endswith("-cheeked") and w.split("-")[0] in _CHEEKS:
