@@ -126,3 +126,14 @@ def test_an_item_worn_by_someone_else_is_held_by_them() -> None:
         named("Wynn leans on the rail, and the lamplight catches the silver locket at her throat.") == set()
     )
     assert named("The great seal rears up and falls back with a grey arrow in its throat.") == set()
+
+
+def test_a_pronoun_the_recorded_holder_also_fits_does_not_move_the_item() -> None:
+    text = "Wynn climbs to the gallery behind Dagny. Dagny looks out to sea. She raises her brass spyglass."
+    assert named(text) == set()
+    # no one else the pronoun fits named before, or the holder named in the sentence: the item moved
+    assert "item-spyglass-holder" in named(
+        "Dagny climbs to the gallery alone. She raises her brass spyglass."
+    )
+    assert "item-spyglass-holder" in named("Wynn dozes below. Osk climbs up. He raises his brass spyglass.")
+    assert "item-spyglass-holder" in named("Wynn dozes below. Dagny raises her brass spyglass and frowns.")

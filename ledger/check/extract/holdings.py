@@ -18,7 +18,7 @@ from ledger.check.extract.lexicon import (
     VERBS,
     _is_past,
 )
-from ledger.check.extract.linker import ORDINALS, is_noun, is_plural, is_verb, noun_lemma
+from ledger.check.extract.linker import ORDINALS, fits_gender, is_noun, is_plural, is_verb, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token, _number
@@ -498,7 +498,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             # "The poisoned chalice sits on a velvet cushion": the item is told to exist somewhere now
             s.claim("holds", ("*somewhere*", iid), it, s.modality(it), "exists")
             continue
-        if holder is None or holder.id is None:
+        if holder is None or holder.id is None or _holder_also_fits(s, holder, iid):
             continue
         # the count words stand right before the item ("his three arrows"), not anywhere since the holder
         # ("He lays two of his coins down and the rest of his coins stay in the purse")
@@ -546,6 +546,20 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+def _holder_also_fits(s: _Sentence, holder: Mention, iid: str) -> bool:
+    """True when the holder is a pronoun's referent carried over from an earlier sentence ("She taps her
+    staff") and the item's recorded holder, named earlier in the narration, fits that pronoun as well: the
+    pronoun may be theirs, so the text does not say the item changed hands."""
+    if holder.i != holder.j and s.tokens[holder.i].low not in ("he", "she", "they", "it"):
+        return False  # a name, or a possessive resolved to someone named in this very sentence
+    me = s.snap.entities.get(holder.id or "")
+    held = s.snap.holders_of(iid)
+    if me is None or not held or holder.id in held:
+        return False
+    fits = {h for h in held if (e := s.snap.entities.get(h)) is not None and fits_gender(e, me.pronoun)}
+    return bool(fits) and any(m.id in fits for m in s.ex.between(0, holder.i))
 
 
 _PREPOSITIONS = _TRAILING_PREPS | {
