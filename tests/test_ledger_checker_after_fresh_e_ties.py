@@ -154,3 +154,24 @@ def test_a_party_saying_a_repaid_debt_is_still_owed_is_flagged() -> None:
     assert at_dock('Jun nods to Wren. "I owed you thirty marks, and I paid every one."') == set()
     assert at_dock('Jun nods to Wren. "I owe you thirty marks yet."', loan="open") == set()
     assert at_dock('Jun nods to Wren. "You will be paid, I swear it."') == set()
+
+
+def test_a_pact_told_kept_in_narration_is_unbroken() -> None:
+    # a pact, truce or pledge is an oath; "never broken", "held to", "kept faith" say it stands unbroken
+    assert at_dock("Cobb has never broken his pact with Wren.") == {"oath-01"}
+    assert at_dock("Cobb has held to the pact with Wren like a limpet.") == {"oath-01"}
+    assert at_dock("Cobb's pact with Wren still stands.") == {"oath-01"}
+    # controls: an oath kept is true of one standing or fulfilled; kept and then released is done with
+    assert at_dock("Cobb has kept faith with Wren all season.", pact="open") == set()
+    assert at_dock("Cobb has honoured his oath to Wren to the letter.", pact="open") == set()
+    # but kept to its end in the past is fulfilled: told of a pact that stands it is still a conflict
+    assert at_dock("Cobb kept his oath to Wren to the end.", pact="open") == {"oath-01"}
+    assert at_dock("Cobb has never broken his pact with Wren.", pact="settled") == set()
+    text = "Cobb kept his oath to Wren for years, and she released him from it at midsummer."
+    assert at_dock(text, pact="settled") == set()
+
+
+def test_never_repaid_between_the_parties_is_still_owed() -> None:
+    assert at_dock("Jun never repaid Wren.") == {"debt-02"}
+    assert at_dock("Jun never paid Wren any mind.") == set()
+    assert at_dock("Jun never repaid Wren.", loan="open") == set()

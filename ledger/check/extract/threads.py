@@ -29,8 +29,22 @@ _THREAD_WORDS = {
     "quest": "quest",
     "promise": "oath",
     "boon": "favour",
+    # a sworn pact between two sides is an oath
+    "truce": "oath",
+    "pact": "oath",
+    "pledge": "oath",
+    "compact": "oath",
+    "covenant": "oath",
 }
 _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # never broken: an oath kept so far, true of one standing or fulfilled
+    (
+        "unbroken",
+        re.compile(
+            r"\b(?:never|not|n't|hasn't|hadn't|has not|had not)(?:\s+(?:once|yet|ever|been))?\s+"
+            r"(?:broken|broke|forsworn|betrayed)\b|\bunbroken\b"
+        ),
+    ),
     (
         "open",
         re.compile(
@@ -285,11 +299,6 @@ def _parties(s: _Sentence, lo: int, hi: int) -> tuple[set[str], set[str]]:
 # words of speech that name a sworn pact, a good turn owed, or a debt
 _SPOKEN_KINDS = {
     **_THREAD_WORDS,
-    "truce": "oath",
-    "pact": "oath",
-    "pledge": "oath",
-    "compact": "oath",
-    "covenant": "oath",
     "turn": "favour",  # "a good turn"
     "word": "oath",  # "he keeps his word", "she broke her word": only with a status verb
 }
@@ -505,8 +514,13 @@ def _threads(s: _Sentence) -> None:
         status = by_lemma[0] if by_lemma else _named_status(s)
         if by_lemma is not None:
             status, now = _as_told_now(s, *by_lemma)
+    if status is None and snap.threads[candidates[0]].kind == "oath":
+        held = _HELD_TO.search(s.narr)
+        if held is not None and not _NEGATING & set(s.narr[: held.start()].split()[-3:]):
+            status = "unbroken"  # "he has held to the truce"
     if status is None:
         return
+    status = _kept_oath(s, snap.threads[candidates[0]].kind, status)
     s.ex.claims.append(
         Claim(
             "thread_status",
@@ -517,6 +531,30 @@ def _threads(s: _Sentence) -> None:
             ("now;" if now else "") + s.narr,
         )
     )
+
+
+_HELD_TO = re.compile(
+    r"\b(?:held|holds|hold|holding|stood|stands|stuck|sticks|abided|abides)\s+(?:\w+\s+)?(?:to|by)\b"
+)
+# words that tell an oath done with, not only kept: "kept faith ... and she released him from it"
+_DONE = re.compile(
+    r"\b(?:fulfill?(?:ed|s)?|discharged|released|freed|absolved|completed|done|finished|over|ended|"
+    r"let \w+ off)\b"
+)
+_KEEPING = re.compile(r"\b(?:kept|keeps|honou?rs|honou?red|held|holds)\b")
+
+
+def _kept_oath(s: _Sentence, kind: str, status: str) -> str:
+    """An oath told kept or honoured ("Brann has kept his oath") is unbroken, which is true of one still
+    standing as of one fulfilled: "settled" would contradict an oath the record still has open."""
+    kept = _KEEPING.search(s.narr)
+    if kind == "oath" and status == "settled" and kept is not None and not _DONE.search(s.narr):
+        # kept so far ("keeps", "has kept"), not kept to its end ("kept her oath to the end": fulfilled)
+        form = kept.group(0)
+        before = s.narr[: kept.start()].split()[-2:]
+        if form.endswith("s") or _PERFECT & set(before):
+            return "unbroken"
+    return status
 
 
 _LOOKING_BACK = frozenset({"ago", "last", "since", "once", "yesterday", "before", "back", "earlier"})
@@ -554,7 +592,8 @@ def _indirect(s: _Sentence) -> bool:
         return False
     for st, pat in _STATUS_PATTERNS if some_pattern else ():
         hit = pat.search(s.narr)
-        if hit is not None and (st != "open" or any(w.startswith("owe") for w in words)):
+        # open only with a word of owing or repaying ("never repaid her"): "never paid him any mind" is not
+        if hit is not None and (st != "open" or any(w.startswith(("owe", "repa")) for w in words)):
             found = st, s.a + s.narr[: hit.start()].count(" ")
             break
     if found is None:
@@ -577,6 +616,7 @@ def _indirect(s: _Sentence) -> bool:
     ]
     if len(tied) != 1:
         return False
+    status = _kept_oath(s, threads[tied[0]].kind, status)
     detail = ("now;" if now else "") + s.narr
     s.ex.claims.append(Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), detail))
     return True
