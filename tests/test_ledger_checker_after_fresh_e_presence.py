@@ -161,3 +161,32 @@ def test_an_approach_that_stops_short_and_a_voice_from_a_distance_are_not_presen
     assert refuted("Reeve Gorm Hask rides up and halts outside the fence.", world) == set()
     # control: an approach that ends here
     assert refuted("Reeve Gorm Hask rides up and dismounts by the cart.", world) == {"npc-gorm-location"}
+
+
+def court() -> WorldSnapshot:
+    """A river toll-house: the PC Ana; a Toll Warden and a Harbour Inspector (both away), a Bailiff of no
+    title list; a ferryman here."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-ana", "pc", "Ana", owner="2", location="loc-toll", pronoun="she"),
+            Entity("npc-wick", "npc", "Sheriff Orla Wick", location="loc-town", pronoun="she"),
+            Entity("npc-pell", "npc", "Harbour Inspector Ambrose Pell", location="loc-town", pronoun="he"),
+            Entity("npc-ferry", "npc", "Tam Ludd", location="loc-toll", pronoun="he"),
+            Entity("loc-toll", "location", "the toll-house"),
+            Entity("loc-town", "location", "the town"),
+        ],
+        scene=Scene("loc-toll", frozenset({"pc-ana", "npc-ferry"})),
+    )
+
+
+def test_a_role_noun_names_the_one_record_whose_office_it_is() -> None:
+    world = court()
+    assert refuted("The sheriff warms her hands at the toll-house stove.", world) == {"npc-wick-location"}
+    assert refuted("The harbour inspector sits by the stove, thumbing a ledger.", world) == {
+        "npc-pell-location"
+    }
+    assert refuted("Ana pours tea; the inspector sips his without a word.", world) == {"npc-pell-location"}
+    # controls: another office named with "of"; the office told of someone absent; the person who is here
+    assert refuted("The sheriff of the next county sits by the stove.", world) == set()
+    assert refuted("Ana says the sheriff rode out to the town at dawn.", world) == set()
+    assert refuted("Tam Ludd sits by the stove, thumbing a ledger.", world) == set()

@@ -268,12 +268,76 @@ def person_parts(e: Entity) -> PersonParts | None:
             title = head
             lows = lows[size:]
             break
+    if title is None:
+        size = _office_title(lows)
+        if size:
+            title = " ".join(lows[:size])
+            lows = lows[size:]
     gender = e.pronoun if e.pronoun in ("he", "she") else (TITLES.get(title) if title else None)
     if not lows:
         return PersonParts(title, None, None, gender)
     given = lows[0]
     family = lows[-1] if len(lows) > 1 else None
     return PersonParts(title, given, family, gender)
+
+
+def _office_title(lows: list[str]) -> int:
+    """How many leading words of a name are an office no title list holds ("Riding Officer Silas Roe",
+    "Chief Engineer Basil Grout"): English words ending in a noun, then a given name that is no English word
+    and a family name. 0 when there is none ("Black Tom Harrow": Tom is a word, so no office is told)."""
+    for size in (2, 1):
+        rest = lows[size:]
+        if (
+            len(rest) >= 2
+            and all(is_common_word(w) for w in lows[:size])
+            and is_noun(lows[size - 1])
+            and not is_common_word(rest[0])
+        ):
+            return size
+    return 0
+
+
+# Titles that say an office, so "the sheriff" names the one record with that title; kin words, honorifics and
+# words with other common senses ("the count", "the general", "the elder") do not.
+_OFFICE_TITLES = frozenset(TITLES) - {
+    "mr",
+    "mister",
+    "sir",
+    "lord",
+    "brother",
+    "father",
+    "master",
+    "mrs",
+    "miss",
+    "ms",
+    "madame",
+    "madam",
+    "mistress",
+    "lady",
+    "dame",
+    "sister",
+    "mother",
+    "count",
+    "general",
+    "elder",
+    "judge",
+    "dr",
+}
+
+
+def title_variants(e: Entity) -> set[tuple[str, ...]]:
+    """ "the sheriff" for "Sheriff Hob Tanner", "the riding officer" and "the officer" for "Riding Officer
+    Silas Roe": the office a recorded name opens with, as a role noun after "the"."""
+    parts = person_parts(e)
+    if parts is None or parts.title is None or (parts.given is None and parts.family is None):
+        return set()
+    words = tuple(parts.title.split())
+    if parts.title not in _OFFICE_TITLES and parts.title in TITLES:
+        return set()
+    out = {("the", *words)}
+    if len(words) > 1 and words[-1] not in _GENERIC_HEADS and is_noun(words[-1]):
+        out.add(("the", words[-1]))
+    return out
 
 
 def person_variants(e: Entity) -> set[tuple[str, ...]]:

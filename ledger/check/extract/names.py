@@ -26,6 +26,7 @@ from ledger.check.extract.linker import (
     person_parts,
     person_variants,
     role_variants,
+    title_variants,
 )
 from ledger.check.extract.text import Token, _key
 from ledger.check.snapshot import Entity, WorldSnapshot
@@ -101,7 +102,7 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
     for e in snapshot.entities.values():
         if e.visibility != "public":
             continue  # a part of a hidden name must not link (nor leak) anything
-        for k in person_variants(e) | role_variants(e):
+        for k in person_variants(e) | role_variants(e) | title_variants(e):
             if k not in names:
                 people.setdefault(k, []).append(e.id)
                 derived_longest = max(derived_longest, len(k))
@@ -438,6 +439,9 @@ def _derived_person(
     k = i
     the = lows[k] == "the"
     if the:
+        role = _role_at(tokens, lows, i, index, snap)
+        if role is not None:
+            return role
         k += 1
     age: str | None = None
     if k < n and lows[k] in AGES and (the or tokens[k].text[:1].isupper()):
@@ -485,6 +489,35 @@ def _derived_person(
         if not cands:
             return None
         return end - i, cands, False
+    return None
+
+
+def _role_at(
+    tokens: list[Token], lows: list[str], i: int, index: NameIndex, snap: WorldSnapshot
+) -> tuple[int, tuple[str, ...], bool] | None:
+    """ "the factor" (an alias's head), "the sheriff", "the riding officer" (the office a recorded name
+    opens with): a role noun after "the", in either case, naming the one record that holds it once the
+    sentence's pronoun and the scene have narrowed the field; never before "of" ("the captain of the watch"
+    is another office)."""
+    n = len(tokens)
+    for size in range(min(index.derived_longest, n - i), 1, -1):
+        key = tuple(lows[i : i + size])
+        ids = index.people.get(key, ())
+        if (
+            not ids
+            or len(ids) > _MAX_SHARED
+            or any(t.quoted != tokens[i].quoted for t in tokens[i : i + size])
+        ):
+            continue
+        end = i + size
+        if end < n and lows[end] == "of" and not tokens[end - 1].poss:
+            return None
+        cands = narrow(ids, snap, present_first=False)
+        if len(cands) > 1:
+            cands = _by_pronoun(tokens, lows, end, cands, snap)
+        if len(cands) > 1:
+            cands = narrow(cands, snap)
+        return (size, cands, False) if len(cands) == 1 else None
     return None
 
 
