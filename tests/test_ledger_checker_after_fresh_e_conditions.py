@@ -181,3 +181,20 @@ def test_health_in_the_creatures_own_mouth_or_before_now_is_not_asserted() -> No
     assert refuted("Garrick Moss pretends to be unhurt.") == set()
     assert refuted("Garrick Moss was in the best of health before the ambush.") == set()
     assert refuted("Wren tells Tobin that Garrick Moss is unhurt.") == set()
+
+
+def test_a_past_verb_ahead_of_the_health_words_tells_of_then() -> None:
+    text = (
+        "Garrick Moss sits on a coil of rope. He tells Tobin the tale again, how he came through the rapids "
+        "without a scratch, and Tobin pretends to believe it."
+    )
+    assert refuted(text) == set()
+    text = "Garrick Moss sits on a coil of rope. He looks up at Tobin, without a scratch on him, and grins."
+    assert refuted(text) == {"npc-garrick-hp"}
+
+
+def test_words_read_off_a_watched_mouth_are_not_heard() -> None:
+    text = "Bertil Crane watches Wren's mouth closely as she asks. Then he answers in a slow, flat voice."
+    assert refuted(text) == set()
+    text = "Wren asks the pilot about the toll. Bertil Crane answers before the pilot can."
+    assert refuted(text) == {"npc-bertil-condition-deafened"}

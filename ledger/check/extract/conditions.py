@@ -105,6 +105,7 @@ _MUTE_MEANS = frozenset(
 _SILENT_CHANNELS = frozenset(
     {
         "lips",
+        "mouth",
         "slate",
         "note",
         "notes",
@@ -789,7 +790,7 @@ def _health(
                 # "not a scratch on her" is the claim itself: only other framings keep it from being asserted;
                 # a past linking verb in a present-tense scene ("Tam, who was hale a week ago, now leans")
                 # or a look-back inside the phrase tells how they were, not how they are
-                back = _told_as_before(s, k, words)
+                back = _told_as_before(s, k, words, state[1])
                 lead = state[1].split()[0] if state[1] else ""
                 at = next((q for q in range(k, end) if toks[q].low == lead), k)
                 told = _reported_before(s, at)
@@ -828,7 +829,7 @@ def _denied(words: list[str], phrase: str) -> bool:
     return at > 0 and " ".join(words[max(0, at - 2) : at]).endswith(_DENIALS)
 
 
-def _told_as_before(s: _Sentence, k: int, words: list[str]) -> bool:
+def _told_as_before(s: _Sentence, k: int, words: list[str], phrase: str = "") -> bool:
     """True when the health phrase at token ``k`` (``words``) describes a past state: after "was", "were"
     or "had been" in a present-tense narration, or with "ago", "once" or "used to" inside the phrase."""
     toks = s.tokens
@@ -841,7 +842,31 @@ def _told_as_before(s: _Sentence, k: int, words: list[str]) -> bool:
         # "in rude health before the feast", "hale until the arrow struck"; not an equal to a past state, "as
         # strong as he was before the hunt", which tells how strong he is now
         return True
-    return "ago" in words or "once" in words or " ".join(words).startswith("used to")
+    if "ago" in words or "once" in words or " ".join(words).startswith("used to"):
+        return True
+    # "how he came through it without a scratch": a past verb in the phrase ahead of the health words, in a
+    # present-tense narration, tells of then
+    lead = words.index(phrase.split()[0]) if phrase and phrase.split()[0] in words else 0
+    return s.ex.present_tense and any(
+        _past_only(w) and n > 0 and words[n - 1] in _CLAUSE_SUBJECTS for n, w in enumerate(words[:lead])
+    )  # "he came"; not "barely winded and without a mark", a participle
+
+
+_CLAUSE_SUBJECTS = frozenset({"he", "she", "they", "it", "i", "we", "you"})
+
+
+@lru_cache(maxsize=4096)
+def _past_only(word: str) -> bool:
+    """True when ``word`` is a verb form that can only be past ("came", "walked"; not "read", "put")."""
+    from ledger.check.extract.verbs import can_be_past
+
+    return word.isalpha() and word not in ("was", "were") and can_be_past(word) and not is_finite_now(word)
+
+
+def is_finite_now(word: str) -> bool:
+    """True when ``word`` can also be read as a present form or a noun ("read", "put", "left" as a side)."""
+    base = verb_lemma(word)
+    return base is not None and word in (base, base + "s", base + "es")
 
 
 _BEFORE_NOW = frozenset({"before", "until", "till", "yesterday", "formerly", "previously"})
