@@ -137,3 +137,20 @@ def test_a_pronoun_the_recorded_holder_also_fits_does_not_move_the_item() -> Non
     )
     assert "item-spyglass-holder" in named("Wynn dozes below. Osk climbs up. He raises his brass spyglass.")
     assert "item-spyglass-holder" in named("Wynn dozes below. Dagny raises her brass spyglass and frowns.")
+
+
+def test_a_sold_item_told_lying_somewhere_now_or_in_use_contradicts_its_fate() -> None:
+    assert "item-marigold-holder" in named("The ferry Marigold is lying off the point with her sails furled.")
+    assert "item-marigold-holder" in named("The Marigold rides at anchor below the light, lamps lit.")
+    assert "item-marigold-holder" in named("At dusk Osk rows the Marigold across to the far shore.")
+    # memories, plans, what became of it, and going past it stay clean
+    assert named("Osk once rowed the Marigold across the bay in a gale.") == set()
+    assert named("Osk swears he will buy back the Marigold and sail her again.") == set()
+    assert named("The Marigold is in the hands of a mainland merchant now.") == set()
+    assert named("Osk rows toward the point where the Marigold used to moor.") == set()
+
+
+def test_ordinals_reach_past_twelfth_and_compound_ordinals_count() -> None:
+    assert "item-arrows-quantity" in named("Tobin nocks his twenty-first arrow and draws.")
+    assert "item-stones-quantity" in named("Tobin hurls his thirteenth stone at the gulls.")
+    assert named("Tobin nocks his nineteenth arrow and draws.") == set()

@@ -49,6 +49,12 @@ ORDINALS = {
     "fiftieth": 50,
     "hundredth": 100,
 }
+# "twenty-first" ... "ninety-ninth": a tens word, a hyphen, a unit's ordinal (one token)
+_UNIT_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_UNIT_ORDINALS |= {"eighth": 8, "ninth": 9}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80}
+_TENS |= {"ninety": 90}
+ORDINALS |= {f"{t}-{u}": tn + un for t, tn in _TENS.items() for u, un in _UNIT_ORDINALS.items()}
 NUMBER_WORDS = {w: n for w, n in _NUMBERS.items() if w not in ("a", "an", "single", "one")} | {
     "thirteen": 13,
     "fourteen": 14,
@@ -202,7 +208,7 @@ def _counts(s: _Sentence) -> None:
         # the words right before the name, nearest first, back to a determiner: "his second", "both"
         words: list[str] = []
         k = m.i - 1
-        while k >= s.a and len(words) < 3 and not toks[k].quoted and toks[k].low.isalnum():
+        while k >= s.a and len(words) < 3 and not toks[k].quoted and toks[k].low.replace("-", "").isalnum():
             words.append(toks[k].low)
             if toks[k].low in _DETERMINERS:
                 break

@@ -143,6 +143,16 @@ def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
 
 _ITEM_HERE = frozenset(
     {"sit", "rest", "lie", "hang", "stand", "wait", "gleam", "glint", "glitter", "shine", "lean"}
+    | {"ride", "float", "bob", "remain", "perch", "loom", "squat", "tower"}
+)
+# where a thing may be told to lie after "is": "is at the quay", "are in the cellar"
+_HERE_PREPS = frozenset(
+    {"at", "in", "on", "by", "beside", "under", "inside", "behind", "against", "near", "upon", "beneath"}
+)
+# what a thing "is in" when it is broken, gone or someone else's: not a place it lies whole
+_NOT_A_PLACE = frozenset(
+    {"pieces", "ruins", "shards", "splinters", "ashes", "fragments", "bits", "tatters", "halves", "hands"}
+    | {"keeping", "possession", "pawn", "hock", "debt", "bottom", "doubt", "question", "danger", "trouble"}
 )
 
 
@@ -156,6 +166,17 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     if not first or it.j >= s.b or it.poss:
         return False
     form = s.tokens[it.j].low
+    if form in ("is", "are") and it.j + 2 < s.b:
+        # "the ferry is lying in the cove", "the almanac is on the lectern"
+        nxt, far = s.tokens[it.j + 1].low, s.tokens[it.j + 2]
+        if nxt.endswith("ing") and lexicon_lemma(nxt) in _ITEM_HERE:
+            return True
+        if nxt in _HERE_PREPS and not far.quoted and not far.poss:
+            ahead = [t.low for t in s.tokens[it.j + 2 : min(s.b, it.j + 5)]]
+            return not (_NOT_A_PLACE & set(ahead)) and not any(
+                c.i in range(it.j + 2, it.j + 5) for c in s.creatures()
+            )
+        return False
     lemma = VERBS.get(form) or (form[:-1] if form.endswith("s") else "")
     return lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma)
 
@@ -261,6 +282,13 @@ _AT_A_DISTANCE = frozenset(
 )
 
 
+# verbs of going that take the craft or the beast they go in or on as object: "rows the skiff across",
+# "rides the grey mare", "sails the lugger out": whoever does it has that thing in hand
+_STEERED = frozenset(
+    {"row", "sail", "ride", "drive", "steer", "pilot", "pole", "paddle", "scull", "punt", "helm", "launch"}
+)
+
+
 def _giving_verb(s: _Sentence, lo: int, hi: int) -> str | None:
     """The verb of giving that governs the thing at token ``hi``: the nearest verb before it (from ``lo``),
     if that verb gives ("lends Tam his dagger"); a noun ("Cordelia's hands") or another verb in between
@@ -331,7 +359,9 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
         return ""  # only adverbs between the subject and its verb, or its own earlier predicate and "and"
     form = toks[k].low
     base = lexicon_lemma(form) if toks[k].text.islower() else None
-    if base is None or not is_finite(form, base) or verb_class(base) in _NOT_HANDLING:
+    if base is None or not is_finite(form, base):
+        return ""
+    if verb_class(base) in _NOT_HANDLING and base not in _STEERED:
         return ""
     if base in _AT_A_DISTANCE:
         return ""
