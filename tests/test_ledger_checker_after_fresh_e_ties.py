@@ -102,6 +102,19 @@ def test_an_endearment_said_to_someone_is_warmth() -> None:
     assert refuted('Tove glares at Jun. "Dear me, look who crawled back."') == set()
 
 
+def test_warmth_told_as_performed_or_undercut_is_no_warmth() -> None:
+    # pretence, a show for others, a predator's likeness, a hurting grip, or the hatred told right after
+    assert refuted("Tove pretends to greet Jun warmly, all the while plotting his ruin.") == set()
+    assert refuted("Tove embraces Jun for the crowd's benefit, her smile as false as a tin crown.") == set()
+    assert refuted("Tove kisses Jun on the cheek, the kiss of a viper.") == set()
+    assert refuted("Tove squeezes Jun's hand until the knuckles crack.") == set()
+    assert refuted("Tove greets Jun warmly. She has hated him since the dice game.") == set()
+    assert refuted('"Jun, my dear," Tove says with false sweetness.') == set()
+    # the same gestures told plainly are warmth
+    assert refuted("Tove embraces Jun and thanks him for the help.") == {"edge-tove-jun"}
+    assert refuted("Tove greets Jun fondly. The rain has stopped.") == {"edge-tove-jun"}
+
+
 # --- a thread's status said by one of its parties ---------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ their verb's ("sells them out") are mapped to a lexicon word (:data:`PHRASAL`).
 from __future__ import annotations
 
 import logging
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -228,6 +229,41 @@ MENACE = frozenset(
 _HOSTILE_WORD = -1.5  # a word this hostile in the quote makes the endearment mockery
 
 
+# Warmth told as performed, or undercut in the telling, is no warmth: an enemy who "pretends" or "plays the
+# gracious host", embraces "for the crowd's benefit", smiles "falsely", whose kiss is "a viper's", whose
+# squeeze runs "until the knuckles crack", or whose eyes "stay cold" while she greets. The words of pretence,
+# of a predator, of a hurting grip and of a cold contrast, in the sentence or the one after it ("Her smile
+# never reaches her eyes."), take the warmth out of a warm gesture. Stems: a word starting with one counts.
+FEIGNED_STEMS = (
+    # pretence and performance
+    "pretend", "pretence", "pretense", "feign", "fake", "sham", "false", "insincer", "hollow", "counterfeit",
+    "forced", "forces herself", "forces himself", "forces themselves", "performance", "appearances",
+    "facade", "façade", "veneer", "mask", "masquerad", "charade", "acting", "playing the", "plays the",
+    "play-act", "for show", "for the crowd", "for the benefit", "'s benefit", "ironic", "sarcas", "mock",
+    # a manner of guile
+    "sly", "oily", "unctuous", "honeyed", "saccharin", "syrup", "cloying", "calculat", "scheming", "plot",
+    "cunning",
+    # a predator's likeness
+    "viper", "snake", "serpent", "venom", "poison", "spider", "wolfish", "predator",
+    # a grip that hurts
+    "until the knuckles", "until his knuckles", "until her knuckles", "bruis", "wince", "crush", "painful",
+    # warmth contradicted in the telling
+    "but her eyes", "but his eyes", "but their eyes", "never reach", "not reach", "doesn't reach", "steely",
+    "gritted", "clenched", "icily", "dislike", "distaste", "disgust", "loath", "hate", "hatred", "contempt",
+    "grudg", "resent", "revuls",
+)  # fmt: skip
+_FEIGNED_RE = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in FEIGNED_STEMS) + r")")
+
+
+def feigned(s: _Sentence) -> bool:
+    """True when the narration of this sentence, or of the next one, marks warmth as performed or undercut
+    (:data:`FEIGNED_STEMS`). Read only for a sentence that makes a warm claim."""
+    after = next((b for a, b in s.ex.sentences if a >= s.span[1]), s.span[1])
+    text = s.text[s.span[0] : after].lower()
+    plain = re.sub(r"[\"“][^\"”]*[\"”]", " ", text)  # the narration, not the lines spoken
+    return _FEIGNED_RE.search(plain + " ") is not None
+
+
 def _quote_around(s: _Sentence, k: int) -> tuple[int, int]:
     """The token range of the quotation holding token ``k`` (marks included), within the narration."""
     toks = s.tokens
@@ -309,6 +345,8 @@ def _endearments(s: _Sentence, strong: dict[str, tuple[str, ...]]) -> None:
         mod = s.modality(Mention(("",), k, k + 1, False, False, "public"))
     # the endearment is the speaker's own act, not a claim made in dialogue
     mod = Modality(False, mod.hypothetical, mod.memory, mod.rumour, False)
+    if feigned(s):
+        return
     v = valence(toks[k].low) or valence(_ENDEARMENT_AS)
     s.ex.claims.append(
         Claim(
@@ -350,6 +388,8 @@ def _attitudes(s: _Sentence) -> None:
             if HOSTILE_AT < total < WARM_AT:
                 continue
             shown = "warm" if total > 0 else "hostile"
+            if shown == "warm" and feigned(s):
+                continue
             s.ex.claims.append(
                 Claim(
                     "attitude",
