@@ -39,6 +39,9 @@ class ParseScene(BaseModel):
     locations: tuple[SceneName, ...] = ()  # places the actor can move to
     skills: tuple[str, ...] = ()  # rules skill values
     attacks: tuple[SceneName, ...] = ()  # the actor's weapon and natural attacks (id = rules attack slug)
+    # the actor's spells and class features, healing ones marked kind="heal" (id = rules spell id), so "heal
+    # Orrin" can become the actor's own healing spell
+    spells: tuple[SceneName, ...] = ()
 
 
 class ParseRefusal(BaseModel):
@@ -142,6 +145,13 @@ _NUMBER_WORDS = {
 _QUANTITY = re.compile(
     r"\b(\d{1,7}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|all)\s+(?:of\s+)?", re.I
 )
+# Healing asked for in plain words ("heal Orrin", "patch him up", "lay hands on her"): the actor's healing
+# spell when they have one, else tending the wounds (a Medicine check). "tend his wounds" and "bandage" are
+# the Medicine skill phrases below.
+_HEAL = re.compile(
+    r"(?:^|\b(?:i|to|and|then|please)\s+)(?:heal|cure|mend|patch (?:[\w']+ ){1,3}up"
+    r"|lay (?:my |her |his |their )?hands on)\b"
+)
 _SPELL = re.compile(
     r"\bcasts?\s+(?:a\s+|an\s+|the\s+)?([a-z' -]+?)(?:\s+(?:at|on|upon|to|toward|towards|against)\b|$|[.,;!])"
 )
@@ -218,6 +228,26 @@ def _present(names: tuple[SceneName, ...]) -> str:
     return shown
 
 
+def _heal(said: str, raw: str, scene: ParseScene, target: SceneName | None) -> Intent | ParseRefusal:
+    """Healing in plain words: a healing spell of the actor's (one named in the text first) on the target
+    (the actor when nobody is named), else a Medicine check to tend the target's wounds."""
+    whom = target.id if target is not None else scene.actor
+    if target is not None and not target.alive:
+        return ParseRefusal(reason=f"{target.name} is dead: no healing reaches them now.")
+    heals = [s for s in scene.spells if s.kind == "heal"]
+    named, _ = _find(said, tuple(heals))
+    usable = [named] if named is not None else heals
+    # a spell only for oneself (Second Wind) heals nobody else
+    usable = [s for s in usable if whom == scene.actor or "self" not in s.aliases]
+    if usable:
+        return Intent(
+            kind=IntentKind.ABILITY, ability_name=usable[0].id, target=whom, actor=scene.actor, text=raw
+        )
+    if whom == scene.actor:
+        return ParseRefusal(reason="You have no healing to use on yourself; ask an ally to tend your wounds.")
+    return Intent(kind=IntentKind.CHECK, skill="medicine", target=whom, actor=scene.actor, text=raw)
+
+
 class OfflineIntentParser:
     """Plain-English actions to intents, without a model: verbs pick the kind, scene names pick the targets.
 
@@ -249,6 +279,8 @@ class OfflineIntentParser:
         ):
             kind = IntentKind.CHECK
         target, _ = _find(said, others)
+        if kind is None and _HEAL.search(said):
+            return _heal(said, raw, scene, target)
 
         if kind is None:
             if target is not None:

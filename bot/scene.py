@@ -259,6 +259,23 @@ def parse_scene(scene: Scene, actor: str) -> ParseScene:
             attacks = tuple(SceneName(id=a.slug, name=a.name, kind="attack") for a in stat_block(me).attacks)
         except RulesError:
             attacks = ()
+    spells: tuple[SceneName, ...] = ()
+    if me is not None:
+        try:
+            features = stat_block(me).features
+        except RulesError:
+            features = ()
+        spells = tuple(
+            SceneName(
+                id=f,
+                name=SPELLS[f].name,
+                # "heal" marks what "heal Orrin" may use; the alias "self" one that heals only its caster
+                kind="heal" if SPELLS[f].form == "heal" else "spell",
+                aliases=("self",) if SPELLS[f].self_only else (),
+            )
+            for f in features
+            if f in SPELLS
+        )
     places = tuple(
         SceneName(id=p, name=scene.places[p].name, aliases=scene.places[p].aliases, kind="location")
         for p in scene.exits
@@ -271,6 +288,7 @@ def parse_scene(scene: Scene, actor: str) -> ParseScene:
         items_here=here_items,
         locations=places,
         attacks=attacks,
+        spells=spells,
     )
 
 
