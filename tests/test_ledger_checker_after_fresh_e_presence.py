@@ -190,3 +190,14 @@ def test_a_role_noun_names_the_one_record_whose_office_it_is() -> None:
     assert refuted("The sheriff of the next county sits by the stove.", world) == set()
     assert refuted("Ana says the sheriff rode out to the town at dawn.", world) == set()
     assert refuted("Tam Ludd sits by the stove, thumbing a ledger.", world) == set()
+
+
+def test_a_journey_from_the_recorded_place_told_in_the_same_sentence_is_travel() -> None:
+    world = quarry()
+    assert (
+        refuted("Fresh from the manor, Reeve Gorm Hask strides in and shakes the sleet off.", world) == set()
+    )
+    assert refuted("Reeve Gorm Hask arrives at last; he has come straight up from the manor.", world) == set()
+    # control: the one fresh from the manor is someone else
+    other = "Tobit, fresh from the manor, nods as Reeve Gorm Hask strides in."
+    assert refuted(other, world) == {"npc-gorm-location"}

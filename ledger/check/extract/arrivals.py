@@ -99,6 +99,21 @@ def _own_place_named(s: _Sentence, eid: str, q: int) -> bool:
     return s.snap.within(place.id, e.location) or s.snap.within(e.location, place.id)
 
 
+def _origin_in_sentence(s: _Sentence, eid: str) -> bool:
+    """True when the sentence names, after "from", the place the record has ``eid`` in, and ``eid`` is the
+    creature named nearest that "from": "Fresh from the manor, the Reeve strides in", "the Reeve, mud to the
+    knees from the ride down from the manor, barges in", "the Reeve arrives; he has come from the manor"."""
+    toks = s.tokens
+    creatures = [x for x in s.mentions if x.id and s.kind(x) in ("pc", "npc", "monster") and not x.quoted]
+    for q in range(s.a, s.b):
+        if toks[q].low != "from" or toks[q].quoted or not _own_place_named(s, eid, q):
+            continue
+        nearest = min(creatures, key=lambda x: min(abs(x.i - q), abs(x.j - 1 - q)), default=None)
+        if nearest is not None and nearest.id == eid:
+            return True
+    return False
+
+
 def _origin_told_next(s: _Sentence, eid: str) -> bool:
     """True when the next sentence tells the same creature travelling from the place the record has it in:
     "Roe stamps in out of the rain. He has ridden all the way from Rye Gap": the arrival is the journey's

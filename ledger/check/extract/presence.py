@@ -17,6 +17,7 @@ from ledger.check.extract.arrivals import (
     _carried_in,
     _from_own_place,
     _met_here,
+    _origin_in_sentence,
     _origin_told_next,
 )
 from ledger.check.extract.lexicon import (
@@ -438,9 +439,10 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue
         if (eid, m.i) in attributed:
             continue
+        # the first verb first: "strides in and shakes the sleet off" arrives before it shakes anything
+        _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
         for k2, lemma2 in _chained_verbs(s, k, c1):
             _act(s, m, eid, kind, k2, lemma2, mod, c1, False)
-        _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
 
 
 def _fragment(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> None:
@@ -817,7 +819,9 @@ def _act(
     # "stamps in out of the rain", "barges in", "sweeps inside": any verb with a particle of entry after it
     # tells a way of coming in (English makes a verb of manner one of motion so)
     moving = lemma in MOTION or (verb_class(lemma) not in _NOT_GOING and _enters(s, k))
-    if moving and (_from_own_place(s, eid, k, c1) or _origin_told_next(s, eid)):
+    if moving and (
+        _from_own_place(s, eid, k, c1) or _origin_in_sentence(s, eid) or _origin_told_next(s, eid)
+    ):
         # "The abbot arrives from the chapel", "Roe stamps in. He has ridden all the way from Rye Gap":
         # coming here from where the record has them is consistent
         s.claim("at", (eid, "*moving*"), m, mod, lemma)
