@@ -115,6 +115,15 @@ def test_warmth_told_as_performed_or_undercut_is_no_warmth() -> None:
     assert refuted("Tove greets Jun fondly. The rain has stopped.") == {"edge-tove-jun"}
 
 
+def test_a_tie_told_as_over_is_no_claim_about_now() -> None:
+    assert refuted("Tove was once Jun's friend, before the dice game.") == set()
+    assert refuted("Tove and Jun were friends until the dice game.") == set()
+    assert refuted("Tove greeted Jun warmly, once, in better days.") == set()
+    # controls: told of now
+    assert refuted("Tove is Jun's friend.") == {"edge-tove-jun"}
+    assert refuted("Hild is Osk's bitter enemy.") == {"edge-hild-osk"}
+
+
 # --- a thread's status said by one of its parties ---------------------------------------------------------
 
 

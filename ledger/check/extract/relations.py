@@ -234,11 +234,10 @@ def _relations(s: _Sentence) -> None:
             other = after[0] if after else (min(rest, key=lambda x: abs(x.i - k)) if rest else None)
             if other is None or a.id is None or other.id is None:
                 break
-            if kind == "positive":
-                from ledger.check.extract.valence import feigned  # valence reads this module's neighbours
+            from ledger.check.extract.valence import ended, feigned  # valence reads this module's neighbours
 
-                if feigned(s):
-                    return  # "greets him warmly, but her eyes stay cold": warmth performed
+            if (kind == "positive" and feigned(s)) or ended(s):
+                return  # "greets him warmly, but her eyes stay cold"; "was once his friend": not now
             s.claim("relation", (a.id, other.id, kind), a, s.modality(a), found.group(0))
             return
 

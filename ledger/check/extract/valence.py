@@ -264,6 +264,20 @@ def feigned(s: _Sentence) -> bool:
     return _FEIGNED_RE.search(plain + " ") is not None
 
 
+# A tie told as over, or as it was long ago, is no claim about now: "was once his friend", "were friends until
+# the dice game", "rivals as children", "used to", "no longer", "years ago", "back then".
+_ENDED_RE = re.compile(
+    r"\b(?:once|until|till|formerly|used to|no longer|long ago|years ago|ago|back then|in those days|"
+    r"in the old days|as children|as girls|as boys|as lads|in their youth|in better days|any more|anymore)\b"
+)
+
+
+def ended(s: _Sentence) -> bool:
+    """True when this sentence's narration tells a tie as past or over (:data:`_ENDED_RE`)."""
+    plain = re.sub(r"[\"“][^\"”]*[\"”]", " ", s.raw.lower())
+    return _ENDED_RE.search(plain) is not None
+
+
 def _quote_around(s: _Sentence, k: int) -> tuple[int, int]:
     """The token range of the quotation holding token ``k`` (marks included), within the narration."""
     toks = s.tokens
@@ -388,7 +402,7 @@ def _attitudes(s: _Sentence) -> None:
             if HOSTILE_AT < total < WARM_AT:
                 continue
             shown = "warm" if total > 0 else "hostile"
-            if shown == "warm" and feigned(s):
+            if (shown == "warm" and feigned(s)) or ended(s):
                 continue
             s.ex.claims.append(
                 Claim(
