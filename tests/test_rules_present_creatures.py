@@ -74,3 +74,31 @@ async def test_first_aid_on_an_ally_at_the_table_meets_a_dc_not_the_allys_roll(
         assert len(line.rolls) == 1 and "Orrin" not in line.rolls[0], line.rolls
     finally:
         await table.aclose()
+
+
+async def test_an_attack_picked_on_a_body_is_refused_at_once_with_who_is_alive(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """Seen in the evening: '/act attack Bilge' with Bilge picked as the target, a round after he died, was
+    accepted and only came back 'cannot act: Bilge is already dead' in the next round's results."""
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        await seat_everyone(table, (ALICE, BOB))
+        await table.submit(WHERE, ALICE, key="go-a", text="go to the harbour")
+        await table.submit(WHERE, BOB, key="go-b", text="go to the harbour")
+        await table.close_round(WHERE, GM)
+        for number in range(1, 12):
+            await table.submit(WHERE, ALICE, key=f"a{number}", text="attack Bilge with my longsword")
+            report = await table.close_round(WHERE, GM)
+            if any("Bilge dies" in a.summary for a in report.actions):
+                break
+        else:
+            pytest.fail("Bilge never died")
+        with pytest.raises(InvalidAction) as err:
+            await table.submit(WHERE, BOB, key="late", text="attack him with my shortbow", target="Bilge")
+        assert "Bilge is already dead" in str(err.value) and "Greyrock" in str(err.value), err.value
+        # searching the body is still an action
+        receipt = await table.submit(WHERE, BOB, key="search", text="search the body", target="Bilge")
+        assert receipt.intent_summary, receipt
+    finally:
+        await table.aclose()

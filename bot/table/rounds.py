@@ -133,6 +133,7 @@ class Rounds:
             )
         pscene = parse_scene(scene, pc_id)
         intent = await self._intent(text, pscene, target=target, item=item, skill=skill)
+        _refuse_the_dead_as_target(intent, pscene)
         try:
             resolve_round(seed=0, intents=[intent], state=round_state(scene))
         except IntentError as err:
@@ -766,3 +767,21 @@ def _npc_intents(scene: Scene, declared: Sequence[Intent]) -> list[Intent]:
         target = attackers.get(cid) if attackers.get(cid) in foes else foes[0]
         out.append(Intent(kind=IntentKind.ATTACK, actor=cid, target=target, text=f"{creature.name} attacks"))
     return out
+
+
+#: Kinds of action that need their target alive: a body can be searched or examined (a check), not fought,
+#: talked to, helped or handed things.
+_NEEDS_THE_LIVING = frozenset(
+    {IntentKind.ATTACK, IntentKind.TALK, IntentKind.HELP, IntentKind.GIVE, IntentKind.ABILITY}
+)
+
+
+def _refuse_the_dead_as_target(intent: Intent, scene: ParseScene) -> None:
+    """Refuse now, with the reason, an action aimed at someone already dead (picked from the menu or typed
+    as the target option); accepted, it would only come back "refused" in the round's results."""
+    if intent.target is None or intent.kind not in _NEEDS_THE_LIVING:
+        return
+    who = next((c for c in scene.creatures if c.id == intent.target), None)
+    if who is not None and not who.alive:
+        living = ", ".join(c.name for c in scene.creatures if c.alive and c.id != scene.actor) or "nobody"
+        raise InvalidAction(f"{who.name} is already dead. Present: {living}.")
