@@ -322,8 +322,20 @@ def _action_lines(resolution: RoundResolution, names: dict[str, str]) -> list[v.
             outcome=r.outcome.value,
         )
         for r in resolution.results
-        if r.intent is not None or r.rolls
+        if (r.intent is not None or r.rolls) and not _slain_npcs_turn(r)
     ]
+
+
+def _slain_npcs_turn(result: Any) -> bool:
+    """The turn of an NPC or monster killed earlier in the round: its automatic action never happened, so the
+    results do not list it (the narration leaves it untold too). A PC's refused turn stays: the player
+    submitted it and should read why it did not happen. The resolution keeps it for the replay."""
+    return (
+        result.outcome.value == "refused"
+        and not result.actor.startswith("pc-")
+        and (result.reason or "").endswith(" is dead")
+        and "already" not in (result.reason or "")
+    )
 
 
 _ID = re.compile(r"\b(?:pc|npc|monster|loc|item)-[a-z0-9]+(?:-[a-z0-9]+)*\b")
