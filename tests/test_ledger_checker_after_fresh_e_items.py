@@ -20,9 +20,9 @@ from ledger.check.snapshot import (
 
 
 def lighthouse() -> WorldSnapshot:
-    """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass, a locket), Tobin
-    with nine throwing stones, twenty arrows and six copper crowns, Osk the ferryman, Dagny, a great seal;
-    the ferry Marigold was sold."""
+    """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass, a locket, the
+    logbook), Tobin with nine throwing stones, twenty arrows and six copper crowns, Osk the ferryman, Dagny,
+    a great seal; the ferry Marigold was sold."""
     return WorldSnapshot.build(
         entities=[
             Entity("pc-tobin", "pc", "Tobin", owner="1", location="loc-light", pronoun="he"),
@@ -43,6 +43,7 @@ def lighthouse() -> WorldSnapshot:
             Entity("item-marigold", "item", "the ferry Marigold", (Alias("the Marigold"),)),
             Entity("item-crowns", "item", "copper crowns", (Alias("crowns"), Alias("crown"))),
             Entity("item-locket", "item", "the silver locket", (Alias("silver locket"), Alias("the locket"))),
+            Entity("item-logbook", "item", "the lighthouse logbook", (Alias("logbook"),)),
             Entity("monster-seal", "monster", "the great seal", location="loc-light", pronoun="it"),
         ],
         holdings=[
@@ -53,6 +54,7 @@ def lighthouse() -> WorldSnapshot:
             Holding("item-spyglass", "npc-wynn"),
             Holding("item-crowns", "pc-tobin", 6),
             Holding("item-locket", "npc-wynn"),
+            Holding("item-logbook", "npc-wynn"),
         ],
         fates=[ItemFate("item-marigold", "sold")],
         scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk", "monster-seal"})),
@@ -154,3 +156,12 @@ def test_ordinals_reach_past_twelfth_and_compound_ordinals_count() -> None:
     assert "item-arrows-quantity" in named("Tobin nocks his twenty-first arrow and draws.")
     assert "item-stones-quantity" in named("Tobin hurls his thirteenth stone at the gulls.")
     assert named("Tobin nocks his nineteenth arrow and draws.") == set()
+
+
+def test_the_one_handling_anothers_named_thing_has_it_in_hand() -> None:
+    assert "item-spyglass-holder" in named("Tobin polishes Wynn's brass spyglass with his sleeve.")
+    assert "item-logbook-holder" in named("Dagny thumbs through Wynn's battered logbook by the stove.")
+    # touching, eyeing or the owner's own handling leave it where it was
+    assert named("Tobin brushes Wynn's brass spyglass with a fingertip.") == set()
+    assert named("Osk eyes Wynn's battered logbook from across the room.") == set()
+    assert named("Wynn leafs through her battered logbook by the stove.") == set()

@@ -330,6 +330,34 @@ def _thing_subject(s: _Sentence, lo: int, hi: int) -> bool:
     return False
 
 
+# verbs of touching, striking or tending a thing without taking it in hand
+_CONTACT = frozenset(
+    {"touch", "tap", "brush", "stroke", "pat", "nudge", "kick", "knock", "bump", "poke", "prod", "kiss"}
+    | {"caress", "graze", "bless", "follow", "guard", "admire", "lick", "sniff", "step", "tread", "trip"}
+)
+_THROUGH = frozenset({"through", "over"})
+
+
+def _handles_owned(s: _Sentence, subject: Mention, poss: Mention) -> bool:
+    """True when the subject's own verb, right after it, takes another's named thing as its object as a verb
+    of handling ("Kestrel leans Durgan's greataxe against a tomb", "Hollis leafs through Fenwick's
+    spellbook"): the owner is named, the hand is the subject's. Verbs of touching, striking, seeing,
+    saying or wanting ("pats Durgan's axe", "eyes Fenwick's book") leave it with its owner."""
+    toks = s.tokens
+    k = poss.i - 1
+    if k > subject.j and toks[k].low in _THROUGH:
+        k -= 1  # "leafs through", "pores over"
+    if k < subject.j or toks[k].quoted or not toks[k].text.islower():
+        return False
+    if any(not w.low.endswith("ly") for w in toks[subject.j : k]):
+        return False  # only adverbs between the subject and its verb
+    form = toks[k].low
+    base = _lemma_of(form)
+    if base is None or not is_finite(form, base) or base in _CONTACT or base in _AT_A_DISTANCE:
+        return False
+    return verb_class(base) in ("handling", "act", "posture", "hold")
+
+
 def _lemma_of(word: str) -> str | None:
     """A word's verb lemma by the hand table, else by the lexicon."""
     return VERBS.get(word) or lexicon_lemma(word)
@@ -434,6 +462,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             )
         ):
             k -= 1
+        if _participle(toks, k, s.a):
+            k -= 1  # "Fenwick's confiscated spellbook", "her battered lantern"
         if k - 1 >= s.a and toks[k].low == "of" and toks[k - 1].low in _BUNDLES:
             k -= 2  # "Lorcan's bundle of torches"
         poss = next((c for c in creatures if c.j - 1 == k and c.poss), None)
@@ -507,7 +537,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             poss is not None
             and subject is not None
             and subject.id != poss.id
-            and verb_lemma in _HOLD_VERBS
+            and (verb_lemma in _HOLD_VERBS or _handles_owned(s, subject, poss))
             and not any(t.text == "," for t in toks[subject.j : poss.i])
         ):
             # "Oren twirls Tamsin's iron key on his finger": the owner is named, the hand is the subject's
@@ -576,6 +606,20 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+def _participle(toks: list[Token], k: int, a: int) -> bool:
+    """True when token ``k`` is a past participle used as an adjective right after a possessive ("Fenwick's
+    confiscated spellbook", "his dented helm"): a lower-case "-ed" or "-en" word the lexicon reads as a
+    verb form, after a name's "'s" or a possessive pronoun."""
+    if k - 1 < a:
+        return False
+    w = toks[k]
+    if not (w.text.isalpha() and w.text.islower() and w.low.endswith(("ed", "en"))):
+        return False
+    if lexicon_lemma(w.low) is None or is_noun(w.low):
+        return False
+    return toks[k - 1].poss or toks[k - 1].low in _PRONOUN_POSS
 
 
 def _holder_also_fits(s: _Sentence, holder: Mention, iid: str) -> bool:
