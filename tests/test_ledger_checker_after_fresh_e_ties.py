@@ -197,3 +197,12 @@ def test_never_repaid_between_the_parties_is_still_owed() -> None:
     assert at_dock("Jun never repaid Wren.") == {"debt-02"}
     assert at_dock("Jun never paid Wren any mind.") == set()
     assert at_dock("Jun never repaid Wren.", loan="open") == set()
+
+
+def test_owing_what_is_no_debt_is_no_thread_status() -> None:
+    # an apology, an explanation, one's life or the truth owed is no debt, in narration or in a party's line
+    assert at_dock("Jun owes Wren an apology for the dice.") == set()
+    assert at_dock('Jun nods to Wren. "I owe you my life."') == set()
+    assert at_dock('Wren tells Jun, "You owe me the truth."') == set()
+    # control: money still owed
+    assert at_dock("Jun still owes Wren thirty marks.") == {"debt-02"}

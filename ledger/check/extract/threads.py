@@ -409,6 +409,8 @@ def _spoken_threads(s: _Sentence) -> bool:
     if _reported(words) or _LIE_MARKS & set(words):
         return False
     words = _told(words)
+    if _owed_idiom(words):
+        return False  # "I owe you my life": gratitude, not the favour
     from ledger.check.extract.conditions import _previous_sentence, _subjects
 
     nearby = range(_previous_sentence(s), min(len(toks), s.b + 40))
@@ -452,11 +454,29 @@ def _spoken_threads(s: _Sentence) -> bool:
     return True
 
 
+# what one owes that is no debt: "owes her an apology", "I owe you my life", "you owe me the truth"
+_OWED_NOT_DEBT = frozenset(
+    {"apology", "apologies", "explanation", "truth", "thanks", "gratitude", "life", "lives", "everything"}
+    | {"respect", "loyalty", "allegiance", "courtesy", "visit", "answer", "answers", "kindness", "decency"}
+    | {"sympathy", "chance", "hearing", "drink", "dance", "kiss", "word", "favourite"}
+)
+
+
+def _owed_idiom(words: list[str]) -> bool:
+    """True when a word of owing takes something that is no debt within its next four words."""
+    return any(
+        w in ("owe", "owes", "owed", "owing") and _OWED_NOT_DEBT & set(words[n + 1 : n + 5])
+        for n, w in enumerate(words)
+    )
+
+
 def _threads(s: _Sentence) -> None:
     """thread_status(t, status) from "the favour you still owe Wei", "your debt is paid"."""
     if _spoken_threads(s):
         return
     words = s.narr.split()
+    if _owed_idiom(words):
+        return  # "Jun owes Wren an explanation"
     kinds = {_THREAD_WORDS[w] for w in words if w in _THREAD_WORDS}
     aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
     snap = s.snap
