@@ -165,3 +165,4 @@ def test_the_one_handling_anothers_named_thing_has_it_in_hand() -> None:
     assert named("Tobin brushes Wynn's brass spyglass with a fingertip.") == set()
     assert named("Osk eyes Wynn's battered logbook from across the room.") == set()
     assert named("Wynn leafs through her battered logbook by the stove.") == set()
+    assert named("Dagny straightens Wynn's silver locket on its chain.") == set()

@@ -335,6 +335,14 @@ _CONTACT = frozenset(
     {"touch", "tap", "brush", "stroke", "pat", "nudge", "kick", "knock", "bump", "poke", "prod", "kiss"}
     | {"caress", "graze", "bless", "follow", "guard", "admire", "lick", "sniff", "step", "tread", "trip"}
 )
+# verbs of doing (outside the hand table) that need the thing in one's hands: a thing another owns, told
+# done to this way, is in the doer's hands ("leans Durgan's greataxe against", "sharpens Mira's knife");
+# other verbs of doing may act on it where it is ("fills his cup", "straightens her collar")
+_IN_HAND = frozenset(
+    {"leaf", "thumb", "flick", "page", "riffle", "rifle", "sharpen", "hone", "clean", "wipe", "oil", "tune"}
+    | {"string", "restring", "load", "reload", "cock", "prime", "lean", "prop", "rest", "stand", "shoulder"}
+    | {"hoist", "pocket", "sling", "strap", "wrap", "pack", "unpack", "fold", "shuffle", "wield", "lug"}
+)
 _THROUGH = frozenset({"through", "over"})
 
 
@@ -355,7 +363,7 @@ def _handles_owned(s: _Sentence, subject: Mention, poss: Mention) -> bool:
     base = _lemma_of(form)
     if base is None or not is_finite(form, base) or base in _CONTACT or base in _AT_A_DISTANCE:
         return False
-    return verb_class(base) in ("handling", "act", "posture", "hold")
+    return base in _IN_HAND or verb_class(base) == "handling"
 
 
 def _lemma_of(word: str) -> str | None:
