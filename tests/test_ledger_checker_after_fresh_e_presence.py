@@ -62,7 +62,7 @@ def test_a_blow_that_meets_only_something_else_is_a_miss() -> None:
     told = "The rock-ogre heaves its maul down at Ana, but the blow hammers only the boulder behind her."
     assert refuted(told, quarry(OGRE_HITS)) == {"round:action-1"}
     assert refuted(told, quarry(OGRE_MISSES)) == set()
-    plain = "The rock-ogre heaves its maul down at Ana and the blow cracks her shield arm."
+    plain = "The rock-ogre heaves its maul down at Ana and the blow hammers her shield arm."
     assert refuted(plain, quarry(OGRE_MISSES)) == {"round:action-1"}
 
 
@@ -201,3 +201,20 @@ def test_a_journey_from_the_recorded_place_told_in_the_same_sentence_is_travel()
     # control: the one fresh from the manor is someone else
     other = "Tobit, fresh from the manor, nods as Reeve Gorm Hask strides in."
     assert refuted(other, world) == {"npc-gorm-location"}
+
+
+def test_a_blow_turned_by_what_it_meets_is_a_miss_and_a_weapon_noun_is_no_blow() -> None:
+    for told in (
+        "The rock-ogre's fist skids off Ana's shield.",
+        "The rock-ogre swings at Ana, but its club clangs off her helm.",
+        "The rock-ogre swings at Ana, who leaps back out of reach.",
+        "The rock-ogre's maul cleaves nothing but air.",
+    ):
+        assert refuted(told, quarry(OGRE_HITS)) == {"round:action-1"}, told
+        assert refuted(told, quarry(OGRE_MISSES)) == set(), told
+    # "its maul" names the weapon; what the maul does says the outcome
+    noun = "The rock-ogre swings at Ana and its maul rebounds off the boulder beside her."
+    assert refuted(noun, quarry(OGRE_MISSES)) == set()
+    landed = "The rock-ogre swings at Ana and its maul crushes her shoulder."
+    assert refuted(landed, quarry(OGRE_MISSES)) == {"round:action-1"}
+    assert refuted(landed, quarry(OGRE_HITS)) == set()

@@ -147,7 +147,13 @@ _MISS_PHRASES = re.compile(
     r"turned (?:aside|away)|fizzle[sd]?|sputters? out|peters? out|falls? flat|to no effect|"
     r"(?:a|an|one|two|three|a few|several) (?:yards?|feet|foot|inch|inches|hand's breadth|finger's width|"
     r"handspan|pace|paces) (?:from|short of|wide of|away from)|inches from|wide of|"
-    r"deflected|parried|blocked|glanced off)\b"
+    r"deflected|parried|blocked|glanced off|"
+    # a blow turned by what it meets: "bounces off her shield", "clangs off his helm", "skids off the mail"
+    r"(?:bounce[sd]?|rebound(?:s|ed)?|skid(?:s|ded)?|skate[sd]?|slide[sd]?|slid|clang(?:s|ed)?|"
+    r"ricochet(?:s|ed)?|carom(?:s|ed)?|spang(?:s|ed)?) off|"
+    r"comes? up empty|came up empty|overreach(?:es|ed)?|out of (?:its |his |her |their )?reach|"
+    r"nothing but air|"
+    r"(?:hits?|finds?|strikes?|catches?|meets?) nothing)\b"
 )
 _DAMAGE = frozenset(
     [
@@ -255,6 +261,36 @@ _WEAPONS = frozenset(
         "magic",
         "hand",
         "hands",
+        # more arms and natural weapons: "the ogre's maul", "the boar's tusks"
+        "maul",
+        "glaive",
+        "halberd",
+        "flail",
+        "morningstar",
+        "scythe",
+        "sickle",
+        "trident",
+        "harpoon",
+        "pick",
+        "pistol",
+        "musket",
+        "crossbow",
+        "quarrel",
+        "fang",
+        "fangs",
+        "tusk",
+        "tusks",
+        "horn",
+        "horns",
+        "hoof",
+        "hooves",
+        "pincer",
+        "pincers",
+        "stinger",
+        "tentacle",
+        "tentacles",
+        "paw",
+        "paws",
     ]
 )
 
@@ -299,6 +335,7 @@ _REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
 # before a struck object, a word that restricts it: "smashes only stone", "cuts nothing but air", "hits
 # merely the shield": the blow met that and nothing else, so the target it was aimed at was missed
 _ONLY = frozenset({"only", "merely", "just", "nothing"})
+_NOUN_LEAD = frozenset({"the", "a", "an", "his", "her", "its", "their", "my", "your", "our", "this", "that"})
 
 
 def _polarity(words: list[str]) -> tuple[bool, bool]:
@@ -306,10 +343,15 @@ def _polarity(words: list[str]) -> tuple[bool, bool]:
     ahead = [*words[1:], ""]
     beyond = [*words[2:], "", ""][: len(words)]
     # "buries itself in his shoulder" lands; "tears itself free" does not
+    behind = ["", *words[:-1]]
+    # "its maul", "a cut", "the strike": a hit word after a determiner is the noun, not the blow landing
     struck = [
         (w, n)
-        for w, n, n2 in zip(words, ahead, beyond, strict=True)
-        if w in _HIT and n not in _RELEASE and not (n in _REFLEXIVES and n2 in _RELEASE)
+        for w, n, n2, p in zip(words, ahead, beyond, behind, strict=True)
+        if w in _HIT
+        and n not in _RELEASE
+        and not (n in _REFLEXIVES and n2 in _RELEASE)
+        and p not in _NOUN_LEAD
     ]
     hit = bool(struck) or bool(_HIT_PHRASES.search(text))
     miss = any(w in _MISS for w in words) or bool(_MISS_PHRASES.search(text))
