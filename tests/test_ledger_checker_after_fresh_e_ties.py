@@ -102,6 +102,22 @@ def test_an_endearment_said_to_someone_is_warmth() -> None:
     assert refuted('Tove glares at Jun. "Dear me, look who crawled back."') == set()
 
 
+def test_joy_at_the_sight_of_someone_is_warmth() -> None:
+    assert refuted("Tove's face lights up when she sees Jun.") == {"edge-tove-jun"}
+    text = (
+        "Tove looks up from the churn, and her face lights with real pleasure as Jun comes through the gate."
+    )
+    assert refuted(text) == {"edge-tove-jun"}
+    assert refuted("Tove's eyes brighten at the sight of Jun.") == {"edge-tove-jun"}
+    # controls: joy at a thing he carries, at news, tears, a lantern lighting a face, a hand to a knife
+    assert refuted("Tove's face lights up when she sees the silver Jun carries.") == set()
+    assert refuted("Tove's face lights up at the news; Jun frowns.") == set()
+    assert refuted("Tove's eyes shine with tears as Jun reads the letter.") == set()
+    assert refuted("The lantern lights up Tove's face as Jun comes in.") == set()
+    text = "Tove's face lights up when she sees Jun, and her hand goes to the knife at her belt."
+    assert refuted(text) == set()
+
+
 def test_warmth_told_as_performed_or_undercut_is_no_warmth() -> None:
     # pretence, a show for others, a predator's likeness, a hurting grip, or the hatred told right after
     assert refuted("Tove pretends to greet Jun warmly, all the while plotting his ruin.") == set()

@@ -245,6 +245,8 @@ FEIGNED_STEMS = (
     "cunning",
     # a predator's likeness
     "viper", "snake", "serpent", "venom", "poison", "spider", "wolfish", "predator",
+    # a hand that goes to a weapon
+    "knife", "dagger", "blade", "hilt", "weapon",
     # a grip that hurts
     "until the knuckles", "until his knuckles", "until her knuckles", "bruis", "wince", "crush", "painful",
     # warmth contradicted in the telling
@@ -374,11 +376,71 @@ def _endearments(s: _Sentence, strong: dict[str, tuple[str, ...]]) -> None:
     )
 
 
+# Joy at the sight of someone: "her face lights up when she sees Jun", "his eyes brighten as Tamsin
+# approaches", "his face lit with pleasure at the sight of her". The face or eyes of the one who feels it, a
+# verb of lighting up, and the other named after it in the same sentence behind a word of seeing or coming.
+_LIGHT = frozenset({"light", "brighten", "glow", "shine", "kindle"})
+_FACE = frozenset({"face", "eyes", "features", "countenance", "expression"})
+_JOY = frozenset({"up", "pleasure", "joy", "delight", "gladness", "warmth", "happiness", "relief"})
+_SIGHT = frozenset({"when", "as", "sees", "see", "sight", "seeing", "spots", "spies", "at", "to"})
+_GENDER_OF = {"his": "m", "her": "f"}
+
+
+_SIGHT_GLUE = frozenset({"of", "the", "she", "he", "they", "catches", "first", "sight", "at", "as", "when"})
+
+
+def _seen(s: _Sentence, k: int, at: int) -> bool:
+    """True when the creature named at token ``at`` is what is seen or what comes, right behind a word of
+    seeing after token ``k``: "when she sees Jun", "at the sight of Jun", "as Jun comes" (not "sees the silver
+    Jun carries", not "at the news; Jun frowns")."""
+    toks = s.tokens
+    last = next((q for q in range(at - 1, k, -1) if toks[q].low in _SIGHT), None)
+    if last is None:
+        return False
+    return all(toks[q].low in _SIGHT_GLUE | _SIGHT for q in range(last + 1, at))
+
+
+def _joy_at_sight(s: _Sentence, strong: dict[str, tuple[str, ...]]) -> None:
+    """attitude(actor, other, warm) from joy on the actor's face at the sight of the other."""
+    toks = s.tokens
+    for k in range(s.a + 1, s.b - 1):
+        t = toks[k]
+        if t.quoted or (verb_lemma(t.low) or "") not in _LIGHT or toks[k - 1].low not in _FACE:
+            continue
+        joy = _JOY & {x.low for x in toks[k + 1 : min(s.b, k + 4)]}
+        if not joy and verb_lemma(t.low) in ("light", "glow", "shine"):
+            continue  # "lights up", "glows with pleasure"; "brightens" is joy by itself
+        q = k - 2 if k - 2 >= s.a and toks[k - 2].text.islower() and not toks[k - 2].poss else k - 1
+        q = q - 1 if q == k - 1 else q  # the word before the face: "Tove's face", "his whole face"
+        owner = next((m for m in s.mentions if m.j == q + 1 and m.poss and m.id), None)
+        actor = owner.id if owner is not None else None
+        if actor is None and q >= s.a and toks[q].low in _GENDER_OF:
+            from ledger.check.extract.kin_pronouns import _resolve
+
+            actor = _resolve(s, q, _GENDER_OF[toks[q].low])
+        targets = strong.get(actor or "", ())
+        if actor is None or not targets:
+            return
+        after = [m for m in s.mentions if m.id in targets and m.i > k and not m.quoted and not m.poss]
+        if len(after) != 1 or not _seen(s, k, after[0].i):
+            return
+        if feigned(s) or ended(s):
+            return
+        mod = s.modality(after[0])
+        mod = Modality(False, mod.hypothetical, mod.memory, mod.rumour, mod.negated)
+        detail = f"valence={valence('joy'):+.1f};{t.low}"
+        s.ex.claims.append(
+            Claim("attitude", (actor, after[0].id or "", "warm"), s.raw.strip(), s.span, mod, detail)
+        )
+        return
+
+
 def _attitudes(s: _Sentence) -> None:
     """attitude(actor, other, warm|hostile) for a creature's behaviour toward another in one clause."""
     strong = _strong_edges(s.snap)
     charmed = _charmed(s)
     _endearments(s, strong)
+    _joy_at_sight(s, strong)
     first = _recent_start(s)  # a pronoun subject stands for someone named here or just before
     here = {m.id for m in s.ex.between(first, s.b) if m.id}
     if not (here & strong.keys()) and not charmed:
