@@ -11,6 +11,9 @@
 - Any verb of vocal production (singing, crooning, chattering, arguing) for a silenced creature; starting,
   turning or waking at a noun of sound, or catching words, for a deaf one; "sees" in the sense of foresight
   or understanding ("sees the future", "sees that ...", "sees through the lie") is no sight.
+- A senseless creature acting by any verb in a clause the presence pass leaves (behind a fronted phrase, a
+  participle after "is sitting up"), while what a senseless body does of itself (twitches, groans) and an
+  absolute phrase ("his chest rising and falling") or a state after "is" ("is still frozen") is no act.
 """
 
 from __future__ import annotations
@@ -55,6 +58,14 @@ def barge() -> WorldSnapshot:
             Entity(
                 "npc-odo", "npc", "Odo Fenn", location=here, pronoun="he", conditions=frozenset({"blinded"})
             ),
+            Entity(
+                "npc-hob",
+                "npc",
+                "Hob Tarrant",
+                location=here,
+                pronoun="he",
+                conditions=frozenset({"unconscious"}),
+            ),
             Entity(here, "location", "the barge"),
         ],
         scene=Scene(
@@ -69,6 +80,7 @@ def barge() -> WorldSnapshot:
                     "npc-bertil",
                     "npc-ines",
                     "npc-odo",
+                    "npc-hob",
                 }
             ),
         ),
@@ -198,3 +210,17 @@ def test_words_read_off_a_watched_mouth_are_not_heard() -> None:
     assert refuted(text) == set()
     text = "Wren asks the pilot about the toll. Bertil Crane answers before the pilot can."
     assert refuted(text) == {"npc-bertil-condition-deafened"}
+
+
+def test_a_senseless_creature_acting_by_any_verb() -> None:
+    assert refuted("By the stern lantern Hob Tarrant whittles a tent peg.") == {
+        "npc-hob-condition-unconscious"
+    }
+    assert refuted("Hob Tarrant is sitting up on the hatch, sipping tea.") == {
+        "npc-hob-condition-unconscious"
+    }
+    # control: what a senseless body does of itself, an absolute phrase, a state after "is"
+    assert refuted("Hob Tarrant twitches in his sleep.") == set()
+    assert refuted("Hob Tarrant groans but does not wake.") == set()
+    assert refuted("Hob Tarrant lies on the hatch, his chest rising and falling.") == set()
+    assert refuted("Hob Tarrant is still stretched out on the hatch where he fell.") == set()

@@ -69,6 +69,19 @@ _HELPLESS_VERBS = _CORPSE_VERBS | {
     "kneel",
     "slump",
     "hang",
+    # what a senseless body does of itself, without acting: "twitches in his sleep", "groans but sleeps on"
+    "twitch",
+    "moan",
+    "groan",
+    "whimper",
+    "shiver",
+    "tremble",
+    "shudder",
+    "wheeze",
+    "snore",
+    "cough",
+    "sweat",
+    "bleed",
 }
 # what may follow a verb used without an object: a preposition of rest or a conjunction ("fidgets on her
 # barrel", "yawns and stretches"); never one of direction, which would take the PC somewhere

@@ -158,7 +158,7 @@ _GENDER_NOUNS = {
 # the conditions that could take a faculty away (see ledger.check.judge_meaning.FACULTY_LOST)
 _SENSE_CONDITIONS = frozenset(
     {"blinded", "blind", "deafened", "deaf", "silenced", "gagged", "mute", "muted", "unconscious", "asleep"}
-    | {"petrified", "paralyzed", "paralysed", "stunned"}
+    | {"petrified", "paralyzed", "paralysed", "stunned", "incapacitated"}
 )
 
 # --- health: a two-ended scale ------------------------------------------------------------------------------
@@ -338,16 +338,22 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
     if out[0][1] in _AUX_LEMMAS:
         # "has never cared for", "is barely listening": the main verb after the auxiliary and adverbs
         q = first[0] + 1
-        while q < s.b and (toks[q].low in _NEG_BEFORE or toks[q].low.endswith("ly")):
+        while q < s.b and (
+            toks[q].low in _NEG_BEFORE or toks[q].low.endswith("ly") or toks[q].low in _AUX_ADV
+        ):
             q += 1
         main = verb_lemma(toks[q].low) if q < s.b and toks[q].text.islower() else None
-        if main is not None and main not in _AUX_LEMMAS:
+        # "is sitting", "has got" make the verb; "is still", "is frozen" (a state, or done to it) keep "be"
+        passive = out[0][1] == "be" and not toks[q].low.endswith("ing") if q < s.b else True
+        if main is not None and main not in _AUX_LEMMAS and _participle(toks[q].low, main) and not passive:
             out = [(q, main)]
             first = (q, toks[q].low, main)
     for k in range(first[0] + 1, s.b):
         t = toks[k]
         if t.quoted or t.low in _STOP_PREDICATE or t.low in _SUBJECT_PRONOUNS:
             break
+        if t.low in ("his", "her", "their", "its") and toks[k - 1].text == ",":
+            break  # "lies there, his chest rising and falling": an absolute phrase has a subject of its own
         if any(
             x.i == k and not x.poss and _is_name(s, x)
             for x in s.mentions
@@ -369,6 +375,16 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
             continue  # a bare form after "and" is likelier a noun ("bread and butter")
         out.append((k, lemma))
     return out
+
+
+_AUX_ADV = frozenset({"still", "already", "just", "now", "only", "even", "always", "often", "again", "yet"})
+
+
+def _participle(word: str, base: str) -> bool:
+    """True when ``word`` may be the -ing or past participle of ``base`` ("sitting", "got", "read")."""
+    from ledger.check.extract.verbs import tags
+
+    return word.endswith("ing") or "VBN" in tags(word, base)
 
 
 def _finite_after(s: _Sentence, k: int) -> tuple[int, str, str] | None:
@@ -591,6 +607,8 @@ def _conditions(s: _Sentence) -> None:
         if eid in blocked:
             for faculty, verb in _faculties(s, eid, m):
                 claim("senses", (eid, faculty), mod, verb)
+            if _helpless(s.snap, eid):
+                _helpless_acts(s, eid, m, mod)
     if senses and any(t.quoted for t in s.tokens[s.a : s.b]):
         # quoted words the speech pass gave a speaker ('"Wait," says Pim'): speaking, whatever the word order
         for c in list(s.ex.claims):
@@ -600,6 +618,33 @@ def _conditions(s: _Sentence) -> None:
         _health(s, subjects, claim)
     if cured:
         _cured(s, subjects, claim)
+
+
+_INCAPACITATED = frozenset({"unconscious", "paralyzed", "paralysed", "petrified", "stunned", "incapacitated"})
+
+
+def _helpless(snap: WorldSnapshot, eid: str) -> bool:
+    e = snap.entities.get(eid)
+    return e is not None and bool(e.conditions & _INCAPACITATED)
+
+
+def _helpless_acts(s: _Sentence, eid: str, m: Mention, mod: Modality) -> None:
+    """acts(entity) for each verb a helpless creature's predicate gives it, by any verb lemma ("By the
+    hearth Orm whittles a spoon", "is sitting up in bed, sipping broth"): the subject finding here reaches
+    clauses the presence pass leaves (a fronted phrase, "as she works she sings"). The judge keeps what a
+    senseless body may do (lie, breathe, twitch); verbs of state and posture are left out here."""
+    from ledger.check.extract.verbs import verb_class
+
+    have = {(c.args[0], c.detail) for c in s.ex.claims if c.kind == "acts" and c.span == s.span}
+    for k, lemma in _predicate(s, m):
+        if (eid, lemma) in have or _negated_at(s, k) or verb_class(lemma) in ("state", "posture"):
+            continue
+        if s.tokens[k].low in _BODY_NOUNS:
+            continue  # "eyes wide", "hands shaking": the body part, not a verb
+        if lemma in _AUX_LEMMAS or lemma in ("get", "become", "seem", "look", "appear", "feel", "try"):
+            continue
+        have.add((eid, lemma))
+        s.ex.claims.append(Claim("acts", (eid,), s.raw.strip(), s.span, mod, lemma))
 
 
 def _sense_blocked(snap: WorldSnapshot) -> frozenset[str]:
