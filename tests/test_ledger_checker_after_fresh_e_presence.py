@@ -218,3 +218,12 @@ def test_a_blow_turned_by_what_it_meets_is_a_miss_and_a_weapon_noun_is_no_blow()
     landed = "The rock-ogre swings at Ana and its maul crushes her shoulder."
     assert refuted(landed, quarry(OGRE_MISSES)) == {"round:action-1"}
     assert refuted(landed, quarry(OGRE_HITS)) == set()
+
+
+def test_a_place_the_sentence_opens_with_sets_the_scene_for_any_verb() -> None:
+    world = quarry()
+    assert refuted("Up at the manor, the Reeve paces.", world) == set()
+    assert refuted("Meanwhile, back at the manor, Reeve Gorm Hask pours himself a brandy.", world) == set()
+    # controls: a fronted place that is not his; no place at all
+    assert refuted("In the quarry, Reeve Gorm Hask pours himself a brandy.", world) == {"npc-gorm-location"}
+    assert refuted("Reeve Gorm Hask pours himself a brandy by the cart.", world) == {"npc-gorm-location"}

@@ -208,6 +208,26 @@ _NAME_OBJECT_AFTER = frozenset(
 _FRONTED_PLACE = frozenset({"in", "at", "inside", "outside", "on", "by", "near", "beside", "within", "from"})
 
 
+# words that may open a sentence before its fronted place phrase: "Up at the manor", "Far off in the keep",
+# "Meanwhile, back at the mill", "Somewhere in the town"
+_FRONT_LEADS = frozenset(
+    {
+        "up",
+        "down",
+        "back",
+        "out",
+        "over",
+        "across",
+        "far",
+        "away",
+        "meanwhile",
+        "somewhere",
+        "elsewhere",
+        "high",
+    }
+)
+
+
 def _is_object(s: _Sentence, m: Mention) -> bool:
     """True when ``m`` follows a preposition or a verb of owing: "Tamsin's debt to Brann still hangs"."""
     return m.i - 1 >= s.a and s.tokens[m.i - 1].low in _NAME_OBJECT_AFTER
@@ -216,7 +236,14 @@ def _is_object(s: _Sentence, m: Mention) -> bool:
 def _fronted_location(s: _Sentence, m: Mention) -> Mention | None:
     """The place of an opening phrase before the subject: "In the doorway of the Gilded Anchor, Voss ..."."""
     toks = s.tokens
-    if toks[s.a].low not in _FRONTED_PLACE or not any(toks[q].text == "," for q in range(s.a, m.i)):
+    lead = toks[s.a].low
+    if lead in _FRONT_LEADS and s.a + 2 < m.i:
+        # "Up at the manor, ...", "Meanwhile, back in the keep, ...": a particle or adverb, then the phrase
+        if not any(toks[q].low in _FRONTED_PLACE for q in range(s.a + 1, min(m.i, s.a + 4))):
+            return None
+    elif lead not in _FRONTED_PLACE:
+        return None
+    if not any(toks[q].text == "," for q in range(s.a, m.i)):
         return None
     return next(
         (x for x in s.mentions if s.a <= x.i < m.i and s.kind(x) == "location" and not x.quoted), None
@@ -858,7 +885,10 @@ def _act(
             or (_location_before(s, m.i) if inverted else None)
             or _fronted_location(s, m)
         )
-        if loc and loc.id and (lemma in STATIC or lemma in SPEECH or lemma in IDLE or inverted):
+        fronted = loc is not None and loc is _fronted_location(s, m)
+        if loc and loc.id and (lemma in STATIC or lemma in SPEECH or lemma in IDLE or inverted or fronted):
+            # a place the sentence opens with sets the scene for whatever its subject does ("Up at the
+            # manor, the Reeve paces")
             s.claim("at", (eid, loc.id), m, mod, lemma)
         else:
             s.claim("present", (eid,), m, mod, lemma)
