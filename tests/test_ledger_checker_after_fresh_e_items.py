@@ -21,8 +21,8 @@ from ledger.check.snapshot import (
 
 def lighthouse() -> WorldSnapshot:
     """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass, a locket, the
-    logbook), Tobin with nine throwing stones, twenty arrows and six copper crowns, Osk the ferryman, Dagny,
-    a great seal; the ferry Marigold was sold."""
+    logbook), Tobin with nine throwing stones, twenty arrows and six copper crowns, Osk the ferryman with a
+    dozen fishing hooks, Dagny, a great seal; the ferry Marigold was sold."""
     return WorldSnapshot.build(
         entities=[
             Entity("pc-tobin", "pc", "Tobin", owner="1", location="loc-light", pronoun="he"),
@@ -44,6 +44,7 @@ def lighthouse() -> WorldSnapshot:
             Entity("item-crowns", "item", "copper crowns", (Alias("crowns"), Alias("crown"))),
             Entity("item-locket", "item", "the silver locket", (Alias("silver locket"), Alias("the locket"))),
             Entity("item-logbook", "item", "the lighthouse logbook", (Alias("logbook"),)),
+            Entity("item-hooks", "item", "fishing hooks"),
             Entity("monster-seal", "monster", "the great seal", location="loc-light", pronoun="it"),
         ],
         holdings=[
@@ -55,6 +56,7 @@ def lighthouse() -> WorldSnapshot:
             Holding("item-crowns", "pc-tobin", 6),
             Holding("item-locket", "npc-wynn"),
             Holding("item-logbook", "npc-wynn"),
+            Holding("item-hooks", "npc-osk", 12),
         ],
         fates=[ItemFate("item-marigold", "sold")],
         scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk", "monster-seal"})),
@@ -166,3 +168,16 @@ def test_the_one_handling_anothers_named_thing_has_it_in_hand() -> None:
     assert named("Osk eyes Wynn's battered logbook from across the room.") == set()
     assert named("Wynn leafs through her battered logbook by the stove.") == set()
     assert named("Dagny straightens Wynn's silver locket on its chain.") == set()
+
+
+def test_the_bare_singular_of_a_stacks_head_is_one_of_that_kind_not_the_stack() -> None:
+    assert named("Dagny baits her hook with a strip of mackerel and casts.") == set()
+    assert named("Tobin works the hook loose from the net.") == set()
+    # control: the stack by its own name
+    assert "item-hooks-holder" in named("Dagny pockets the fishing hooks and grins.")
+
+
+def test_handling_a_thing_one_means_to_handle_is_a_plan() -> None:
+    assert named("Tobin decides to raise the brass spyglass himself.") == set()
+    assert named("Dagny wants to polish the brass spyglass before the inspector comes.") == set()
+    assert "item-spyglass-holder" in named("Tobin raises the brass spyglass himself.")

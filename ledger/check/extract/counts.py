@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _NUMBERS
-from ledger.check.extract.linker import noun_lemma
+from ledger.check.extract.linker import is_plural, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.verbs import lemma as verb_lemma
@@ -104,21 +104,26 @@ def _head_plural(s: _Sentence, m: Mention) -> bool:
 
 
 def kind_not_item(s: _Sentence, m: Mention) -> bool:
-    """True when a mention is only the plural of a single item's head noun ("she keeps the keys", "his
-    daggers") for an item recorded as one thing ("the postern key"): the word names things of that kind, not
-    the one the ledger keeps, so it says nothing of who holds that item or how many there are. A count
-    before it ("Odhran's three waterskins") counts the item itself."""
-    if not m.derived or m.j - m.i != 1 or not (m.plural or _plural_head(s, m)):
-        return False
-    lead = s.tokens[m.i - 1].low if m.i > s.a else ""
-    if _number(lead) is not None or lead in ORDINALS or lead in ("both", "all", "pair", "brace"):
+    """True when a mention is only the plural of a single item's head noun ("she keeps the keys") for an
+    item recorded as one thing ("the postern key"), or only the singular of a stack's ("his dagger" for the
+    "throwing daggers"): the word names things of that kind, not the one the ledger keeps, so it says
+    nothing of who holds that item or how many there are. A count before a plural ("Odhran's three
+    waterskins") counts the item itself."""
+    if not m.derived or m.j - m.i != 1:
         return False
     e = s.snap.entities.get(m.id or "")
     if e is None or e.kind != "item":
         return False
+    name = [w for w in e.name.lower().replace("'s", "").split() if w.isalpha()]
+    told_plural = m.plural or _plural_head(s, m)
+    if not told_plural:
+        # "his dagger" for a stack of "throwing daggers": one thing of that kind, his own
+        return bool(name) and is_plural(_head(name)) and _head(name) != s.tokens[m.i].low
+    lead = s.tokens[m.i - 1].low if m.i > s.a else ""
+    if _number(lead) is not None or lead in ORDINALS or lead in ("both", "all", "pair", "brace"):
+        return False
     if sum(h.quantity for h in s.snap.holders_of(e.id).values()) > 1:
         return False
-    name = [w for w in e.name.lower().replace("'s", "").split() if w.isalpha()]
     return bool(name) and _head(name) != s.tokens[m.i].low
 
 

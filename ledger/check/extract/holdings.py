@@ -595,7 +595,13 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             qty, exact = 2, False  # "Wren's gold nuggets" of a single nugget
         mod = s.modality(holder)
         at_item = s.modality(it)
-        if at_item.hypothetical or at_item.rumour or s.future_or_asked(it) or owed_after(s, it.j):
+        if (
+            at_item.hypothetical
+            or at_item.rumour
+            or s.future_or_asked(it)
+            or owed_after(s, it.j)
+            or _intended(s, it)
+        ):
             # "asks when he'll see his two shares": the item lies in a question or a future, whoever owns it;
             # "her twenty shillings are still owed": a sum owed or to come, not a purse held
             mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour or at_item.rumour, mod.negated)
@@ -614,6 +620,26 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+# verbs of meaning to do something: what follows their "to" is a plan, not done yet
+_INTEND = frozenset(
+    {"decide", "want", "mean", "plan", "intend", "hope", "wish", "resolve", "choose", "promise", "refuse"}
+    | {"long", "yearn", "need", "offer", "threaten", "agree", "vow", "swear", "dare", "itch", "ache"}
+)
+
+
+def _intended(s: _Sentence, it: Mention) -> bool:
+    """True when the item is the object of an infinitive after a verb of meaning to ("decides to open the
+    reliquary", "wants to borrow her lute"): the handling is intended, not told done."""
+    toks = s.tokens
+    k = it.i - 1
+    while k > s.a and (toks[k].low in ("the", "a", "an", "this", "that") or toks[k].low in _PRONOUN_POSS):
+        k -= 1
+    if k - 2 < s.a or toks[k - 1].low != "to" or toks[k].quoted:
+        return False
+    base = lexicon_lemma(toks[k].low)
+    return base is not None and base == toks[k].low and _lemma_of(toks[k - 2].low) in _INTEND
 
 
 def _participle(toks: list[Token], k: int, a: int) -> bool:
