@@ -80,6 +80,22 @@ def test_terms_by_marriage_step_and_great_are_judged() -> None:
     assert refuted("Hild is Osk's half-sister.") == set()
 
 
+def test_a_marriage_told_by_verb_or_a_pair_of_terms_is_a_spouse_tie() -> None:
+    assert refuted("Hild married Osk the spring the river flooded.") == {"edge-hild-osk"}
+    assert refuted("Osk and Hild were wed at midsummer.") == {"edge-hild-osk"}
+    assert refuted("Hild is married to Osk.") == {"edge-hild-osk"}
+    assert refuted("Osk and Hild, husband and wife these twenty years, share the bench.") == {"edge-hild-osk"}
+    assert refuted("Per and Tove are uncle and niece.") == {"edge-tove-per"}
+    # controls: the recorded tie in either order of names; a marriage asked for, planned, denied or to another
+    assert refuted("Hild and Osk, brother and sister, share the bench.") == set()
+    assert refuted("Tove and Per, father and daughter, share the bench.") == set()
+    assert refuted("Osk asks Jun to marry Tove.") == set()
+    assert refuted("Hild will marry Jun at midsummer.") == set()
+    assert refuted("Hild never married Osk.") == set()
+    assert refuted("Per married Tove's mother in the spring.") == set()
+    assert refuted("Hild and Osk, like husband and wife, bicker over the bread.") == set()
+
+
 # --- warmth shown by behaviour: a tender touch, an endearment said to someone -------------------------------
 
 

@@ -298,6 +298,9 @@ def _kinship(s: _Sentence) -> None:
     if not creatures:
         return
     made: set[tuple[str, str]] = set()
+    if len(creatures) >= 2:
+        _kin_pair(s, creatures, made)
+        _married(s, creatures, made)
     for k in range(s.a, s.b):
         t = toks[k]
         if t.quoted or kin_role(said_term(t.low)) is None or any(m.i <= k < m.j for m in s.mentions):
@@ -401,3 +404,91 @@ def _plural_kin(s: _Sentence, k: int, creatures: list[Mention], made: set[tuple[
             made.add((a, b))
             s.claim("kinship", (a, b, term), first, mod, term)
     return True
+
+
+def _joined(s: _Sentence, creatures: list[Mention]) -> tuple[Mention, Mention] | None:
+    """The first two creatures joined by "and" ("Per and Tove"), neither an owner."""
+    toks = s.tokens
+    for m in creatures:
+        if m.poss or m.quoted or m.j >= s.b or toks[m.j].low != "and":
+            continue
+        other = next((x for x in creatures if x.i == m.j + 1 and not x.poss and x.id != m.id), None)
+        if other is not None:
+            return m, other
+    return None
+
+
+def _kin_pair(s: _Sentence, creatures: list[Mention], made: set[tuple[str, str]]) -> None:
+    """ "Per and Tove, father and daughter, ..." or "Hild and Osk are husband and wife": a pair of kin terms
+    after a pair of creatures gives each its term toward the other, in order."""
+    pair = _joined(s, creatures)
+    if pair is None:
+        return
+    first, second = pair
+    toks = s.tokens
+    k = second.j
+    if k < s.b and (toks[k].text == "," or toks[k].low in _COPULA):
+        k += 1
+    if k + 2 >= s.b or toks[k + 1].low != "and":
+        return
+    a, b = kin_role(said_term(toks[k].low)), kin_role(said_term(toks[k + 2].low))
+    if a is None or b is None or toks[k].quoted or toks[k + 2].text[:1].isupper():
+        return
+    if LIKENESS & {toks[q].low for q in range(max(s.a, k - 2), k)}:
+        return  # "Hild and Osk, like brother and sister"
+    mod = s.modality(first)
+    mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+    terms = [toks[k].low, toks[k + 2].low]
+    # "Hild and Osk, brother and sister": custom fixes the terms' order, not the names'; a gendered pair goes
+    # by each one's pronoun
+    want = {"m": "he", "f": "she"}
+    ea, eb = s.snap.entities.get(first.id or ""), s.snap.entities.get(second.id or "")
+    if a[1] and b[1] and a[1] != b[1] and ea and eb and ea.pronoun != eb.pronoun:
+        if ea.pronoun == want[b[1]] and eb.pronoun == want[a[1]]:
+            terms.reverse()
+        elif not (ea.pronoun == want[a[1]] and eb.pronoun == want[b[1]]):
+            return
+    for rel, of, term in ((first, second, terms[0]), (second, first, terms[1])):
+        if rel.id and of.id and (rel.id, of.id) not in made:
+            made.add((rel.id, of.id))
+            s.claim("kinship", (rel.id, of.id, said_term(term)), rel, mod, term)
+
+
+_MARRY = frozenset({"marry", "wed"})
+_NOT_DONE = frozenset({"to", "will", "would", "shall", "could", "might", "may", "must", "should", "never"})
+_NOT_DONE |= frozenset({"not", "if", "unless", "wants", "want", "hopes", "plans", "meant", "means", "cannot"})
+
+
+def _married(s: _Sentence, creatures: list[Mention], made: set[tuple[str, str]]) -> None:
+    """ "Hild married Osk", "Hild is married to Osk", "Osk and Hild were wed": a marriage told between two
+    creatures is a spouse tie, judged against the recorded kin term. Not when planned, wished, asked for or
+    denied ("asks her to marry him", "will wed", "never married")."""
+    from ledger.check.extract.conditions import verb_lemma
+
+    toks = s.tokens
+    for k in range(s.a + 1, s.b):
+        t = toks[k]
+        if t.quoted or not t.text.islower() or verb_lemma(t.low) not in _MARRY:
+            continue
+        if t.low in ("marry", "wed") and toks[k - 1].low not in ("were", "was", "are", "is", "been", "got"):
+            continue  # "to marry", "will wed": not done; "were wed" is
+        back = {toks[q].low for q in range(max(s.a, k - 3), k)}
+        if back & _NOT_DONE or any(w.endswith("n't") for w in back):
+            return
+        pair = _joined(s, creatures)
+        before = next((m for m in creatures if m.j in (k, k - 1, k - 2) and not m.poss), None)
+        nxt = k + 2 if k + 1 < s.b and toks[k + 1].low == "to" else k + 1
+        after = next((m for m in creatures if m.i == nxt and not m.poss), None)
+        if pair is not None and pair[1].j in (k - 1, k - 2) and after is None:
+            x, y = pair  # "Osk and Hild were wed"
+        elif before is not None and after is not None:
+            x, y = before, after  # "Hild married Osk", "Hild is married to Osk"
+        else:
+            return
+        if not x.id or not y.id or x.id == y.id or (x.id, y.id) in made:
+            return
+        made.add((x.id, y.id))
+        mod = s.modality(x)
+        mod = Modality(mod.in_dialogue, mod.hypothetical, False, mod.rumour, False)
+        s.claim("kinship", (x.id, y.id, "spouse"), x, mod, t.low)
+        return
