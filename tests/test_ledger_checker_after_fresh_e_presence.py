@@ -227,3 +227,12 @@ def test_a_place_the_sentence_opens_with_sets_the_scene_for_any_verb() -> None:
     # controls: a fronted place that is not his; no place at all
     assert refuted("In the quarry, Reeve Gorm Hask pours himself a brandy.", world) == {"npc-gorm-location"}
     assert refuted("Reeve Gorm Hask pours himself a brandy by the cart.", world) == {"npc-gorm-location"}
+
+
+def test_a_kin_phrase_reads_the_record_from_either_end() -> None:
+    world = quarry()
+    # the record says Wenna is the Reeve's sister, so Wenna's brother is the Reeve (who is away)
+    assert refuted("By the cart, Wenna's brother counts the day's blocks.", world) == {"npc-gorm-location"}
+    # controls: a term of the wrong gender or another tie names no one
+    assert refuted("Wenna's sister counts the day's blocks by the cart.", world) == set()
+    assert refuted("Wenna's father counts the day's blocks by the cart.", world) == set()

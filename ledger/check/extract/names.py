@@ -261,6 +261,17 @@ def find_mentions(
 
 
 _KIN_ADJ_MAX = 2  # "the Thane's younger brother", "Voss's only living son"
+_INVERSE_ROLE = {
+    "sibling": "sibling",
+    "spouse": "spouse",
+    "cousin": "cousin",
+    "parent": "child",
+    "child": "parent",
+    "grandparent": "grandchild",
+    "grandchild": "grandparent",
+    "parent_sibling": "sibling_child",
+    "sibling_child": "parent_sibling",
+}
 _COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "being", "as"})
 
 
@@ -303,6 +314,11 @@ def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]
         if want is not None and relative.pronoun not in (want, None):
             continue
         out.setdefault((possessor.id, role), []).append(relative.id)
+        # the tie seen from the other end: Dunstan's brother is the Thane, a son's father is the man
+        # whose son he is (the gender of the other term is checked against the text's word when linked)
+        back = _INVERSE_ROLE.get(role)
+        if back is not None:
+            out.setdefault((relative.id, back), []).append(possessor.id)
     index = {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
     snap.cache["kin_relatives"] = index
     return index
