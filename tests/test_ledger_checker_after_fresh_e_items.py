@@ -181,3 +181,11 @@ def test_handling_a_thing_one_means_to_handle_is_a_plan() -> None:
     assert named("Tobin decides to raise the brass spyglass himself.") == set()
     assert named("Dagny wants to polish the brass spyglass before the inspector comes.") == set()
     assert "item-spyglass-holder" in named("Tobin raises the brass spyglass himself.")
+
+
+def test_letting_a_thing_go_told_not_done_keeps_it_in_hand() -> None:
+    assert "item-spyglass-holder" in named("Dagny does not lower the brass spyglass, even for the gale.")
+    assert "item-spyglass-holder" in named("Osk won't let go of the brass spyglass; he is watching a sail.")
+    # told of its holder, or inside a condition, it says nothing new
+    assert named("Wynn doesn't lower the brass spyglass, even for the gale.") == set()
+    assert named("If Dagny doesn't lower the brass spyglass, Wynn will box her ears.") == set()

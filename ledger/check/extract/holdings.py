@@ -188,6 +188,69 @@ def _holdings(s: _Sentence) -> None:
         return
     _item_claims(s, items)
     _handed_it(s, items)
+    _kept_in_hand(s, items)
+
+
+_NOT_DONE = frozenset(
+    {"doesn't", "don't", "didn't", "won't", "never", "cannot", "can't", "wouldn't", "not", "refuses"}
+)
+_NOT_DONE_PAIRS = frozenset(
+    {(w, "not") for w in ("does", "do", "did", "will", "would", "can")}
+    | {(w, "to") for w in ("refuses", "refused", "declines", "declined")}
+)
+# verbs of letting go: told not done, the thing stays in the subject's hands
+_LET_GO = frozenset({"lower", "drop", "release", "relinquish", "surrender", "loose", "loosen", "sheathe"})
+_LET_GO_PHRASES: tuple[tuple[str, ...], ...] = (
+    ("put", "down"),
+    ("set", "down"),
+    ("lay", "down"),
+    ("let", "go", "of"),
+    ("give", "up"),
+    ("hand", "over"),
+    ("put", "away"),
+    ("let", "go"),
+)
+
+
+def _kept_in_hand(s: _Sentence, items: list[Mention]) -> None:
+    """ "The captain doesn't lower the sextant", "she will not let go of the rope": letting a thing go, told
+    not done, tells that the subject still holds it."""
+    toks = s.tokens
+    creatures = s.creatures()
+    for it in items:
+        if it.id is None or it.poss:
+            continue
+        k = it.i - 1
+        while k > s.a and (toks[k].low in ("the", "a", "an", "that", "this") or toks[k].low in _PRONOUN_POSS):
+            k -= 1
+        verb_end = k + 1
+        start = next(
+            (
+                q
+                for q, phrase in ((k - len(p) + 1, p) for p in _LET_GO_PHRASES)
+                if q > s.a and tuple(lexicon_lemma(t.low) or t.low for t in toks[q:verb_end]) == phrase
+            ),
+            k if lexicon_lemma(toks[k].low) in _LET_GO else None,
+        )
+        if start is None:
+            continue
+        neg = start - 1
+        while neg > s.a and toks[neg].low.endswith("ly"):
+            neg -= 1
+        pair = (toks[neg - 1].low, toks[neg].low)
+        if pair[1] in ("not", "to") and pair in _NOT_DONE_PAIRS:
+            neg -= 1  # "does not", "refuses to"
+        elif toks[neg].low not in _NOT_DONE:
+            continue
+        subject = next((c for c in reversed(creatures) if c.j <= neg and not c.poss), None)
+        if subject is None or subject.id is None:
+            continue
+        between = [t for t in toks[subject.j : neg] if not t.low.endswith("ly") and t.low not in ("still",)]
+        if between:
+            continue  # the subject's own verb, right after it: "the captain doesn't lower ..."
+        m = s.modality(it)
+        mod = Modality(m.in_dialogue, m.hypothetical, m.memory, m.rumour, False)
+        s.claim("holds", (subject.id, it.id), subject, mod, "")
 
 
 def _handed_it(s: _Sentence, items: list[Mention]) -> None:
