@@ -238,3 +238,15 @@ def test_owing_what_is_no_debt_is_no_thread_status() -> None:
     assert at_dock('Wren tells Jun, "You owe me the truth."') == set()
     # control: money still owed
     assert at_dock("Jun still owes Wren thirty marks.") == {"debt-02"}
+
+
+def test_the_one_bound_claiming_it_kept_faith_or_paid_may_be_lying() -> None:
+    # the oath-breaker's or debtor's own denial is a plausible lie; the wronged party's word is not
+    assert at_dock('Cobb spreads his hands. "I never broke our pact, Wren. Never."') == set()
+    assert at_dock('Jun spreads his hands. "I paid you back every mark, Wren."', loan="open") == set()
+    assert at_dock('Wren folds her arms. "Jun paid me back every mark."', loan="open") == {"debt-02"}
+    # against the speaker's own interest it is told
+    assert at_dock('Jun hangs his head. "I still owe you, Wren."') == {"debt-02"}
+    # paying for something else; a rumour in narration
+    assert at_dock('Wren grins. "Jun paid for the drinks."', loan="open") == set()
+    assert at_dock("Cobb is said to have broken his pact with Wren.", pact="open") == set()

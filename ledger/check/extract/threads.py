@@ -376,10 +376,32 @@ def _spoken_status(words: list[str], kind: str) -> str | None:
                 elif w in ("owe", "owes") or (back and back[-1] in ("still", "is", "are", "yet")):
                     found.add("open")
             elif lemma in ("repay", "pay", "settle", "square") and w.endswith(("id", "ed")):
-                found.add("open" if negated else "settled")
+                # paid someone, paid it back or off; not "paid for the drinks"
+                if lemma == "repay" or (nxt[:1] and nxt[0] in _PAID_WHAT and "for" not in nxt[:2]):
+                    found.add("open" if negated else "settled")
             elif w in ("square", "even", "quits") and n > 0 and words[n - 1] in ("we're", "are", "we", "now"):
                 found.add("settled")
     return next(iter(found)) if len(found) == 1 else None
+
+
+_PAID_WHAT = frozenset(
+    {"me", "you", "him", "her", "us", "them", "it", "back", "off", "up", "in", "every", "all", "that", "what"}
+)
+_OWING_WORDS = frozenset({"owe", "owes", "owed", "paid", "repaid", "square", "quits"})
+
+
+def _bound(snap: WorldSnapshot, tid: str) -> str | None:
+    """The party a thread binds (the one who swore, or owes): the party its terms name first."""
+    t = snap.threads[tid]
+    terms = t.terms.lower()
+    found: list[tuple[int, str]] = []
+    for p in dict.fromkeys(t.parties):
+        e = snap.entities.get(p)
+        words = {w for n in (e.names() if e else ()) for w in n.name.lower().split() if len(w) > 2}
+        at = min((terms.find(w) for w in words if terms.find(w) >= 0), default=-1)
+        if at >= 0:
+            found.append((at, p))
+    return min(found)[1] if found else (t.parties[0] if t.parties else None)
 
 
 def _told(words: list[str]) -> list[str]:
@@ -404,7 +426,7 @@ def _spoken_threads(s: _Sentence) -> bool:
     # "he's kept it": a pronoun's "'s" is "has" or "is", kept on the word
     words = [toks[k].low + ("'s" if toks[k].poss and toks[k].low in _CONTRACTING else "") for k in quoted]
     kinds = {_SPOKEN_KINDS[w] for w in words if w in _SPOKEN_KINDS}
-    if not kinds and not any(w.startswith("ow") and w in ("owe", "owes", "owed") for w in words):
+    if not kinds and not _OWING_WORDS & set(words):
         return False  # most lines of speech
     if _reported(words) or _LIE_MARKS & set(words):
         return False
@@ -446,6 +468,8 @@ def _spoken_threads(s: _Sentence) -> bool:
     status = _spoken_status(words, thread.kind)
     if status is None:
         return False
+    if status in ("unbroken", "settled") and speaker == _bound(snap, thread.id):
+        return False  # the one bound by it saying it is kept or paid may be lying in their own defence
     mod = s.modality(Mention(("",), quoted[0], quoted[0] + 1, False, False, "public"))
     if mod.memory or mod.rumour:
         return False
@@ -521,6 +545,8 @@ def _threads(s: _Sentence) -> None:
         return
     first = next((i for i, w in enumerate(words) if w in _THREAD_WORDS), len(words))
     lead = words[:first]
+    if _RUMOURED & set(words) or "is said" in s.narr or "are said" in s.narr:
+        return  # "Cobb is said to have broken his pact": a rumour tells no status
     if any(w in _HYPO or w in ("remember", "remembers", "recall", "recalls") for w in lead) or "if" in words:
         return
     status = None
@@ -577,6 +603,9 @@ def _kept_oath(s: _Sentence, kind: str, status: str) -> str:
     return status
 
 
+_RUMOURED = frozenset(
+    {"rumoured", "rumored", "reportedly", "supposedly", "allegedly", "rumour", "rumor", "whispered", "gossip"}
+)
 _LOOKING_BACK = frozenset({"ago", "last", "since", "once", "yesterday", "before", "back", "earlier"})
 
 
