@@ -224,3 +224,16 @@ def test_a_senseless_creature_acting_by_any_verb() -> None:
     assert refuted("Hob Tarrant groans but does not wake.") == set()
     assert refuted("Hob Tarrant lies on the hatch, his chest rising and falling.") == set()
     assert refuted("Hob Tarrant is still stretched out on the hatch where he fell.") == set()
+
+
+def test_eyes_that_see_nothing_and_percepts_of_other_senses_are_no_sight() -> None:
+    assert refuted("Odo Fenn leans on the rail and squints at the lock keeper's sign.") == {
+        "npc-odo-condition-blinded"
+    }
+    assert refuted("Odo Fenn notices the tear in Wren's sleeve.") == {"npc-odo-condition-blinded"}
+    # control: eyes told seeing nothing, an absolute phrase, a smell noticed, the mood read
+    assert refuted("Odo Fenn stares sightlessly at the far bank.") == set()
+    assert refuted("Odo Fenn gazes toward the weir he cannot see.") == set()
+    assert refuted("Odo Fenn sits on the hatch, eyes closed, listening to the weir.") == set()
+    assert refuted("Odo Fenn notices the smell of tar before anyone else.") == set()
+    assert refuted("Odo Fenn reads the mood of the crew by their voices.") == set()

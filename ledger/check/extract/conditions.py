@@ -352,8 +352,8 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
         t = toks[k]
         if t.quoted or t.low in _STOP_PREDICATE or t.low in _SUBJECT_PRONOUNS:
             break
-        if t.low in ("his", "her", "their", "its") and toks[k - 1].text == ",":
-            break  # "lies there, his chest rising and falling": an absolute phrase has a subject of its own
+        if (t.low in ("his", "her", "their", "its") or t.low in _BODY_NOUNS) and toks[k - 1].text == ",":
+            break  # "lies there, his chest rising and falling", "sits, eyes closed": an absolute phrase
         if any(
             x.i == k and not x.poss and _is_name(s, x)
             for x in s.mentions
@@ -688,6 +688,8 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     heard_speech: bool | None = None
     eyes = m.poss and m.j < s.b and toks[m.j].low in ("eyes", "eye", "gaze")
+    # "stares sightlessly", "gazes into the fire she cannot see": the sentence says the eyes see nothing
+    unseeing = any(t.low in _UNSEEING for t in toks[s.a : s.b] if not t.quoted) or _cannot_see(s)
     for k, lemma in _predicate(s, m):
         if _negated_at(s, k):
             continue
@@ -697,8 +699,12 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
         # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
         phrase = nxt[: nxt.index(",")] if "," in nxt else nxt
         by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(phrase))
+        # "notices the draught", "reads the room by sound and smell": a percept of another sense
+        objects = [w for w in phrase[:5] if w not in _DETERMINERS][:2]  # the object noun, after its article
+        by_touch = by_touch or bool(_OTHER_PERCEPTS & {any_lemma(w) for w in objects})
+        by_touch = by_touch or (lemma == "read" and bool(_READ_NOT_SEEN & set(phrase[:3])))
         # not "reads the runes with her fingertips", "sees to the lamps", "sees the future in the smoke"
-        if lemma in SIGHT and not by_touch and not (lemma == "see" and _inner_sight(phrase)):
+        if lemma in SIGHT and not by_touch and not unseeing and not (lemma == "see" and _inner_sight(phrase)):
             out.append(("sight", toks[k].low))
         if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
             out.append(("sight", toks[k].low))
@@ -764,6 +770,31 @@ _CAUGHT = frozenset(
     | {"murmur", "tune", "song", "sound", "answer", "reply", "gist", "drift"}
 )
 _DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "every", "each", "some", "that"})
+
+
+# words that tell eyes seeing nothing ("stares sightlessly", "peers blindly about", "her blind eyes")
+_UNSEEING = frozenset(
+    {"sightlessly", "blindly", "blankly", "unseeingly", "unseeing", "sightless", "vacantly"}
+)
+# percepts of the other senses: what is noticed or studied without the eyes ("notices the draught")
+_OTHER_PERCEPTS = frozenset(
+    {"draught", "draft", "smell", "scent", "perfume", "odour", "odor", "stink", "stench", "reek", "sound"}
+    | {"noise", "cold", "chill", "warmth", "heat", "breeze", "silence", "tremor", "vibration", "taste"}
+    | {"footstep", "voice", "hush", "ear", "feel", "texture", "weight", "breath", "creak", "whisper"}
+)
+# what "reads" takes in the sense of judging, not of reading with the eyes ("reads the room", "the mood")
+_READ_NOT_SEEN = frozenset({"room", "mood", "crowd", "situation", "silence", "air", "wind", "weather"})
+
+
+def _cannot_see(s: _Sentence) -> bool:
+    """True when the sentence says someone cannot see ("the fire she cannot see", "no longer sees")."""
+    toks = s.tokens
+    for k in range(s.a + 1, s.b):
+        if verb_lemma(toks[k].low) == "see" and not toks[k].quoted:
+            before = {toks[q].low for q in range(max(s.a, k - 3), k)}
+            if before & {"cannot", "can't", "not", "never", "longer", "unable"}:
+                return True
+    return False
 
 
 def _inner_sight(phrase: list[str]) -> bool:
