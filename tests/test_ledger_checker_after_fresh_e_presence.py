@@ -236,3 +236,21 @@ def test_a_kin_phrase_reads_the_record_from_either_end() -> None:
     # controls: a term of the wrong gender or another tie names no one
     assert refuted("Wenna's sister counts the day's blocks by the cart.", world) == set()
     assert refuted("Wenna's father counts the day's blocks by the cart.", world) == set()
+
+
+def test_a_verb_of_a_blow_landing_on_a_creature_is_a_hit_by_its_lemma() -> None:
+    for told in (
+        "The rock-ogre's fist clips Ana's temple.",
+        "The rock-ogre thumps Ana in the chest.",
+        "The rock-ogre's club sends Ana sprawling.",
+        "The rock-ogre knocks her flat as she turns.",
+    ):
+        assert refuted(told, quarry(OGRE_MISSES)) == {"round:action-1"}, told
+        assert refuted(told, quarry(OGRE_HITS)) == set(), told
+    # controls: the same verbs on a thing, or on something a creature holds, land on no one
+    for scenery in (
+        "The rock-ogre kicks the cart over and roars at Ana.",
+        "The rock-ogre knocks Ana's lantern aside.",
+        "The rock-ogre pounds the ground beside Ana.",
+    ):
+        assert refuted(scenery, quarry(OGRE_MISSES)) == set(), scenery

@@ -11,6 +11,7 @@ import re
 from ledger.check.extract.lexicon import _BODY_NOUNS, _OBJECT_LEAD, _PRONOUN_POSS, VERBS
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.snapshot import ActionResult, WorldSnapshot
 
 _KILL_VERBS = frozenset({"kill", "slay", "finish", "fell"})
@@ -387,6 +388,128 @@ def _own_limb_opens(s: _Sentence, eid: str, c: int) -> bool:
     return False
 
 
+# verbs of a blow landing, by lemma: they count only with a creature right after them as the one struck
+# ("clips Ana's temple", "thumps him in the chest", "knocks the goblin flat"), never with a thing ("kicks
+# the door open")
+_CONTACT = frozenset(
+    {
+        "clip",
+        "graze",
+        "nick",
+        "thump",
+        "whack",
+        "bash",
+        "club",
+        "kick",
+        "gouge",
+        "sting",
+        "bludgeon",
+        "backhand",
+        "knock",
+        "pummel",
+        "pound",
+        "thrash",
+        "wallop",
+        "clout",
+        "cuff",
+        "butt",
+        "headbutt",
+        "ram",
+        "spear",
+        "lash",
+        "whip",
+        "slap",
+        "smack",
+        "bowl",
+        "flatten",
+        "floor",
+        "trample",
+        "stomp",
+        "bite",
+        "claw",
+        "scratch",
+    }
+)
+_BODY_PARTS = frozenset(
+    {
+        "head",
+        "face",
+        "temple",
+        "jaw",
+        "chin",
+        "cheek",
+        "nose",
+        "mouth",
+        "eye",
+        "ear",
+        "neck",
+        "throat",
+        "shoulder",
+        "arm",
+        "elbow",
+        "wrist",
+        "hand",
+        "fingers",
+        "chest",
+        "ribs",
+        "side",
+        "flank",
+        "belly",
+        "stomach",
+        "gut",
+        "back",
+        "spine",
+        "hip",
+        "thigh",
+        "leg",
+        "knee",
+        "shin",
+        "ankle",
+        "foot",
+        "brow",
+        "skull",
+        "forearm",
+        "calf",
+        "legs",
+        "arms",
+        "shoulders",
+        "hands",
+        "eyes",
+        "feet",
+        "midriff",
+        "kidney",
+    }
+)
+_FLUNG = frozenset({"sprawling", "flying", "reeling", "tumbling", "staggering", "crashing"})
+_STRUCK_PRONOUNS = frozenset({"him", "her", "them", "it"})
+
+
+def _contact(s: _Sentence, start: int, stop: int) -> bool:
+    """True when a verb of a blow landing has a creature (or him/her/them/it) right after it as its object,
+    or "sends" one "sprawling": "the ogre's fist clips Ana's temple", "knocks him flat"."""
+    toks = s.tokens
+    for q in range(start, min(stop, s.b - 1)):
+        t = toks[q]
+        if t.quoted or not t.text.islower() or (q > s.a and toks[q - 1].low in _NOUN_LEAD):
+            continue
+        base = verb_lemma(t.low)
+        if base is None or t.low.endswith("ing"):
+            continue
+        nxt = toks[q + 1].low
+        # the creature itself, or its body ("Ana's temple"); not something of its ("knocks Piet's cup aside")
+        struck = nxt in _STRUCK_PRONOUNS or any(
+            x.i in (q + 1, q + 2)
+            and s.kind(x) in ("pc", "npc", "monster")
+            and (not x.poss or (x.j < s.b and toks[x.j].low in _BODY_PARTS))
+            for x in s.mentions
+        )
+        if base in _CONTACT and struck and (nxt != "the" or q + 2 < stop):
+            return True
+        if base == "send" and struck and any(w.low in _FLUNG for w in toks[q + 2 : min(stop, q + 6)]):
+            return True
+    return False
+
+
 def _is_attack(a: ActionResult) -> bool:
     """An action whose result a narration can tell as a hit or a miss."""
     return a.target is not None and a.outcome != "refused"
@@ -490,6 +613,8 @@ def _combat(s: _Sentence) -> None:
         start = (_weapon_at(s, m) or m.j - 1) + 1 if m.poss else m.j
         words = [t.low for t in toks[start:stop] if not t.quoted]
         hit, miss = _polarity(words)
+        if not hit and not miss:
+            hit = _contact(s, start, stop)
         nxt_end = c1
         if c1 < s.b and toks[c1 - 1].low == "but":
             # "Jarl cuts low, but Gault parries": the clause after "but" tells the outcome
