@@ -105,6 +105,11 @@ def test_a_count_told_as_all_that_is_left_is_exact() -> None:
     assert named("Two casks of oil stand by the door, and the last two lamps burn low above them.") == set()
     assert named("Wynn rolls three casks of oil to the door; Osk has two left to carry.") == set()
     assert named("Wynn sets two casks of oil by the stove, the rest stacked below.") == set()
+    assert "item-oil-casks-quantity" in named("Wynn rolls the two remaining casks of oil to the lamp room.")
+    assert "item-oil-casks-quantity" in named("Of the casks of oil, only two are left by midwinter.")
+    assert "item-oil-casks-quantity" in named("Wynn's casks of oil are down to three, and the nights long.")
+    assert named("Wynn's casks of oil stand in a row, and the lamps burn down to two.") == set()
+    assert named("Of the casks of oil, only two are cracked.") == set()
     # "the last two" of a task, with no owner, may be the last of several handled
     assert named("Wynn loads the last two casks of oil onto the sledge.") == set()
 

@@ -251,6 +251,8 @@ def _counts(s: _Sentence) -> None:
             # "the last candles" are the ones left, however many; with no determiner "only" is the focusing
             # adverb ("the blow smashes only stone", "finds only dust"), no count
             claim(m, "exact=1")
+        elif words[:1] == ["remaining"] and len(words) > 1 and _number(words[1]) is not None:
+            claim(m, f"exact={_number(words[1])}")  # "the two remaining casks"
         elif words and _number(words[0]) is not None:
             n = _number(words[0]) or 0
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
@@ -319,6 +321,9 @@ def _all_there_is(s: _Sentence, m: Mention, words: list[str]) -> bool:
     return 0 <= q < s.b - 1 and toks[q].low in _HAVE and toks[q + 1].low == "left"
 
 
+_DWINDLE = frozenset(
+    {"are", "is", "run", "runs", "dwindle", "dwindles", "dwindled", "fall", "falls", "fallen"}
+)
 _SET_OFF = frozenset({",", ":", "—", "–", "only", "just", "but", "barely"})
 _ENDS_PHRASE = frozenset({",", ".", ";", ":", "!", "?", "—", "–", "of", "left", "remaining", "in", "and"})
 
@@ -345,6 +350,16 @@ def _left_later(s: _Sentence, m: Mention, items: list[Mention]) -> int | None:
             return n  # "...: the last two," set off, standing for the item
         if after in _LEFT and before in _SET_OFF:
             return n  # "— only three left", ", four remaining"
+        if after in ("are", "is", "remain") and q + 2 < s.b and toks[q + 2].low in _LEFT | {"all"}:
+            return n  # "Of the casks, only two are left"
+        if (
+            before == "to"
+            and toks[q - 2].low == "down"
+            and toks[q - 3].low in _DWINDLE
+            and q - 3 - m.j <= 2
+            and after in _ENDS_PHRASE
+        ):
+            return n  # "her casks are down to three", right after the item
     return None
 
 
