@@ -116,6 +116,8 @@ def test_an_endearment_said_to_someone_is_warmth() -> None:
     assert refuted('"I hope you die slowly, darling," Tove tells Jun.') == set()
     assert refuted('Tove watches Jun. "Off with you, love," her father says.') == set()
     assert refuted('Tove glares at Jun. "Dear me, look who crawled back."') == set()
+    # an unattributed line of thanks after a gift may be the receiver's
+    assert refuted('Tove hands Jun the bowl. "Thanks, love."') == set()
 
 
 def test_joy_at_the_sight_of_someone_is_warmth() -> None:

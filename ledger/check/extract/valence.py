@@ -226,6 +226,7 @@ MENACE = frozenset(
     {"sneer", "hiss", "snarl", "drawl", "purr", "mock", "jeer", "taunt", "spit", "growl", "smirk", "leer"}
     | {"croon", "simper", "scoff", "gloat", "threaten", "menace", "coo"}
 )
+_THANKS = frozenset({"thank", "thanks", "ta", "cheers", "obliged", "grateful"})
 _HOSTILE_WORD = -1.5  # a word this hostile in the quote makes the endearment mockery
 
 
@@ -333,6 +334,8 @@ def _endearments(s: _Sentence, strong: dict[str, tuple[str, ...]]) -> None:
         ante = s.ex.antecedent.get(s.a)
         if ante is None or any(t.text.isalpha() and not t.quoted for t in toks[s.a : s.b]):
             return  # only a line with no narration of its own is the beat's ('her father says': another)
+        if any(toks[q].low in _THANKS for q in range(s.a, s.b) if toks[q].quoted):
+            return  # "Thanks, love." after "Tove hands Jun the bowl": the one thanked may be the beat's actor
         speaker, mod = ante, None
     targets = set(strong.get(speaker, ()))
     if not targets:
