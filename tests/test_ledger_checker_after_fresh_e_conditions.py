@@ -237,3 +237,10 @@ def test_eyes_that_see_nothing_and_percepts_of_other_senses_are_no_sight() -> No
     assert refuted("Odo Fenn sits on the hatch, eyes closed, listening to the weir.") == set()
     assert refuted("Odo Fenn notices the smell of tar before anyone else.") == set()
     assert refuted("Odo Fenn reads the mood of the crew by their voices.") == set()
+
+
+def test_as_hale_as_anything_is_vigour() -> None:
+    assert refuted("Garrick Moss poles the barge off the bank, as fresh as the morning.") == {
+        "npc-garrick-hp"
+    }
+    assert refuted("Garrick Moss poles the barge off the bank, as tired as the morning is long.") == set()

@@ -980,6 +980,8 @@ def _health_state(words: list[str]) -> tuple[str, str] | None:
     in_health = _in_good_health(words)
     if in_health is not None:
         return "unhurt", in_health
+    if len(words) > 3 and words[0] == "as" and words[1] in HALE and words[2] == "as":
+        return "unhurt", " ".join(words[:3])  # "as fresh as the morning", "as hale as ever"
     for n, w in enumerate(words[:-2]):
         lemmas = [verb_lemma(x) or x for x in words[n + 1 : n + 3]]
         if w == "never" and _COMPARATIVE_HEALTH & set(words[n + 1 : n + 4]):
