@@ -278,7 +278,8 @@ class OfflineIntentParser:
             kind in checkable or (kind is IntentKind.TAKE and skill == "sleight_of_hand")
         ):
             kind = IntentKind.CHECK
-        target, _ = _find(said, others)
+        # of namesakes ("Skeleton", one already destroyed) the living one is meant
+        target, _ = _find(said, tuple(sorted(others, key=lambda c: not c.alive)))
         if kind is None and _HEAL.search(said):
             return _heal(said, raw, scene, target)
 

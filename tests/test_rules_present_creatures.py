@@ -102,3 +102,16 @@ async def test_an_attack_picked_on_a_body_is_refused_at_once_with_who_is_alive(
         assert receipt.intent_summary, receipt
     finally:
         await table.aclose()
+
+
+def test_of_two_namesakes_the_living_one_is_the_target() -> None:
+    """Two 'Skeleton's, the first already destroyed: 'attack the skeleton' means the one still standing."""
+    scene = ParseScene(
+        actor="pc-wren",
+        creatures=(
+            SceneName(id="monster-skeleton-1", name="Skeleton", kind="monster", alive=False),
+            SceneName(id="monster-skeleton-2", name="Skeleton", kind="monster"),
+        ),
+    )
+    intent = OfflineIntentParser().parse_now("attack the skeleton", scene)
+    assert not isinstance(intent, ParseRefusal) and intent.target == "monster-skeleton-2", intent

@@ -228,7 +228,9 @@ class Rounds:
                     return str(n.id)
             raise InvalidAction(f"There is no '{ref}' here.")
 
-        target_id = find(target, [c for c in scene.creatures if c.id != scene.actor])
+        # of namesakes (two "Skeleton"s, one destroyed) the living one is meant
+        others = sorted((c for c in scene.creatures if c.id != scene.actor), key=lambda c: not c.alive)
+        target_id = find(target, others)
         item_id = find(item, [*scene.items_held, *scene.items_here, *scene.attacks])
         skill_id = None
         if skill:
