@@ -666,6 +666,8 @@ def snapshot_from_world(
                 owner=e.owner,
                 visibility=e.visibility,
                 condition_sources=told.sources.get(e.id, ()),
+                # the pronoun the file gave or its description told (ledger.scenario.pronouns)
+                pronoun=sheet.get("pronoun") if isinstance(sheet.get("pronoun"), str) else None,
             )
         )
     for loc in world.locations.values():

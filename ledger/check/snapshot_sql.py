@@ -76,6 +76,12 @@ async def _rows(session: Any, stmt: Any, params: Mapping[str, Any] | None = None
     return list((await run(stmt)).all())
 
 
+def _pronoun(sheet: Mapping[str, Any] | None) -> str | None:
+    # As snapshot_from_world does: the pronoun the loader kept in the sheet (ledger.scenario.pronouns).
+    value = sheet.get("pronoun") if sheet else None
+    return value if isinstance(value, str) else None
+
+
 def _max_hp(sheet: Mapping[str, Any] | None, hp: int | None) -> int | None:
     # As snapshot_from_world does: the sheet's max_hp (PCs), else the current hp.
     if sheet and isinstance(sheet.get("max_hp"), int):
@@ -154,6 +160,7 @@ async def snapshot_from_ledger(
                 owner=_owner(e.t2),
                 visibility=e.visibility,
                 condition_sources=tuple(st["sources"]),
+                pronoun=_pronoun(e.j2),
             )
         )
     for loc in parts["location"]:  # k1 id, t1 name, j1 aliases

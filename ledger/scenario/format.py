@@ -56,6 +56,8 @@ from ledger.store.narrative import NarrativeKind
 
 # condition -> the record behind it (``charmed = "npc-vesna"``: charmed by Vesna)
 ConditionSources = dict[Slug, RecordId]
+# the pronoun a character answers to, which the assertion check resolves "she" and "his sister" by
+Pronoun = Literal["he", "she", "they", "it"]
 
 __all__ = [
     "MAX_PROBLEMS_SHOWN",
@@ -199,6 +201,7 @@ class PlayerCharacter(_Model):
     alive: StrictBool = True
     conditions: tuple[Slug, ...] = ()
     condition_sources: ConditionSources = Field(default_factory=dict)
+    pronoun: Pronoun | None = None  # else read off the description or a title (ledger.scenario.pronouns)
     session: Session = 1
     visibility: Visibility = "public"
 
@@ -352,6 +355,7 @@ class NonPlayerCharacter(_Model):
     hp: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
     conditions: tuple[Slug, ...] = ()
     condition_sources: ConditionSources = Field(default_factory=dict)
+    pronoun: Pronoun | None = None  # else read off the description, persona or a title
     hostile: StrictBool = False
     home: RecordId | None = None
     persona: PersonaField = ""  # a free-text note (never spoken) or a persona table (issue 13)

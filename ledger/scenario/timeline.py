@@ -29,6 +29,7 @@ from ledger.scenario.changes import (
     TransferItem,
 )
 from ledger.scenario.format import HistoryEntry, Scenario
+from ledger.scenario.pronouns import pronoun_of, pronouns_from_ties
 from ledger.store.narrative import NarrativeKind
 
 __all__ = ["UNLABELLED_EVENT", "ScenarioEvent", "narrative_event", "rules_sheet", "timeline"]
@@ -101,6 +102,10 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                     key=f"{loc.id}-exits", value=",".join(loc.exits), visibility=loc.visibility, witnesses=()
                 ),
             )
+    ties = pronouns_from_ties(
+        ((r.source, r.target, r.reason) for r in s.relationships),
+        {p.id: (p.name, *p.aliases) for p in s.pcs} | {n.id: (n.name, *n.aliases) for n in s.npcs},
+    )
     for i, pc in enumerate(s.pcs):
         path = f"pcs[{i}]"
         # A rules.srd.SimpleSheet plus "class": rules_sheet(sheet) drops the extras for rules.srd.build_pc.
@@ -114,6 +119,15 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
             "armor_ac": pc.ac,
             "max_hp": pc.max_hp or pc.hp,
         }
+        pronoun = pronoun_of(
+            given=pc.pronoun,
+            name=pc.name,
+            aliases=pc.aliases,
+            description=pc.description,
+            tie=ties.get(pc.id),
+        )
+        if pronoun is not None:
+            sheet["pronoun"] = pronoun
         location = pc.location or s.campaign.starting_location
         put(
             pc.session,
@@ -150,6 +164,16 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
             )
         if npc.speech:
             npc_sheet["speech"] = npc.speech
+        npc_pronoun = pronoun_of(
+            given=npc.pronoun,
+            name=npc.name,
+            aliases=npc.aliases,
+            description=npc.description,
+            persona=npc.persona if isinstance(npc.persona, str) else "",
+            tie=ties.get(npc.id),
+        )
+        if npc_pronoun is not None:
+            npc_sheet["pronoun"] = npc_pronoun
         put(
             npc.session,
             path,
