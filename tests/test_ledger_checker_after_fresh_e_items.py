@@ -135,6 +135,8 @@ def test_an_item_worn_by_someone_else_is_held_by_them() -> None:
         named("Wynn leans on the rail, and the lamplight catches the silver locket at her throat.") == set()
     )
     assert named("The great seal rears up and falls back with a grey arrow in its throat.") == set()
+    assert "item-spyglass-holder" in named("Osk sits with the brass spyglass thrust through his sash.")
+    assert named("The great seal thrashes, a grey arrow through its shoulder.") == set()
 
 
 def test_a_pronoun_the_recorded_holder_also_fits_does_not_move_the_item() -> None:

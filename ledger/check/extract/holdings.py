@@ -55,6 +55,7 @@ _TRAILING_PREPS = frozenset(
         "around",
         "round",
         "about",
+        "through",
     }
 )
 
@@ -913,11 +914,14 @@ _WORN_ON = frozenset(
 # places a thing is worn "at", "around" or "on", but lodged "in" as a wound ("an arrow in its throat")
 _WORN_AT = frozenset({"throat", "ear", "ears", "ankle", "ankles", "waist", "bosom", "temple"})
 _LODGED = frozenset({"in", "into", "inside", "within", "through"})
+_THRUST_THROUGH = frozenset({"belt", "sash", "girdle", "baldric", "buttonhole"})
 
 
 def _worn_at(s: _Sentence, prep: int, place: int) -> bool:
     """True when the place at token ``place`` carries a thing after the preposition at ``prep``."""
     low = s.tokens[place].low
+    if s.tokens[prep].low == "through":
+        return low in _THRUST_THROUGH  # "thrust through his sash", not "an arrow through his shoulder"
     if low in _WORN_AT:
         return s.tokens[prep].low not in _LODGED
     return low in _CARRIED_IN or low in _BODY_NOUNS or low in _WORN_ON
