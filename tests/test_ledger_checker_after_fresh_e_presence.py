@@ -254,3 +254,19 @@ def test_a_verb_of_a_blow_landing_on_a_creature_is_a_hit_by_its_lemma() -> None:
         "The rock-ogre pounds the ground beside Ana.",
     ):
         assert refuted(scenery, quarry(OGRE_MISSES)) == set(), scenery
+
+
+def test_a_habit_a_plan_and_a_reporting_aside_put_no_one_here() -> None:
+    world = quarry()
+    for clean in (
+        "Tomorrow the Reeve rides in to count the blocks.",
+        "Ana glances at the empty stool where the Reeve usually sits.",
+        "The Reeve, Tobit says, sits at the manor with his ledgers.",
+        "Reeve Gorm Hask, Tobit swears, drinks by this very cart most nights.",
+    ):
+        assert refuted(clean, world) == set(), clean
+    # controls: told as now, in the narrator's voice
+    assert refuted("The Reeve sits on the cart, counting blocks.", world) == {"npc-gorm-location"}
+    assert refuted("Tobit says nothing; the Reeve sits on the cart beside him.", world) == {
+        "npc-gorm-location"
+    }

@@ -466,10 +466,29 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             continue
         if (eid, m.i) in attributed:
             continue
+        if _parenthetical_speech(s, m, k, lemma):
+            # "The Reeve, Tobit says, sits at the manor": the speaker is here speaking; the clause around
+            # the aside (its place, its verbs) is what is said, not what the speaker does
+            s.claim("acts", (eid,), m, mod, lemma)
+            if kind in ("npc", "monster"):
+                s.claim("present", (eid,), m, mod, lemma)
+            continue
         # the first verb first: "strides in and shakes the sleet off" arrives before it shakes anything
         _act(s, m, eid, kind, k, lemma, mod, c1, inverted)
         for k2, lemma2 in _chained_verbs(s, k, c1):
             _act(s, m, eid, kind, k2, lemma2, mod, c1, False)
+
+
+def _parenthetical_speech(s: _Sentence, m: Mention, k: int, lemma: str) -> bool:
+    """ ", Tobit says," / ", she tells them," set off by commas inside another clause: a reporting aside."""
+    toks = s.tokens
+    return (
+        (lemma in SPEECH or verb_class(lemma) in ("speech", "commitment"))
+        and m.i > s.a + 1
+        and toks[m.i - 1].text == ","
+        and k + 1 < s.b
+        and (toks[k + 1].text == "," or (k + 2 < s.b and toks[k + 2].text == ","))
+    )
 
 
 def _fragment(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> None:

@@ -35,6 +35,11 @@ from ledger.check.extract.names import Extraction, Mention
 from ledger.check.extract.verbs import can_be_past, is_finite, lemma, tags, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
+# frequency adverbs right after a subject: the verb tells a habit, not an event of the scene
+_HABITUAL = frozenset(
+    {"usually", "normally", "generally", "habitually", "customarily", "ordinarily", "often", "sometimes"}
+)
+
 
 class _Sentence:
     """One sentence's tokens and mentions, with helpers for the phrase rules."""
@@ -106,6 +111,10 @@ class _Sentence:
         after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
         hypo = self._hypothetical_before(c0, m.i) or bool(after and after[0] in _MODAL_AFTER)
         hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
+        # "where the Reeve usually sits" tells a habit, "Tomorrow the Reeve rides in" a plan: not what is
+        # happening in the scene now
+        hypo = hypo or bool(after and after[0] in _HABITUAL)
+        hypo = hypo or any(t.low == "tomorrow" and not t.quoted for t in self.tokens[c0:c1])
         memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
         # "the grave of Harlan Voss", "the cairn for Caelan": the place of the dead names them, looking back
         grave_of = m.i - 2 >= self.a and self.tokens[m.i - 1].low in ("of", "for")
@@ -146,7 +155,7 @@ class _Sentence:
                 )  # a clause, not who is hailed
             ):
                 rumour = True
-        rumour = rumour or self._reported(m)
+        rumour = rumour or self._reported(m) or self._aside_after(m)
         hypo = hypo or self.future_or_asked(m, future=False) or self._asked()
         neg_zone = after[: (verb_at - m.j + 1) if verb_at is not None else 3]
         negated = any(w in _NEGATION or w.endswith("n't") for w in neg_zone)
@@ -224,6 +233,22 @@ class _Sentence:
             if lemma(t.low) in _ASKING:
                 return True
         return False
+
+    def _aside_after(self, m: Mention) -> bool:
+        """True when a reporting aside set off by commas follows ``m``: "The Reeve, Tobit says, sits ...",
+        "Voss, they swear, still walks": what follows is the speaker's report about ``m``."""
+        toks = self.tokens
+        q = m.j
+        if m.poss or q + 3 >= self.b or toks[q].text != "," or toks[q].quoted:
+            return False
+        who = next((x for x in self.mentions if x.i == q + 1 and not x.quoted), None)
+        if who is not None:
+            k = who.j
+        elif toks[q + 1].low in ("he", "she", "they", "everyone", "people", "some", "folk"):
+            k = q + 2
+        else:
+            return False
+        return k + 1 < self.b and _reporting(toks[k].low) and toks[k + 1].text == ","
 
     def _reported(self, m: Mention) -> bool:
         """True when ``m`` opens the complement of a verb of saying, swearing, hearing or believing whose own
