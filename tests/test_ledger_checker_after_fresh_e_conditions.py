@@ -244,3 +244,15 @@ def test_as_hale_as_anything_is_vigour() -> None:
         "npc-garrick-hp"
     }
     assert refuted("Garrick Moss poles the barge off the bank, as tired as the morning is long.") == set()
+
+
+def test_a_bare_line_of_speech_after_an_action_is_the_actors() -> None:
+    assert refuted('Ines Vane leans over the tiller. "Left at the weir, then straight on."') == {
+        "npc-ines-condition-silenced"
+    }
+    # control: the words on a page, a line another speaks, a senseless creature's neighbour speaking
+    assert (
+        refuted('Ines Vane unfolds the lock keeper\'s note. "Left at the weir, then straight on."') == set()
+    )
+    assert refuted('Ines Vane leans over the tiller. "Left at the weir," Wren says.') == set()
+    assert refuted('Hob Tarrant lies on the hatch. "He will sleep till noon."') == set()

@@ -614,6 +614,9 @@ def _conditions(s: _Sentence) -> None:
         for c in list(s.ex.claims):
             if c.kind == "acts" and c.span == s.span and c.args[0] in blocked and c.detail in SPOKEN:
                 claim("senses", (c.args[0], "speech"), c.modality, c.detail)
+        speaker = _bare_quote_speaker(s, ante)
+        if speaker is not None and speaker in blocked:
+            claim("senses", (speaker, "speech"), Modality(), "a line of speech after their action")
     if health:
         _health(s, subjects, claim)
     if cured:
@@ -645,6 +648,40 @@ def _helpless_acts(s: _Sentence, eid: str, m: Mention, mod: Modality) -> None:
             continue
         have.add((eid, lemma))
         s.ex.claims.append(Claim("acts", (eid,), s.raw.strip(), s.span, mod, lemma))
+
+
+def _bare_quote_speaker(s: _Sentence, ante: str | None) -> str | None:
+    """The creature a bare line of speech belongs to: a sentence that is only a quotation, with no verb of
+    saying, right after a sentence whose subject is ``ante`` ('Bron grins. "Tuesday."'), unless the words
+    were written, signed or mouthed ("slides a note across", "mouths", "on her slate")."""
+    if ante is None:
+        return None
+    toks = s.tokens[s.a : s.b]
+    words = [t for t in toks if t.text.isalnum()]
+    if not words or any(not t.quoted for t in words):
+        return None
+    lo = _previous_sentence(s)
+    if lo >= s.a:
+        return None
+    before = s.ex.tokens[lo : s.a]
+    if not before or before[-1].quoted or any(t.quoted for t in before):
+        return None  # the sentence before must be the narrator's: an action, not more dialogue
+    if any(
+        t.low in _SILENT_CHANNELS or t.low in _MUTE_MEANS or t.low in _WRITTEN or t.text == ":"
+        for t in before
+    ):
+        return None  # "unfolds the letter. 'Meet me at dawn.'": the words on the page
+    e = s.snap.entities.get(ante)
+    # only a creature whose voice alone is gone: a senseless one's neighbour is the likelier speaker
+    return ante if e is not None and e.conditions & _VOICELESS else None
+
+
+_VOICELESS = frozenset({"silenced", "gagged", "mute", "muted"})
+# things that carry written words: a quotation after them may be what they say
+_WRITTEN = frozenset(
+    {"letter", "note", "page", "paper", "sign", "placard", "inscription", "scroll", "writing", "card"}
+    | {"message", "notice", "ledger", "book", "map", "parchment", "banner", "label", "reads", "read"}
+)
 
 
 def _sense_blocked(snap: WorldSnapshot) -> frozenset[str]:
