@@ -252,3 +252,37 @@ def test_the_one_bound_claiming_it_kept_faith_or_paid_may_be_lying() -> None:
     # paying for something else; a rumour in narration
     assert at_dock('Wren grins. "Jun paid for the drinks."', loan="open") == set()
     assert at_dock("Cobb is said to have broken his pact with Wren.", pact="open") == set()
+
+
+def yard(loan: str) -> WorldSnapshot:
+    """A boatyard: Jun owes Cobb for a steering oar."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-jun", "pc", "Jun", owner="1", location="loc-yard", pronoun="he"),
+            Entity("npc-cobb", "npc", "Cobb Harrow", location="loc-yard", pronoun="he"),
+            Entity("loc-yard", "location", "the boatyard"),
+        ],
+        threads=[
+            Thread(
+                "debt-03",
+                "debt",
+                loan,
+                ("pc-jun", "npc-cobb"),
+                "Jun owes Cobb twelve marks for the new steering oar",
+            )
+        ],
+        scene=Scene("loc-yard", frozenset({"pc-jun", "npc-cobb"})),
+    )
+
+
+def test_a_debt_named_by_what_it_is_for_takes_a_status() -> None:
+    def at_yard(text: str, loan: str) -> set[str | None]:
+        return {v.refuted_by for v in check(text, yard(loan)).conflicts()}
+
+    assert at_yard("The steering oar is paid for at last.", "open") == {"debt-03"}
+    assert at_yard("Jun still owes for the steering oar.", "settled") == {"debt-03"}
+    # controls: the recorded status; a plan; the thing without a word of paying; another oar paid for
+    assert at_yard("The steering oar is paid for at last.", "settled") == set()
+    assert at_yard("Jun will pay for the steering oar at midsummer.", "open") == set()
+    assert at_yard("The steering oar creaks in its lock.", "settled") == set()
+    assert at_yard("Cobb paid for a new oar of his own.", "open") == set()
