@@ -186,3 +186,43 @@ def test_the_check_knows_every_role_the_format_allows() -> None:
     from ledger.scenario.values import THREAD_ROLE_NAMES
 
     assert THREAD_ROLES == THREAD_ROLE_NAMES
+
+
+HURT = """
+[campaign]
+name = "Millbrook"
+current_session = 1
+starting_location = "loc-mill"
+
+[[locations]]
+id = "loc-mill"
+name = "The Old Mill"
+
+[[npcs]]
+id = "npc-kell"
+name = "Bursar Kell"
+location = "loc-mill"
+hp = 5
+max_hp = 18
+
+[[npcs]]
+id = "npc-guard"
+name = "Mill Guard"
+location = "loc-mill"
+bestiary = "thug"
+hp = 3
+"""
+
+
+def test_an_npcs_full_health_is_known_so_unhurt_at_low_hp_is_caught() -> None:
+    scenario = parse_scenario(HURT, source="hurt.toml")
+    snap = snapshot_from_world(final_world(scenario, "gm"), scenario=scenario)
+    kell, guard = snap.entities["npc-kell"], snap.entities["npc-guard"]
+    assert (kell.hp, kell.max_hp) == (5, 18)
+    assert guard.hp == 3 and guard.max_hp is not None and guard.max_hp > 3  # the bestiary's full health
+    report = check("Bursar Kell strolls in, hale and unhurt, humming a tune.", snap)
+    assert "npc-kell-hp" in {v.refuted_by for v in report.conflicts()}, report
+
+
+def test_an_npcs_hp_above_its_full_health_is_refused() -> None:
+    assert any("above max_hp 18" in p for p in _problems(HURT.replace("hp = 5", "hp = 25")))

@@ -353,6 +353,9 @@ class NonPlayerCharacter(_Model):
     alive: StrictBool = True
     location: RecordId | None = None
     hp: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
+    # full health, when hp is below it: else the bestiary's or stats' max_hp (the check reads "unhurt" at 5
+    # of 18 hp as a contradiction only if it knows the 18)
+    max_hp: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
     conditions: tuple[Slug, ...] = ()
     condition_sources: ConditionSources = Field(default_factory=dict)
     pronoun: Pronoun | None = None  # else read off the description, persona or a title
@@ -371,6 +374,9 @@ class NonPlayerCharacter(_Model):
     @model_validator(mode="after")
     def _one_stat_source(self) -> NonPlayerCharacter:
         _check_sources(self.conditions, self.condition_sources)
+        top = self.max_hp or (self.stats.max_hp if self.stats else None)
+        if top is not None and self.hp is not None and self.hp > top:
+            raise ValueError(f"hp {self.hp} is above max_hp {top}")
         if self.bestiary is not None and self.stats is not None:
             raise ValueError("give either bestiary or stats, not both")
         if self.kind == "monster" and self.bestiary is None and self.stats is None:

@@ -164,6 +164,9 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
             )
         if npc.speech:
             npc_sheet["speech"] = npc.speech
+        top = _npc_max_hp(npc.max_hp, npc.stats.max_hp if npc.stats else None, npc.bestiary)
+        if top is not None:
+            npc_sheet["max_hp"] = top  # what full health is, for the check's "unhurt" at low hp
         npc_pronoun = pronoun_of(
             given=npc.pronoun,
             name=npc.name,
@@ -340,6 +343,21 @@ def rules_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     ``rules.srd.build_pc(rules_sheet(entity.sheet))`` gives the PC's stat block.
     """
     return {k: v for k, v in sheet.items() if k in _RULES_SHEET_KEYS}
+
+
+def _npc_max_hp(given: int | None, stats: int | None, bestiary: str | None) -> int | None:
+    """An NPC's full health: the file's ``max_hp``, else its inline stats', else its bestiary entry's."""
+    if given is not None or stats is not None:
+        return given if given is not None else stats
+    if bestiary is None:
+        return None
+    from rules.errors import RulesError
+    from rules.srd import creature
+
+    try:
+        return creature(bestiary).hp
+    except RulesError:
+        return None  # an unknown entry is reported by validation, not here
 
 
 def _status_changes(
