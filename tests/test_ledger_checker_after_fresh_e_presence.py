@@ -270,3 +270,12 @@ def test_a_habit_a_plan_and_a_reporting_aside_put_no_one_here() -> None:
     assert refuted("Tobit says nothing; the Reeve sits on the cart beside him.", world) == {
         "npc-gorm-location"
     }
+
+
+def test_a_sentence_opening_at_a_distance_puts_its_subject_there_not_here() -> None:
+    world = quarry()
+    assert refuted("Far below, Reeve Gorm Hask trots his grey along the lane.", world) == set()
+    assert refuted("In the distance, Reeve Gorm Hask sits his horse and watches.", world) == set()
+    # controls: a near place, or across a room, is here
+    assert refuted("By the cart, Reeve Gorm Hask sits and watches.", world) == {"npc-gorm-location"}
+    assert refuted("Across the shelter, Reeve Gorm Hask raises his mug.", world) == {"npc-gorm-location"}

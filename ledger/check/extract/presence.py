@@ -228,6 +228,21 @@ _FRONT_LEADS = frozenset(
 )
 
 
+# ("below" and "across" are left out: "Below, in the hold, ...", "Across the water, ..." may be the scene)
+_DISTANCE = frozenset({"far", "distance", "beyond", "yonder", "afar", "outside"})
+
+
+def _distant_front(s: _Sentence, m: Mention) -> bool:
+    """True when the sentence opens, before its subject ``m`` and a comma, with a phrase of distance naming
+    no one: "Far below,", "In the distance,", "Beyond the wall,"."""
+    toks = s.tokens
+    if m.i - s.a < 2 or m.i - s.a > 8 or toks[m.i - 1].text != ",":
+        return False
+    if any(s.a <= x.i < m.i for x in s.mentions):
+        return False
+    return any(toks[q].low in _DISTANCE and not toks[q].quoted for q in range(s.a, m.i))
+
+
 def _is_object(s: _Sentence, m: Mention) -> bool:
     """True when ``m`` follows a preposition or a verb of owing: "Tamsin's debt to Brann still hangs"."""
     return m.i - 1 >= s.a and s.tokens[m.i - 1].low in _NAME_OBJECT_AFTER
@@ -909,6 +924,8 @@ def _act(
             # a place the sentence opens with sets the scene for whatever its subject does ("Up at the
             # manor, the Reeve paces")
             s.claim("at", (eid, loc.id), m, mod, lemma)
+        elif loc is None and _distant_front(s, m):
+            pass  # "Far below, the Reeve trots along the lane", "In the distance, ...": seen from afar
         else:
             s.claim("present", (eid,), m, mod, lemma)
     if kind == "pc":
