@@ -177,7 +177,7 @@ HALE = frozenset(
 )
 # "in rude health", "in the best of health", "in fine fettle", "in good trim": a state noun of bodily
 # condition after "in", with a modifier that rates it well (by the list or by VADER valence, "rude" aside)
-_HEALTH_HEADS = frozenset({"health", "fettle", "trim", "vigour", "vigor", "shape", "fig"})
+_HEALTH_HEADS = frozenset({"health", "fettle", "trim", "vigour", "vigor", "shape"})
 _GOOD_HEALTH = frozenset(
     {"rude", "fine", "good", "perfect", "robust", "excellent", "splendid", "best", "full", "sound", "great"}
     | {"glowing", "blooming", "radiant", "vigorous", "hale", "hearty", "peak", "top", "high", "better"}
