@@ -22,7 +22,8 @@ from ledger.check.snapshot import (
 def lighthouse() -> WorldSnapshot:
     """A lighthouse: Wynn the keeper (the lamp key, seven casks of oil, a brass spyglass, a locket, the
     logbook), Tobin with nine throwing stones, twenty arrows and six copper crowns, Osk the ferryman with a
-    dozen fishing hooks, Dagny, a great seal; the ferry Marigold was sold."""
+    dozen fishing hooks, Dagny, a great seal; the ferry Marigold was sold, the old foghorn destroyed, the
+    tide almanac lost."""
     return WorldSnapshot.build(
         entities=[
             Entity("pc-tobin", "pc", "Tobin", owner="1", location="loc-light", pronoun="he"),
@@ -45,6 +46,8 @@ def lighthouse() -> WorldSnapshot:
             Entity("item-locket", "item", "the silver locket", (Alias("silver locket"), Alias("the locket"))),
             Entity("item-logbook", "item", "the lighthouse logbook", (Alias("logbook"),)),
             Entity("item-hooks", "item", "fishing hooks"),
+            Entity("item-foghorn", "item", "the old foghorn", (Alias("foghorn"),)),
+            Entity("item-almanac", "item", "the tide almanac", (Alias("almanac"),)),
             Entity("monster-seal", "monster", "the great seal", location="loc-light", pronoun="it"),
         ],
         holdings=[
@@ -58,7 +61,11 @@ def lighthouse() -> WorldSnapshot:
             Holding("item-logbook", "npc-wynn"),
             Holding("item-hooks", "npc-osk", 12),
         ],
-        fates=[ItemFate("item-marigold", "sold")],
+        fates=[
+            ItemFate("item-marigold", "sold"),
+            ItemFate("item-foghorn", "destroyed"),
+            ItemFate("item-almanac", "lost"),
+        ],
         scene=Scene("loc-light", frozenset({"pc-tobin", "pc-dagny", "npc-wynn", "npc-osk", "monster-seal"})),
     )
 
@@ -196,3 +203,13 @@ def test_letting_a_thing_go_told_not_done_keeps_it_in_hand() -> None:
     # told of its holder, or inside a condition, it says nothing new
     assert named("Wynn doesn't lower the brass spyglass, even for the gale.") == set()
     assert named("If Dagny doesn't lower the brass spyglass, Wynn will box her ears.") == set()
+
+
+def test_a_destroyed_thing_told_working_now_or_a_lost_one_handled_contradicts_its_fate() -> None:
+    assert "item-foghorn-holder" in named("The old foghorn bellows across the bay as the fog rolls in.")
+    assert "item-almanac-holder" in named("Osk leafs through the tide almanac by the stove.")
+    # a thing of that kind named as new, its remains decaying, or a memory of it, stay clean
+    assert named("A foghorn moans somewhere down the coast.") == set()
+    assert named("The old foghorn rusts on the rocks below the light.") == set()
+    assert named("Osk remembers the old foghorn bellowing through the winter fogs.") == set()
+    assert named("Tobin leans over the brass spyglass to read the dial.") == set()

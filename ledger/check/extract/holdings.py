@@ -161,6 +161,8 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     """An item opening its clause, then a present-tense verb of lying about ("sits", "gleams", "is on")."""
     c0, _ = s.clause_of(it.i)
     lead = it.i - 1
+    if lead >= s.a and s.tokens[lead].low in ("a", "an", "another", "some"):
+        return False  # "A horn sounds in the valley": a new thing, not the one recorded
     if lead >= s.a and s.tokens[lead].low in ("the", "a", "an"):
         lead -= 1  # "The rosewood lute hangs on the wall": a name recorded without its article
     first = it.i == c0 or lead < c0 or (lead >= s.a and s.tokens[lead].low in _SUBJECT_LEAD)
@@ -179,7 +181,29 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
             )
         return False
     lemma = VERBS.get(form) or (form[:-1] if form.endswith("s") else "")
-    return lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma)
+    if lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma):
+        return True
+    return _works_though_destroyed(s, it, form)
+
+
+# what a destroyed thing's remains may still do: "the horn rusts on the rocks", "the tables burn"
+_ENDING = frozenset(
+    {"rust", "rot", "crumble", "burn", "smoulder", "smolder", "fall", "break", "shatter", "sink", "melt"}
+    | {"decay", "moulder", "char", "splinter", "crack", "collapse", "vanish", "disappear", "blacken", "curl"}
+)
+
+
+def _works_though_destroyed(s: _Sentence, it: Mention, form: str) -> bool:
+    """A destroyed or used-up item opening its clause with a present-tense verb of its own ("the old
+    foghorn bellows across the bay"): it is told working now. Verbs of decay stay clean ("the horn rusts
+    on the rocks"), and a sold or lost thing may go on doing things elsewhere."""
+    fate = s.snap.fates.get(it.id or "")
+    if fate is None or fate.fate not in ("destroyed", "used up"):
+        return False
+    base = lexicon_lemma(form) if s.tokens[it.j].text.islower() else None
+    if base is None or base == form or not form.endswith("s") or _is_past(form, base):
+        return False
+    return base not in _ENDING and base not in ("be", "have", "seem", "remain") and is_finite(form, base)
 
 
 def _holdings(s: _Sentence) -> None:
@@ -408,6 +432,8 @@ _IN_HAND = frozenset(
     | {"hoist", "pocket", "sling", "strap", "wrap", "pack", "unpack", "fold", "shuffle", "wield", "lug"}
 )
 _THROUGH = frozenset({"through", "over"})
+# turning a book's pages: "leafs through the almanac" has it in hand ("leans over the chart" does not)
+_LEAF_THROUGH = frozenset({"leaf", "thumb", "flick", "page", "riffle", "rifle", "pore", "browse", "skim"})
 
 
 def _handles_owned(s: _Sentence, subject: Mention, poss: Mention) -> bool:
@@ -443,6 +469,8 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
     k = it.i - 1
     while k > subject.j and toks[k].low in ("the", "a", "an", "his", "her", "their", "its"):
         k -= 1
+    if k - 1 >= subject.j and toks[k].low in _THROUGH:
+        k -= 1  # "leafs through the almanac", "pores over the chart"
     if k < subject.j or k >= it.i or toks[k].quoted:
         return ""
     between = [t.low for t in toks[subject.j : k]]
@@ -475,6 +503,8 @@ def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
     k = it.i - 1
     while k > subject.j and toks[k].low in ("the", "a", "an", "this", "that"):
         k -= 1
+    if toks[k].low in _THROUGH and _lemma_of(toks[k - 1].low) in _LEAF_THROUGH:
+        return False  # "leafs through the almanac": the book is in the hands that leaf it
     return k > subject.j and toks[k].low in _LOCATIVE and not toks[k].quoted
 
 
