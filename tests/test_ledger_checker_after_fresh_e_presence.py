@@ -279,3 +279,14 @@ def test_a_sentence_opening_at_a_distance_puts_its_subject_there_not_here() -> N
     # controls: a near place, or across a room, is here
     assert refuted("By the cart, Reeve Gorm Hask sits and watches.", world) == {"npc-gorm-location"}
     assert refuted("Across the shelter, Reeve Gorm Hask raises his mug.", world) == {"npc-gorm-location"}
+
+
+def test_a_blow_that_lands_beside_someone_missed_them() -> None:
+    for told in (
+        "The rock-ogre's maul buries itself in the mud beside Ana.",
+        "The rock-ogre's fist smashes into the cart next to Ana.",
+    ):
+        assert refuted(told, quarry(OGRE_HITS)) == {"round:action-1"}, told
+        assert refuted(told, quarry(OGRE_MISSES)) == set(), told
+    # control: the blow lands on her
+    assert refuted("The rock-ogre's maul smashes into Ana.", quarry(OGRE_MISSES)) == {"round:action-1"}

@@ -510,6 +510,21 @@ def _contact(s: _Sentence, start: int, stop: int) -> bool:
     return False
 
 
+_NEAR = frozenset({"beside", "behind", "near", "past", "above", "alongside", "by"})
+
+
+def _beside(s: _Sentence, target: Mention, start: int) -> bool:
+    """True when the target is named after a preposition of nearness ("beside Ana", "next to her head",
+    "an inch from Ana's ear") following something else the blow met, not as what it struck."""
+    toks = s.tokens
+    q = target.i - 1
+    if q <= start:
+        return False
+    if toks[q].low in _NEAR:
+        return toks[q].low != "by" or toks[q - 1].low not in ("struck", "hit", "caught", "felled", "wounded")
+    return toks[q].low in ("to", "from") and toks[q - 1].low in ("next", "close", "inches", "inch")
+
+
 def _is_attack(a: ActionResult) -> bool:
     """An action whose result a narration can tell as a hit or a miss."""
     return a.target is not None and a.outcome != "refused"
@@ -646,6 +661,10 @@ def _combat(s: _Sentence) -> None:
         target: Mention | None = pool[0] if pool else None
         if target is None and _SURFACES & set(words):
             continue  # "dead before she hits the flagstones": a body meeting the floor is no attack
+        if hit and target is not None and _beside(s, target, start):
+            # "the maul buries itself in the mud beside Ana", "the bolt thuds into the post behind her
+            # head": a blow that lands next to someone landed on something else
+            hit, miss = False, True
         tid = (target.id if target is not None else None) or attacks[0].target or ""
         mod = s.modality(m)
         if mod.hypothetical or mod.memory or mod.rumour:
