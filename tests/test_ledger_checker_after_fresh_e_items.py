@@ -213,3 +213,12 @@ def test_a_destroyed_thing_told_working_now_or_a_lost_one_handled_contradicts_it
     assert named("The old foghorn rusts on the rocks below the light.") == set()
     assert named("Osk remembers the old foghorn bellowing through the winter fogs.") == set()
     assert named("Tobin leans over the brass spyglass to read the dial.") == set()
+
+
+def test_a_lost_or_destroyed_thing_told_put_away_somewhere_now_contradicts_its_fate() -> None:
+    assert "item-almanac-holder" in named("The tide almanac is hidden under a loose board in the lamp room.")
+    assert "item-almanac-holder" in named("The tide almanac is on the shelf above the stove.")
+    # kept in mind, in pieces, or a sold thing somewhere else now: no contradiction
+    assert named("The tide almanac is kept in mind by every keeper on the coast.") == set()
+    assert named("The old foghorn is buried in the shingle, in pieces.") == set()
+    assert named("The Marigold is moored at a mainland quay now, under a new name.") == set()

@@ -150,10 +150,17 @@ _ITEM_HERE = frozenset(
 _HERE_PREPS = frozenset(
     {"at", "in", "on", "by", "beside", "under", "inside", "behind", "against", "near", "upon", "beneath"}
 )
+# verbs of putting a thing away somewhere, told as its state after "is": "is moored in", "are stowed under"
+_PUT_AWAY = frozenset(
+    {"moor", "anchor", "beach", "dock", "stow", "store", "hide", "keep", "tie", "lock", "stack", "hang"}
+    | {"shelve", "pile", "lodge", "tuck", "bury", "leave", "berth", "tether", "prop", "lay", "set", "put"}
+    | {"pin", "nail", "mount", "chain", "wedge", "wrap", "fold", "roll", "pack", "shut"}
+)
 # what a thing "is in" when it is broken, gone or someone else's: not a place it lies whole
 _NOT_A_PLACE = frozenset(
     {"pieces", "ruins", "shards", "splinters", "ashes", "fragments", "bits", "tatters", "halves", "hands"}
     | {"keeping", "possession", "pawn", "hock", "debt", "bottom", "doubt", "question", "danger", "trouble"}
+    | {"mind", "memory", "memories", "heart", "thoughts", "dreams", "check", "trust", "store", "vain"}
 )
 
 
@@ -174,15 +181,25 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
         nxt, far = s.tokens[it.j + 1].low, s.tokens[it.j + 2]
         if nxt.endswith("ing") and lexicon_lemma(nxt) in _ITEM_HERE:
             return True
-        if nxt in _HERE_PREPS and not far.quoted and not far.poss:
-            ahead = [t.low for t in s.tokens[it.j + 2 : min(s.b, it.j + 5)]]
-            return not (_NOT_A_PLACE & set(ahead)) and not any(
-                c.i in range(it.j + 2, it.j + 5) for c in s.creatures()
-            )
-        return False
+        fate = s.snap.fates.get(it.id or "")
+        if fate is not None and fate.fate == "sold":
+            return False  # a thing sold is somewhere still: "the brooch is in a jeweller's window now"
+        rest = {t.low for t in s.tokens[it.j + 2 : min(s.b, it.j + 10)]}
+        if _NOT_A_PLACE & rest or any(c.i in range(it.j + 2, it.j + 6) for c in s.creatures()):
+            return False  # "is in pieces", "is kept in mind", "is in the hands of a Dover man"
+        if lexicon_lemma(nxt) in _PUT_AWAY and nxt != lexicon_lemma(nxt) and far.low in _HERE_PREPS:
+            return True  # "the almanac is hidden under the floor", "the horn is hung on the wall"
+        return nxt in _HERE_PREPS and not far.quoted and not far.poss
     lemma = VERBS.get(form) or (form[:-1] if form.endswith("s") else "")
     if lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma):
         return True
+    if (
+        form in _ITEM_HERE
+        and _told_plural(s, it)
+        and it.j + 1 < s.b
+        and s.tokens[it.j + 1].low in _HERE_PREPS
+    ):
+        return True  # "the tide tables hang on the wall": a plural's present is the bare form
     return _works_though_destroyed(s, it, form)
 
 
