@@ -693,13 +693,16 @@ async def npc_known_refs(
     npc_ids: Sequence[str],
     limit: int = 60,
     known: Mapping[str, Sequence[Any]] | None = None,
+    threads: Iterable[Any] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """For each NPC, the refs of what it witnessed or was told (the ledger's heard-by) and its own threads.
 
     Read as the party may see them, so a line chosen from them never rests on a GM secret. Pass the result
     as ``npc_refs`` to :func:`narration_request`. ``known``: the NPCs' witnessed events already read (newest
     ``limit`` each, as the party sees them), so they are not read again. Two reads (plus the events' links)
-    whatever the number of NPCs.
+    whatever the number of NPCs. ``threads``: every thread of the campaign (each with ``id``, ``parties`` and
+    ``visibility``, as a checker snapshot of any audience that includes the party's holds them), so the
+    NPCs' threads are not read again.
     """
     from ledger.store.reads import npc_knowledge_of
 
@@ -708,11 +711,17 @@ async def npc_known_refs(
         known = await npc_knowledge_of(
             session, campaign_id=campaign_id, npc_ids=list(npc_ids), viewer=party, limit=limit
         )
-    bound = (
-        await service.threads(session, campaign_id=campaign_id, viewer=party, parties=list(npc_ids))
-        if npc_ids
-        else []
-    )
+    if threads is not None:  # as the read below: the threads the party may see binding one of the NPCs
+        seen, wanted = party.visible() or (), set(npc_ids)
+        bound: Sequence[Any] = [
+            t for t in threads if t.visibility in seen and any(p in wanted for p in t.parties)
+        ]
+    else:
+        bound = (
+            await service.threads(session, campaign_id=campaign_id, viewer=party, parties=list(npc_ids))
+            if npc_ids
+            else []
+        )
     out: dict[str, tuple[str, ...]] = {}
     for npc in npc_ids:
         refs: set[str] = set()

@@ -135,6 +135,7 @@ class Delivery:
         answering: frozenset[str] = frozenset(),
         resend: bool = False,
         campaign: CampaignView | None = None,
+        due: tuple[list[OutboxView], bool] | None = None,
     ) -> None:
         """Send every due message of the round (the public narration first, then DMs, then follow-ups).
 
@@ -145,33 +146,38 @@ class Delivery:
         permission is missing, the GM and the channel are told that the story waits for ``/gm resend``. Each
         message is handled on its own: one that fails (even in the table's own code) is logged with its round
         and never stops the others. ``answering``: users whose command is waiting for this call and answers
-        itself (their follow-ups are not sent).
+        itself (their follow-ups are not sent). ``due``: the round's due messages and whether one is stuck,
+        as :func:`ledger.store.outbox.round_messages` read them in the transaction that stored them (the
+        caller holds the lock since); read here when not given.
         """
         from ledger.store import outbox as ledger_outbox
 
-        async with self.ctx.session() as s:
-            if campaign is None:
-                campaign = await service.get_campaign(s, campaign_id=campaign_id)
-            # One read: what is due, and whether a crash left a message mid-send (rare: it is written off).
-            messages, stuck = await ledger_outbox.round_messages(s, round_id=rnd.id, now=self.ctx.clock())
-            if stuck:
-                for lost in await ledger_sessions.abandon_sending(s, round_id=rnd.id):
-                    await service.add_conflict(
-                        s,
-                        campaign_id=campaign_id,
-                        round_id=rnd.id,
-                        claim_text=f"Round {rnd.number}: a {lost.kind} message may not have been delivered "
-                        "(the bot stopped while sending it); it is kept: /gm resend sends it again.",
-                    )
+        if due is not None and campaign is not None and not due[1]:
+            messages = due[0]  # read where they were stored, under the campaign lock the caller still holds
+        else:
+            async with self.ctx.session() as s:
+                if campaign is None:
+                    campaign = await service.get_campaign(s, campaign_id=campaign_id)
+                # One read: what is due, and whether a crash left a message mid-send (rare: written off).
+                messages, stuck = await ledger_outbox.round_messages(s, round_id=rnd.id, now=self.ctx.clock())
+                if stuck:
+                    for lost in await ledger_sessions.abandon_sending(s, round_id=rnd.id):
+                        await service.add_conflict(
+                            s,
+                            campaign_id=campaign_id,
+                            round_id=rnd.id,
+                            claim_text=f"Round {rnd.number}: a {lost.kind} message may not have been "
+                            "delivered (the bot stopped while sending it); it is kept: /gm resend sends it "
+                            "again.",
+                        )
         order = {"public": 0, "dm": 1, "followup": 2}
         for message in sorted(messages, key=lambda m: (order.get(m.kind, 3), m.id)):
             if message.kind == "followup" and message.recipient_user_id in answering:
                 continue  # that command is waiting for this call and answers itself
             await self.ctx.step(f"send-{message.kind}")
             try:
-                async with self.ctx.session() as s:
-                    if not await ledger_outbox.claim_message(s, outbox_id=message.id):
-                        continue
+                if not await ledger_outbox.claim_on(self.ctx.engine, outbox_id=message.id):
+                    continue
             except Exception:
                 _log.warning("round %s: could not claim message %s", rnd.id, message.id, exc_info=True)
                 continue
@@ -250,10 +256,9 @@ class Delivery:
     ) -> None:
         """Store a send's outcome; after a failure, schedule the retry or tell the GM and the channel."""
         if status != "failed":
-            from ledger.store.outbox import record_message
+            from ledger.store.outbox import record_on
 
-            async with self.ctx.session() as s:
-                await record_message(s, outbox_id=message.id, status=status, external_id=external)
+            await record_on(self.ctx.engine, outbox_id=message.id, status=status, external_id=external)
             return
         async with self.ctx.session() as s:
             failure = await ledger_sessions.send_failed(

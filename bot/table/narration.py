@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bot.table.summaries import SummaryUpkeep
     from ledger.check.snapshot import WorldSnapshot
     from ledger.recall.retrieval import SceneContext, SummarySource
-    from ledger.store.records import RoundView
+    from ledger.store.records import OutboxView, RoundView
     from rules.round import RoundResolution
 
 
@@ -46,13 +46,17 @@ class Narration:
         *,
         inputs: RoundInputs | None = None,
         scene: Scene | None = None,
+        due: list[tuple[list[OutboxView], bool]] | None = None,
     ) -> RoundView:
         """resolved -> narrated: retrieve, narrate, check, and store every message before sending any.
 
         ``inputs``: the round's campaign and members, already read by the caller. ``scene``: the scene as
         the round's changes left it, when the caller knows it without a read (else it is read here). The
         narrator is called with no session open and no lock but the campaign's, so narrators of different
-        campaigns overlap. Returns the round as the storing transaction left it (narrated)."""
+        campaigns overlap. Returns the round as the storing transaction left it (narrated). With ``due``,
+        the round's messages due now and whether one is stuck mid-send (as
+        :func:`ledger.store.outbox.round_messages` reads them) are read in the storing transaction and
+        appended to it, for the delivery that follows."""
         from bot.narrator.base import ConflictNote, RetrievedRecord, Reveal, SceneSummary
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
@@ -107,10 +111,6 @@ class Narration:
                 cid: tuple(describe_event(e.kind, e.payload, scene.name) for e in known[cid][:8])
                 for cid in npcs
             }
-            # What each NPC witnessed or was told, as refs: its lines may speak of these and nothing else.
-            npc_refs = await npc_known_refs(
-                s, campaign_id=campaign_id, npc_ids=sorted(knowledge), known=known
-            )
             recent = await ledger_sessions.recent_public(s, campaign_id=campaign_id)
             facts = round_facts(
                 resolution,
@@ -127,6 +127,15 @@ class Narration:
                 location=location,
                 present=present,
                 round_facts=facts,
+            )
+            # What each NPC witnessed or was told, as refs: its lines may speak of these and nothing else
+            # (their threads as the snapshot, which holds every thread with its visibility, has them).
+            npc_refs = await npc_known_refs(
+                s,
+                campaign_id=campaign_id,
+                npc_ids=sorted(knowledge),
+                known=known,
+                threads=party_snapshot.threads.values(),
             )
         if deferred is not None and index is not None:
             # The summary index (Chroma) is asked with no database session held: a slow index must not keep
@@ -226,6 +235,13 @@ class Narration:
             present=present,
             acted=texts,
         )
+
+        async def read_due(s: AsyncSession) -> None:
+            from ledger.store.outbox import round_messages
+
+            if due is not None:
+                due.append(await round_messages(s, round_id=rnd.id, now=self.ctx.clock()))
+
         async with self.ctx.session() as s:
             return await ledger_sessions.store_narration(
                 s,
@@ -242,6 +258,7 @@ class Narration:
                 revealed_seed=str(record.get("seed")),
                 stage=stage,
                 campaign_id=campaign_id,
+                read_back=read_due if due is not None else None,
             )
 
     def _proposals(

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from bot.table.narration import Narration
     from bot.table.round_inputs import RoundInputs
     from ledger.store.outbox import RoundReportRows
-    from ledger.store.records import RoundView
+    from ledger.store.records import OutboxView, RoundView
     from rules.round import RoundResolution
 
 
@@ -494,11 +494,14 @@ class Rounds:
         scene: Scene | None = None  # the scene as the round's changes left it, when known without a read
         if rnd.state == "closed":
             rnd, scene = await self._resolve(inputs, rnd)
+        due: list[tuple[list[OutboxView], bool]] = []  # the messages to deliver, read where they were stored
         if rnd.state == "resolved":
-            rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs, scene=scene)
+            rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs, scene=scene, due=due)
         read: list[RoundReportRows] = []
         if rnd.state == "narrated":
-            await self.delivery.deliver(campaign_id, rnd, answering=answering, campaign=inputs.campaign)
+            await self.delivery.deliver(
+                campaign_id, rnd, answering=answering, campaign=inputs.campaign, due=due[0] if due else None
+            )
             await self.ctx.step("posted")
             await self._post_and_open_next(inputs, rnd, read)
             rnd = rnd.model_copy(update={"state": "posted"})

@@ -23,6 +23,7 @@ from sqlalchemy import and_, bindparam, case, false, literal, select, true, unio
 
 from ledger.store import models as m
 from ledger.store.narrative import NARRATIVE_KINDS, significance
+from ledger.store.sqlin import in_values
 from ledger.store.visibility import Viewer
 
 # Query caps: each query reads at most this many rows per id of the scene, whatever the campaign's length.
@@ -308,7 +309,7 @@ def _notable(gm: bool) -> Any:
     ev = _c(m.Event)
     return and_(
         ev.kind == NARRATIVE_EVENT,
-        ev.payload["event_kind"].as_string().in_(NOTABLE_KINDS),
+        in_values(ev.payload["event_kind"].as_string(), NOTABLE_KINDS),
         _vis(ev.visibility, gm),
     )
 

@@ -12,14 +12,17 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from ledger.errors import InvalidChange, UnknownRecord
 from ledger.store import models as m
+from ledger.store.db import WRITE_OPTION
 from ledger.store.records import OutboxView
 from ledger.store.rounds import utc_aware
+from ledger.store.sqlin import in_values
 from ledger.store.transaction import WriteTransaction
 from ledger.store.writes import lock_campaign
 
@@ -159,6 +162,43 @@ async def record_message(
             raise UnknownRecord(f"no outbox message {outbox_id}")
 
 
+_CLAIM = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("oid"), _OUTBOX.c.status == "pending")
+    .values(status="sending", updated_at=bindparam("now"))
+)
+
+
+async def _write_alone(engine: AsyncEngine, stmt: Any, params: dict[str, Any]) -> int:
+    """Run one writing statement in a transaction of its own on a bare connection (no ORM session: a
+    delivery's claims and records are one UPDATE each, and a session cost more than the statement);
+    returns its row count. On SQLite the transaction starts with BEGIN IMMEDIATE, as every writer's."""
+    async with engine.connect() as conn:
+        conn = await conn.execution_options(**{WRITE_OPTION: True})
+        async with conn.begin():
+            done = await conn.execute(stmt, params)
+        return int(done.rowcount)
+
+
+async def claim_on(engine: AsyncEngine, *, outbox_id: int) -> bool:
+    """:func:`claim_message` on ``engine`` in a transaction of its own (the delivery's hot path)."""
+    return await _write_alone(engine, _CLAIM, {"oid": outbox_id, "now": m.utcnow()}) == 1
+
+
+async def record_on(
+    engine: AsyncEngine, *, outbox_id: int, status: str, external_id: str | int | None = None
+) -> None:
+    """:func:`record_message` on ``engine`` in a transaction of its own (the delivery's hot path)."""
+    if status not in OUTBOX_STATUSES:
+        raise InvalidChange(f"outbox status must be one of {', '.join(OUTBOX_STATUSES)}")
+    values: dict[str, Any] = {"status": status, "updated_at": m.utcnow()}
+    if external_id is not None:
+        values["external_id"] = str(external_id)
+    stmt = update(_OUTBOX).where(_OUTBOX.c.id == bindparam("oid")).values(**values)
+    if await _write_alone(engine, stmt, {"oid": outbox_id}) != 1:
+        raise UnknownRecord(f"no outbox message {outbox_id}")
+
+
 async def answer_followups(session: AsyncSession, *, round_id: int, recipients: Iterable[str]) -> int:
     """Mark the round's pending follow-ups to ``recipients`` sent (their commands answered themselves), in one
     UPDATE; returns how many."""
@@ -189,7 +229,7 @@ async def round_messages(
     rows = (
         await session.exec(
             select(m.Outbox)
-            .where(m.Outbox.round_id == round_id, col(m.Outbox.status).in_(("pending", "sending")))
+            .where(m.Outbox.round_id == round_id, in_values(col(m.Outbox.status), ("pending", "sending")))
             .order_by(col(m.Outbox.id))
         )
     ).all()
@@ -275,12 +315,14 @@ __all__ = [
     "add_outbox",
     "answer_followups",
     "claim_message",
+    "claim_on",
     "list_outbox",
     "mark_outbox",
     "outbox_view",
     "pending_outbox",
     "queue_message",
     "record_message",
+    "record_on",
     "report_rows",
     "round_messages",
 ]

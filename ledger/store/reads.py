@@ -31,6 +31,7 @@ from ledger.store.records import (
     RecordView,
     ThreadView,
 )
+from ledger.store.sqlin import in_values
 from ledger.store.visibility import Viewer, can_see, visible_clause
 
 _MAX_CAUSE_CHAIN = 20
@@ -133,7 +134,7 @@ async def entities_around(
     places = core_select(fact.c.value_text).where(
         fact.c.campaign_id == campaign_id,
         fact.c.field == "location",
-        fact.c.subject.in_(list(entity_ids)),
+        in_values(fact.c.subject, entity_ids),
         visible_clause(viewer, fact.c.visibility),
     )
     there = core_select(near.c.subject).where(
@@ -143,7 +144,7 @@ async def entities_around(
         visible_clause(viewer, near.c.visibility),
     )
     return await _entities(
-        session, campaign_id, or_(entity.c.id.in_(list(entity_ids)), entity.c.id.in_(there)), viewer
+        session, campaign_id, or_(in_values(entity.c.id, entity_ids), entity.c.id.in_(there)), viewer
     )
 
 
@@ -167,7 +168,7 @@ async def _entities(session: AsyncSession, campaign_id: int, which: Any, viewer:
             session,
             core_select(fact.c.subject, fact.c.field, fact.c.value).where(
                 fact.c.campaign_id == campaign_id,
-                fact.c.subject.in_([r.id for r in rows]),
+                in_values(fact.c.subject, [r.id for r in rows]),
                 visible_clause(viewer, fact.c.visibility),
             ),
         )
@@ -368,7 +369,7 @@ async def held_items(
         )
         .where(
             holding.c.campaign_id == campaign_id,
-            holding.c.holder_id.in_(list(holder_ids)),
+            in_values(holding.c.holder_id, holder_ids),
             holding.c.quantity > 0,
             visible_clause(viewer, holding.c.visibility),
             visible_clause(viewer, item.c.visibility),
@@ -496,12 +497,12 @@ async def threads(
         m.Thread.campaign_id == campaign_id, visible_clause(viewer, m.Thread.visibility)
     )
     if status is not None:
-        stmt = stmt.where(col(m.Thread.status).in_([status] if isinstance(status, str) else list(status)))
+        stmt = stmt.where(in_values(col(m.Thread.status), [status] if isinstance(status, str) else status))
     if thread_ids is not None:
-        stmt = stmt.where(col(m.Thread.id).in_(list(thread_ids)))
+        stmt = stmt.where(in_values(col(m.Thread.id), thread_ids))
     if parties is not None:
         bound = select(m.ThreadParty.thread_id).where(
-            m.ThreadParty.campaign_id == campaign_id, col(m.ThreadParty.entity_id).in_(list(parties))
+            m.ThreadParty.campaign_id == campaign_id, in_values(col(m.ThreadParty.entity_id), parties)
         )
         stmt = stmt.where(col(m.Thread.id).in_(bound))
     return [_thread_view(t) for t in (await session.exec(stmt.order_by(col(m.Thread.id)))).all()]

@@ -19,8 +19,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from ledger.errors import InvalidChange, RoundStateError, UnknownRecord
 from ledger.store import models as m
 from ledger.store.records import RoundView, SubmissionView
+from ledger.store.sqlin import in_values
 from ledger.store.transaction import WriteTransaction
-from ledger.store.writes import check_round_move, lock_campaign
+from ledger.store.writes import check_round_move, hold_campaign, lock_campaign
 
 SUBMISSION_ORIGINS = ("player", "default", "late-moved")
 
@@ -89,7 +90,8 @@ async def open_round(
         busy = (
             await session.exec(
                 select(m.Round).where(
-                    m.Round.campaign_id == campaign_id, col(m.Round.state).in_(m.UNFINISHED_ROUND_STATES)
+                    m.Round.campaign_id == campaign_id,
+                    in_values(col(m.Round.state), m.UNFINISHED_ROUND_STATES),
                 )
             )
         ).first()
@@ -140,7 +142,7 @@ async def current_round(session: AsyncSession, *, campaign_id: int) -> RoundView
     r = (
         await session.exec(
             select(m.Round).where(
-                m.Round.campaign_id == campaign_id, col(m.Round.state).in_(m.UNFINISHED_ROUND_STATES)
+                m.Round.campaign_id == campaign_id, in_values(col(m.Round.state), m.UNFINISHED_ROUND_STATES)
             )
         )
     ).first()
@@ -166,12 +168,12 @@ async def unfinished_rounds(
 
     With ``due_by``, only rounds still taking actions whose deadline is at or before it (time to close them).
     """
-    stmt = select(m.Round).where(col(m.Round.state).in_(m.UNFINISHED_ROUND_STATES))
+    stmt = select(m.Round).where(in_values(col(m.Round.state), m.UNFINISHED_ROUND_STATES))
     if campaign_id is not None:
         stmt = stmt.where(m.Round.campaign_id == campaign_id)
     if due_by is not None:
         stmt = stmt.where(
-            col(m.Round.state).in_(m.ACCEPTING_ROUND_STATES),
+            in_values(col(m.Round.state), m.ACCEPTING_ROUND_STATES),
             col(m.Round.deadline).is_not(None),
             col(m.Round.deadline) <= due_by,
         )
@@ -334,10 +336,27 @@ async def close_round(
     """
     from ledger.store.outbox import queue_message
 
+    rounds = _t(m.Round)
     async with WriteTransaction(session):
-        await lock_campaign(session, campaign_id)
+        await hold_campaign(session, campaign_id)
         conn = await session.connection()
-        row = (await conn.execute(core_select(_t(m.Round)).where(_t(m.Round).c.id == round_id))).first()
+        if followup is None:  # the usual close: one conditional UPDATE that returns the closed round
+            closed = (
+                await conn.execute(
+                    update(rounds)
+                    .where(
+                        rounds.c.id == round_id,
+                        rounds.c.campaign_id == campaign_id,
+                        in_values(rounds.c.state, m.ACCEPTING_ROUND_STATES),
+                    )
+                    .values(state="closed", updated_at=m.utcnow())
+                    .returning(*rounds.c)
+                )
+            ).first()
+            if closed is not None:
+                return _round_view(closed)  # type: ignore[arg-type]
+            # not (or no longer) taking actions, or no such round: read it as it is, below
+        row = (await conn.execute(core_select(rounds).where(rounds.c.id == round_id))).first()
         if row is None or row.campaign_id != campaign_id:
             raise UnknownRecord(f"no round {round_id} in campaign {campaign_id}")
         view = _round_view(row)  # type: ignore[arg-type]
@@ -382,7 +401,7 @@ async def post_and_open_next(
     """
     rounds = _t(m.Round)
     async with WriteTransaction(session):
-        await lock_campaign(session, rnd.campaign_id)
+        await hold_campaign(session, rnd.campaign_id)
         conn = await session.connection()
         moved = await conn.execute(
             update(rounds)

@@ -27,7 +27,7 @@ from ledger.store.reads import edge_view, item_view, location_view
 from ledger.store.records import EdgeView, ItemView, LocationView, OutboxView, RoundView
 from ledger.store.rounds import _round_view, get_round, utc_aware
 from ledger.store.visibility import Viewer, visible_clause
-from ledger.store.writes import lock_campaign
+from ledger.store.writes import hold_campaign, lock_campaign
 
 
 @asynccontextmanager
@@ -619,13 +619,15 @@ async def store_narration(
     revealed_seed: str,
     stage: Callable[[AsyncSession], Awaitable[None]] | None = None,
     campaign_id: int | None = None,
+    read_back: Callable[[AsyncSession], Awaitable[None]] | None = None,
 ) -> RoundView:
     """resolved -> narrated in ONE transaction: the public post, each private note, the GM's conflicts and
     the revealed seed. A crash before it leaves the round ``resolved`` (narrate again); after it, the exact
     messages to send are stored, so a restart sends these and never a second, different narration.
     ``stage`` adds the caller's own writes to the same transaction (the narrator's accepted proposals).
     ``campaign_id``: the round's campaign when the caller knows it (the lock is then taken before the round
-    is read, and the round is read once; otherwise its campaign is looked up first).
+    is read, and the round is read once; otherwise its campaign is looked up first). ``read_back`` reads what
+    the caller needs next (the messages to deliver) in the same transaction, after the writes.
 
     Returns the round as the transaction left it (no read after the commit). Raises RoundStateError when the
     round is not ``resolved`` any more (someone else narrated it), UnknownRecord when there is no such round.
@@ -645,7 +647,7 @@ async def store_narration(
             if campaign_id is None:
                 raise UnknownRecord(f"no round {round_id}")
         # The campaign's writer lock first, then the round as it is under the lock (read once).
-        await lock_campaign(session, campaign_id)
+        await hold_campaign(session, campaign_id)
         row = (await conn.execute(core_select(rounds).where(rounds.c.id == round_id))).first()
         if row is None or row.campaign_id != campaign_id:
             raise UnknownRecord(f"no round {round_id} in campaign {campaign_id}")
@@ -700,4 +702,6 @@ async def store_narration(
             .where(rounds.c.id == round_id)
             .values(state="narrated", revealed_seed=revealed_seed, updated_at=now)
         )
+        if read_back is not None:
+            await read_back(session)
     return _round_view(row).model_copy(update={"state": "narrated", "revealed_seed": revealed_seed})  # type: ignore[arg-type]

@@ -70,5 +70,7 @@ def visible_clause(viewer: Viewer, column: Any) -> Any:
     """A SQL condition restricting ``column`` (a visibility column) to what ``viewer`` may see."""
     from sqlalchemy import true
 
+    from ledger.store.sqlin import in_values
+
     allowed = viewer.visible()
-    return true() if allowed is None else column.in_(allowed)
+    return true() if allowed is None else in_values(column, allowed)

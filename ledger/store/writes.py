@@ -27,6 +27,7 @@ from ledger.store import models as m
 from ledger.store.db import begin_write
 from ledger.store.prefetch import Known, Needs, add_needs, load
 from ledger.store.sqldraft import SqlDraft
+from ledger.store.sqlin import in_values
 from ledger.store.vocabulary import Correction, Mutation, Retcon, parse_mutation
 from ledger.store.world import (
     EventDraft,
@@ -87,6 +88,23 @@ async def lock_campaign(session: AsyncSession, campaign_id: int) -> int:
         raise CampaignNotFound(f"no campaign {campaign_id}")
     _held_locks(session)[campaign_id] = int(seq)
     return int(seq)
+
+
+async def hold_campaign(session: AsyncSession, campaign_id: int) -> None:
+    """Hold the campaign's writer lock for this transaction, when the caller needs the lock and not the
+    campaign's last event number (closing, narrating or posting a round).
+
+    On SQLite a writing transaction began with ``BEGIN IMMEDIATE`` (:func:`ledger.store.db.begin_write`),
+    which already holds the database's one write lock until it ends: no statement is needed (one fewer per
+    round's close, narration and posting). Elsewhere (PostgreSQL, or a transaction that is not a writing
+    one) this is :func:`lock_campaign` (the row lock).
+    """
+    from ledger.store.db import WRITE_OPTION
+
+    sync = (await session.connection()).sync_connection
+    if sync is not None and sync.dialect.name == "sqlite" and sync.get_execution_options().get(WRITE_OPTION):
+        return
+    await lock_campaign(session, campaign_id)
 
 
 async def _number_events(session: AsyncSession, campaign_id: int, last: int) -> None:
@@ -407,7 +425,7 @@ async def _move_round(
     if round_state is not None:
         check_round_move(round_state, round_state)  # a name that is no round state is refused here
         earlier = [state for state, n in ROUND_ORDER.items() if n <= ROUND_ORDER[round_state]]
-        stmt = stmt.where(col(m.Round.state).in_(earlier))
+        stmt = stmt.where(in_values(col(m.Round.state), earlier))
         values["state"] = round_state
     if resolution is not None:
         values["resolution"] = resolution
