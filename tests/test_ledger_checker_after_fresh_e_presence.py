@@ -290,3 +290,11 @@ def test_a_blow_that_lands_beside_someone_missed_them() -> None:
         assert refuted(told, quarry(OGRE_MISSES)) == set(), told
     # control: the blow lands on her
     assert refuted("The rock-ogre's maul smashes into Ana.", quarry(OGRE_MISSES)) == {"round:action-1"}
+
+
+def test_a_blow_told_in_the_passive_is_a_hit() -> None:
+    told = "Ana is struck by the rock-ogre's maul and sits down hard."
+    assert refuted(told, quarry(OGRE_MISSES)) == {"round:action-1"}
+    assert refuted(told, quarry(OGRE_HITS)) == set()
+    # control: a passive of no blow
+    assert refuted("Ana is deafened by the rock-ogre's roar.", quarry(OGRE_MISSES)) == set()

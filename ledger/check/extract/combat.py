@@ -510,6 +510,20 @@ def _contact(s: _Sentence, start: int, stop: int) -> bool:
     return False
 
 
+def _struck_by(s: _Sentence, m: Mention) -> bool:
+    """The passive: "Ana is struck by the ogre's maul", "gored by the boar": a participle of a blow landing,
+    then "by" and the attacker."""
+    toks = s.tokens
+    q = m.i - 1
+    if q - 1 < s.a or toks[q].low != "by" or toks[q - 1].quoted:
+        return False
+    part = toks[q - 1].low
+    base = verb_lemma(part)
+    landed = part in _HIT or (base is not None and base in _CONTACT)
+    passive = q - 2 >= s.a and toks[q - 2].low in ("is", "was", "are", "were", "gets", "got", "been", "be")
+    return landed and passive
+
+
 _NEAR = frozenset({"beside", "behind", "near", "past", "above", "alongside", "by"})
 
 
@@ -629,7 +643,7 @@ def _combat(s: _Sentence) -> None:
         words = [t.low for t in toks[start:stop] if not t.quoted]
         hit, miss = _polarity(words)
         if not hit and not miss:
-            hit = _contact(s, start, stop)
+            hit = _contact(s, start, stop) or _struck_by(s, m)
         nxt_end = c1
         if c1 < s.b and toks[c1 - 1].low == "but":
             # "Jarl cuts low, but Gault parries": the clause after "but" tells the outcome
