@@ -296,6 +296,24 @@ def _counts(s: _Sentence) -> None:
 _PAIRS = frozenset({"pair", "brace"})
 _LEFT = frozenset({"left", "remaining"})
 _HAVE = frozenset({"has", "have", "had", "'s"})
+_PLACED_AT = frozenset(
+    {
+        "on",
+        "at",
+        "by",
+        "behind",
+        "outside",
+        "inside",
+        "there",
+        "here",
+        "beside",
+        "under",
+        "upon",
+        "near",
+        "in",
+    }
+    | {"with", "for", "out", "open", "lying", "standing", "unattended", "alone", "undone", "unsaid"}
+)
 _PERSONAL = frozenset({"he", "she", "they", "i", "we", "you"})
 
 
@@ -318,7 +336,10 @@ def _all_there_is(s: _Sentence, m: Mention, words: list[str]) -> bool:
     # "the pair of candles she has left", "the four casks Osk has left"
     who = next((c for c in s.mentions if c.i == q and c.id and s.kind(c) != "item"), None)
     q = who.j if who is not None else q + 1 if q < s.b and toks[q].low in _PERSONAL else -1
-    return 0 <= q < s.b - 1 and toks[q].low in _HAVE and toks[q + 1].low == "left"
+    if not (0 <= q < s.b - 1 and toks[q].low in _HAVE and toks[q + 1].low == "left"):
+        return False
+    # "the two casks she has left on the quay" is the verb: put somewhere, not what remains
+    return q + 2 >= s.b or toks[q + 2].low not in _PLACED_AT
 
 
 _DWINDLE = frozenset(
