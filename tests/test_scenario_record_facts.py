@@ -226,3 +226,15 @@ def test_an_npcs_full_health_is_known_so_unhurt_at_low_hp_is_caught() -> None:
 
 def test_an_npcs_hp_above_its_full_health_is_refused() -> None:
     assert any("above max_hp 18" in p for p in _problems(HURT.replace("hp = 5", "hp = 25")))
+
+
+def test_a_threads_aliases_name_it_in_a_narration() -> None:
+    world = WORLD.replace(
+        'roles = { npc-brenn = "owes", npc-oda = "owed" }',
+        'roles = { npc-brenn = "owes", npc-oda = "owed" }\naliases = ["the flour money"]',
+    )
+    scenario = parse_scenario(world, source="millbrook.toml")
+    snap = snapshot_from_world(final_world(scenario, "gm"), scenario=scenario, scene=SCENE)
+    assert "the flour money" in snap.threads["debt-0002-01"].aliases
+    report = check("The flour money is settled now, and Oda has struck it from her book.", snap)
+    assert "debt-0002-01" in {v.refuted_by for v in report.conflicts()}, report

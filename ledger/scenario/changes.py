@@ -24,6 +24,7 @@ from pydantic_core import InitErrorDetails
 
 from ledger.scenario.values import (
     FACT_KEY_RE,
+    Name,
     PropertyValue,
     Reason,
     RecordId,
@@ -187,7 +188,9 @@ class OpenThread(_FileChange, vocabulary.OpenThread):
     id: ThreadId
     terms: Annotated[str, Field(min_length=1, max_length=2000)]
     parties: tuple[RecordId, ...] = ()
-    tags: tuple[Slug, ...] = ()
+    # slug tags, and what the story calls the thread ("the arrears"): a [[threads]] entry's aliases are kept
+    # here, so an exported campaign's open_thread carries them back
+    tags: tuple[Name, ...] = ()
     expires_session: Session | None = None
     place: RecordId | None = None
 

@@ -450,6 +450,9 @@ class Thread(_Model):
     terms: Annotated[str, Field(min_length=1, max_length=2000)]
     parties: tuple[RecordId, ...] = ()
     tags: tuple[Slug, ...] = ()
+    # what the story calls it ("the arrears", "Harker's passage money"): the check links these words to the
+    # thread; kept with its tags
+    aliases: tuple[Name, ...] = ()
     expires_session: Session | None = None
     place: RecordId | None = None
     # who stands where on it, party id -> owes | owed | sworn | sworn_to | offers | hunts: the check then

@@ -266,7 +266,7 @@ def _setup_changes(s: Scenario) -> dict[int, list[tuple[str, Any]]]:
                 thread_kind=th.thread_kind,
                 terms=th.terms,
                 parties=th.parties,
-                tags=th.tags,
+                tags=(*th.tags, *th.aliases),
                 expires_session=th.expires_session,
                 place=th.place,
                 visibility=th.visibility,
