@@ -118,6 +118,10 @@ def test_a_count_told_as_all_that_is_left_is_exact() -> None:
     assert named("Wynn's casks of oil stand in a row, and the lamps burn down to two.") == set()
     assert named("Of the casks of oil, only two are cracked.") == set()
     assert named("Wynn checks the two casks of oil she has left on the quay.") == set()
+    assert named("Wynn taps the casks of oil: only two left with any oil in them.") == set()
+    assert named("Wynn has two casks of oil left that are not yet tapped.") == set()
+    # someone else's stack, named by its owner's possessive, counts nothing of the recorded one
+    assert named("The harbour's casks of oil are down to two, but the lighthouse is well stocked.") == set()
     # "the last two" of a task, with no owner, may be the last of several handled
     assert named("Wynn loads the last two casks of oil onto the sledge.") == set()
 

@@ -141,6 +141,24 @@ _SUM_WORDS = frozenset(
 )
 
 
+def _others_stack(s: _Sentence, m: Mention) -> bool:
+    """True when a named owner's possessive stands before the item (past its count words) and the ledger
+    gives that owner none of it: "the bay's fuel cells", "Ada's twenty guineas" count another stack."""
+    toks = s.tokens
+    k = m.i - 1
+    while k >= s.a and (toks[k].low in ORDINALS or _number(toks[k].low) is not None or toks[k].low in _ADJ):
+        k -= 1
+    if k < s.a or not toks[k].poss:
+        return False
+    owner = next((c for c in s.ex.between(s.a, k + 1) if c.j - 1 == k and c.poss and c.id), None)
+    if owner is None:
+        return True  # an owner the ledger does not know ("the harbour's lamps")
+    return owner.id not in s.snap.holders_of(m.id or "")
+
+
+_ADJ = frozenset({"last", "remaining", "only", "final", "own", "spare", "few", "both"})
+
+
 def _is_money(s: _Sentence, m: Mention) -> bool:
     """True when the item's head noun is a coin or a unit of money ("gold guineas", "silver marks")."""
     e = s.snap.entities.get(m.id or "")
@@ -208,6 +226,8 @@ def _counts(s: _Sentence) -> None:
     for m in items:
         if owed_after(s, m.j) or (m.j < s.b and toks[m.j].low in _PAID_OVER):
             continue  # "the forty coins are still owing", "forty coins counted into his palm": a sum
+        if _others_stack(s, m):
+            continue  # "the bay's fuel cells are down to two": a stack of someone the ledger gives none
         if sums and _is_money(s, m):
             continue  # "the debt of forty crowns", "paid twenty guineas for the mare": a sum, not a purse
         # the words right before the name, nearest first, back to a determiner: "his second", "both"
@@ -296,6 +316,15 @@ def _counts(s: _Sentence) -> None:
 _PAIRS = frozenset({"pair", "brace"})
 _LEFT = frozenset({"left", "remaining"})
 _HAVE = frozenset({"has", "have", "had", "'s"})
+# words after "left" that pick out some of what remains: "two left with any charge", "three left that burn"
+_QUALIFIERS = frozenset({"with", "that", "which", "who", "whose", "without", "worth", "fit", "unbroken"})
+
+
+def _qualified(s: _Sentence, q: int) -> bool:
+    """True when the word at ``q`` (after "left"/"remaining") narrows what is counted to some of the stack."""
+    return q < s.b and s.tokens[q].low in _QUALIFIERS
+
+
 _PLACED_AT = frozenset(
     {
         "on",
@@ -330,7 +359,7 @@ def _all_there_is(s: _Sentence, m: Mention, words: list[str]) -> bool:
         return True
     q = m.j
     if q < s.b and toks[q].low in _LEFT:
-        return True  # "three arrows left", "two casks remaining"
+        return not _qualified(s, q + 1)  # "three arrows left", "two casks remaining"
     if q < s.b and toks[q].low in ("that", "which"):
         q += 1
     # "the pair of candles she has left", "the four casks Osk has left"
@@ -369,9 +398,14 @@ def _left_later(s: _Sentence, m: Mention, items: list[Mention]) -> int | None:
             and after in _ENDS_PHRASE
         ):
             return n  # "...: the last two," set off, standing for the item
-        if after in _LEFT and before in _SET_OFF:
+        if after in _LEFT and before in _SET_OFF and not _qualified(s, q + 2):
             return n  # "— only three left", ", four remaining"
-        if after in ("are", "is", "remain") and q + 2 < s.b and toks[q + 2].low in _LEFT | {"all"}:
+        if (
+            after in ("are", "is", "remain")
+            and q + 2 < s.b
+            and toks[q + 2].low in _LEFT | {"all"}
+            and not _qualified(s, q + 3)
+        ):
             return n  # "Of the casks, only two are left"
         if (
             before == "to"

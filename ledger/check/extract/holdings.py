@@ -8,7 +8,7 @@ details the judge replays in text order; the carrying, bundle and handling word 
 from __future__ import annotations
 
 from ledger.check.claims import Modality
-from ledger.check.extract.counts import kind_not_item, owed_after
+from ledger.check.extract.counts import _QUALIFIERS, kind_not_item, owed_after
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -129,6 +129,8 @@ def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
             w = words[q] if q < len(words) else ""
             num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
             if num is not None and (q + 1 >= len(words) or words[q + 1] in (",", ".", ";", "!", "left")):
+                if words[q + 2 : q + 3] and words[q + 2] in _QUALIFIERS:
+                    return None, False  # "only two left with any charge": some of them
                 return num, True
     for n in range(len(words) - 2):
         w = words[n]
@@ -684,7 +686,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         qlo = max(qlo, k)
         qty, exact = _number(toks, qlo, it.i)
         if qty is not None and it.j < s.b and toks[it.j].low in ("left", "remaining", "apiece"):
-            exact = True  # "three arrows left": all there are now
+            # "three arrows left": all there are now; "three cells left that hold a charge": some of them
+            exact = not (it.j + 1 < s.b and toks[it.j + 1].low in _QUALIFIERS)
         if qty is None:
             qty, exact = _count_after(s, it.j)
         plural = _told_plural(s, it)
