@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, cast
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, TypeVar, cast
 
-from ledger.check.extract import Mention, Token, find_mentions, name_index, tokenize
+from ledger.check.extract import Mention, NameIndex, Token, find_mentions, name_index, tokenize
 
 if TYPE_CHECKING:
     from ledger.check.snapshot import Edge, WorldSnapshot
@@ -279,6 +280,29 @@ def _will_is_a_noun(tokens: Sequence[Token], k: int, lo: int, hi: int) -> bool:
     return k + 1 >= hi or not tokens[k + 1].low.isalpha() or tokens[k + 1].low in _WILL_NOUN_BEFORE
 
 
+#: Secrets already read, per name index: (index, result) by (id(index), what was read). A round's snapshot
+#: takes the previous one's name index when the entities it is built from did not change
+#: (``ledger.check.snapshot_sql``), and a secret is read from its fact and those entities alone, so a fact
+#: read last round is not read again: only the round's new facts are (reading every fact again was ~14 ms of
+#: each round). The index is kept in the entry, so an id reused after it is freed never matches.
+_READ: OrderedDict[tuple[object, ...], tuple[object, object]] = OrderedDict()
+READ_KEPT = 50_000
+_T = TypeVar("_T")
+
+
+def _memo(index: object, key: tuple[object, ...], read: Callable[[], _T]) -> _T:
+    full = (id(index), *key)
+    kept = _READ.get(full)
+    if kept is not None and kept[0] is index:
+        _READ.move_to_end(full)
+        return cast(_T, kept[1])
+    value = read()
+    _READ[full] = (index, value)
+    if len(_READ) > READ_KEPT:
+        _READ.popitem(last=False)
+    return value
+
+
 def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
     """Every fact with a sentence for a value, read into anchors and concepts (cached on the snapshot)."""
     cached = snap.cache.get("secrets")
@@ -290,53 +314,76 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
     for f in snap.facts.values():
         if not isinstance(f.value, str):
             continue
-        if len(f.value.split()) < 3:
-            short = _short_secret(snap, f.key, f.value, f.visibility)
+        value = f.value
+        if len(value.split()) < 3:
+            short = _memo(
+                index,
+                ("short", f.key, value, f.visibility),
+                partial(_short_secret, snap, f.key, value, f.visibility),
+            )
             if short is not None:
                 out.append(short)
             continue
-        toks = tokenize(f.value)
-        mentions, _, _ = find_mentions(toks, index, snap)
-        anchors: list[_Anchor] = []
-        # a fact a character learned ("pc-greyrock-learned-...") is about what was learned, not about the
-        # learner: naming the learner beside the place is no leak
-        owner = None if "-learned-" in f.key else _owner_entity(snap, f.key)
-        ids = [m.id for m in mentions if m.id]
-        if owner and snap.entities[owner].kind in _CREATURES | {"item"}:
-            ids = [owner, *ids]
-        for eid in dict.fromkeys(ids):
-            if snap.entities[eid].kind in _CREATURES | {"item"}:
-                anchors.append(_anchor(snap, eid))
-            elif snap.entities[eid].kind == "location":
-                places.setdefault(eid, _place_words(snap, eid))
-        covered = _covered(snap, toks, mentions, 0, len(toks))
-        # a proper name the ledger does not know ("the Ashen Circle") is an anchor too
-        k = 1
-        while k < len(toks):
-            if k not in covered and toks[k].text[:1].isupper() and toks[k].low not in _STOP:
-                j = k
-                while j < len(toks) and j not in covered and toks[j].text[:1].isupper():
-                    j += 1
-                anchors.append(_Anchor("name:" + " ".join(t.low for t in toks[k:j])))
-                covered.update(range(k, j))
-                k = j
-            else:
-                k += 1
-        heads = {a.head for a in anchors if a.head}
-        concepts = {
-            c
-            for k2, c in _concepts_of(snap, toks, mentions, 0, len(toks))
-            if k2 not in covered or c.startswith("loc:")
-        }
-        concepts -= heads
-        if len(anchors) + len(concepts) < 2:
-            continue
-        out.append(Secret(f.key, f.visibility, tuple(anchors), frozenset(concepts)))
-    out += [s for e in snap.edges if (s := _edge_secret(snap, e)) is not None]
+        secret, found = _memo(
+            index,
+            ("fact", f.key, value, f.visibility),
+            partial(_fact_secret, snap, index, f.key, value, f.visibility),
+        )
+        places.update(found)
+        if secret is not None:
+            out.append(secret)
+    out += [
+        s for e in snap.edges if (s := _memo(index, ("edge", e), partial(_edge_secret, snap, e))) is not None
+    ]
     snap.cache["places"] = places
     result = tuple(out)
     snap.cache["secrets"] = result
     return result
+
+
+def _fact_secret(
+    snap: WorldSnapshot, index: NameIndex, key: str, value: str, visibility: str
+) -> tuple[Secret | None, tuple[tuple[str, frozenset[str]], ...]]:
+    """One fact with a sentence for a value, read into a secret, and the places it names (their words)."""
+    toks = tokenize(value)
+    mentions, _, _ = find_mentions(toks, index, snap)
+    anchors: list[_Anchor] = []
+    places: dict[str, frozenset[str]] = {}
+    # a fact a character learned ("pc-greyrock-learned-...") is about what was learned, not about the
+    # learner: naming the learner beside the place is no leak
+    owner = None if "-learned-" in key else _owner_entity(snap, key)
+    ids = [m.id for m in mentions if m.id]
+    if owner and snap.entities[owner].kind in _CREATURES | {"item"}:
+        ids = [owner, *ids]
+    for eid in dict.fromkeys(ids):
+        if snap.entities[eid].kind in _CREATURES | {"item"}:
+            anchors.append(_anchor(snap, eid))
+        elif snap.entities[eid].kind == "location":
+            places.setdefault(eid, _place_words(snap, eid))
+    covered = _covered(snap, toks, mentions, 0, len(toks))
+    # a proper name the ledger does not know ("the Ashen Circle") is an anchor too
+    k = 1
+    while k < len(toks):
+        if k not in covered and toks[k].text[:1].isupper() and toks[k].low not in _STOP:
+            j = k
+            while j < len(toks) and j not in covered and toks[j].text[:1].isupper():
+                j += 1
+            anchors.append(_Anchor("name:" + " ".join(t.low for t in toks[k:j])))
+            covered.update(range(k, j))
+            k = j
+        else:
+            k += 1
+    heads = {a.head for a in anchors if a.head}
+    concepts = {
+        c
+        for k2, c in _concepts_of(snap, toks, mentions, 0, len(toks))
+        if k2 not in covered or c.startswith("loc:")
+    }
+    concepts -= heads
+    found = tuple(places.items())
+    if len(anchors) + len(concepts) < 2:
+        return None, found
+    return Secret(key, visibility, tuple(anchors), frozenset(concepts)), found
 
 
 def _short_secret(snap: WorldSnapshot, key: str, value: str, visibility: str) -> Secret | None:
