@@ -420,6 +420,6 @@ def _left_later(s: _Sentence, m: Mention, items: list[Mention]) -> int | None:
 
 def _sentence_start_before(s: _Sentence) -> int:
     """The first token of the previous sentence (an elided ordinal reaches back no further)."""
-    from ledger.check.extract.conditions import _previous_sentence
+    from ledger.check.extract.predicates import _previous_sentence
 
     return _previous_sentence(s)

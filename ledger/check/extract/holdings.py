@@ -1,14 +1,27 @@
 """Item claims: who holds an item and how many, from possessives, pronouns and handling verbs.
 
 ``_holdings`` emits ``holds`` with hand-overs ("give:<id>"), acquisitions and counts ("qty=3", "qty>=2") as
-details the judge replays in text order; the carrying, bundle and handling word lists live here. Imports
-:mod:`.lexicon`, :mod:`.text`, :mod:`.names` and :mod:`.sentence`.
+details the judge replays in text order; the bundle and handling word lists live here, and an item
+told lying about or working though destroyed. Whose an item is lives in :mod:`.owners`, what its name counts
+in :mod:`.item_mentions`, hand-overs of "it" and letting go in :mod:`.handovers`, all three imported here
+with :mod:`.lexicon`, :mod:`.text`, :mod:`.names` and :mod:`.sentence`.
 """
 
 from __future__ import annotations
 
 from ledger.check.claims import Modality
 from ledger.check.extract.counts import _QUALIFIERS, kind_not_item, owed_after
+from ledger.check.extract.handovers import _GIVE_VERBS, _handed_it, _kept_in_hand, _sent_to
+from ledger.check.extract.item_mentions import (
+    _act_noun,
+    _count_after,
+    _modifier_noun,
+    _named_plural,
+    _ordinal,
+    _participle,
+    _partitive,
+    _told_plural,
+)
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -18,81 +31,23 @@ from ledger.check.extract.lexicon import (
     VERBS,
     _is_past,
 )
-from ledger.check.extract.linker import ORDINALS, fits_gender, is_noun, is_plural, is_verb, noun_lemma
+from ledger.check.extract.linker import ORDINALS
 from ledger.check.extract.names import Mention
+from ledger.check.extract.owners import (
+    _TRAILING_PREPS,
+    _carried_by,
+    _holder_also_fits,
+    _pronoun_owner,
+    _worn_at,
+)
 from ledger.check.extract.sentence import _Sentence
-from ledger.check.extract.text import Token, _number
-from ledger.check.extract.verbs import can_be_past, is_finite, verb_class
+from ledger.check.extract.text import _number
+from ledger.check.extract.verbs import is_finite, verb_class
 from ledger.check.extract.verbs import lemma as lexicon_lemma
 
 _HOLD_VERBS = frozenset(_HOLDING.split())
-_GIVE_VERBS = frozenset(
-    {"hand", "give", "pass", "toss", "offer", "slide", "throw", "press", "lend", "loan", "entrust", "deliver"}
-)
 _ACQUIRE_VERBS = frozenset(
     {"pick", "take", "grab", "snatch", "seize", "buy", "receive", "accept", "catch", "find"}
-)
-
-
-_TRAILING_PREPS = frozenset(
-    {
-        "at",
-        "on",
-        "in",
-        "from",
-        "under",
-        "against",
-        "across",
-        "over",
-        "into",
-        "between",
-        "upon",
-        "inside",
-        "within",
-        "beneath",
-        "behind",
-        "beside",
-        "around",
-        "round",
-        "about",
-        "through",
-    }
-)
-
-
-_CARRIED_IN = frozenset(
-    [
-        "hip",
-        "belt",
-        "hand",
-        "hands",
-        "fingers",
-        "knuckles",
-        "palm",
-        "sleeve",
-        "pocket",
-        "pack",
-        "satchel",
-        "pouch",
-        "lap",
-        "knees",
-        "knee",
-        "quiver",
-        "boot",
-        "sash",
-        "scabbard",
-        "bandolier",
-        "coat",
-        "cloak",
-        "bag",
-        "purse",
-        "side",
-        "back",
-        "shoulder",
-        "arms",
-        "grip",
-        "fist",
-    ]
 )
 
 
@@ -115,33 +70,6 @@ _BUNDLES = frozenset(
         "satchel",
     ]
 )
-
-
-def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
-    """ "the torches ...: all six of them" / "three in all": an exact count told after the item."""
-    words = [t.low for t in s.tokens[j : min(s.b, j + 16)] if not t.quoted]
-    for n in range(len(words) - 1):
-        # "...: a full dozen, fletched in grey" / "— just two." : a count set off after a colon or dash
-        if words[n] in (":", "—", "–"):
-            q = n + 1
-            while q < len(words) and words[q] in ("a", "an", "just", "only", "full", "bare", "mere", "whole"):
-                q += 1
-            w = words[q] if q < len(words) else ""
-            num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
-            if num is not None and (q + 1 >= len(words) or words[q + 1] in (",", ".", ";", "!", "left")):
-                if words[q + 2 : q + 3] and words[q + 2] in _QUALIFIERS:
-                    return None, False  # "only two left with any charge": some of them
-                return num, True
-    for n in range(len(words) - 2):
-        w = words[n]
-        num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
-        if num is None:
-            continue
-        if words[n + 1 : n + 3] in (["of", "them"], ["in", "all"]) or (
-            n > 0 and words[n - 1] in (":", ",", "—") and words[n + 1 : n + 2] in (["left"], ["remaining"])
-        ):
-            return num, True
-    return None, False
 
 
 _ITEM_HERE = frozenset(
@@ -235,96 +163,6 @@ def _holdings(s: _Sentence) -> None:
     _kept_in_hand(s, items)
 
 
-_NOT_DONE = frozenset(
-    {"doesn't", "don't", "didn't", "won't", "never", "cannot", "can't", "wouldn't", "not", "refuses"}
-)
-_NOT_DONE_PAIRS = frozenset(
-    {(w, "not") for w in ("does", "do", "did", "will", "would", "can")}
-    | {(w, "to") for w in ("refuses", "refused", "declines", "declined")}
-)
-# verbs of letting go: told not done, the thing stays in the subject's hands
-_LET_GO = frozenset({"lower", "drop", "release", "relinquish", "surrender", "loose", "loosen", "sheathe"})
-_LET_GO_PHRASES: tuple[tuple[str, ...], ...] = (
-    ("put", "down"),
-    ("set", "down"),
-    ("lay", "down"),
-    ("let", "go", "of"),
-    ("give", "up"),
-    ("hand", "over"),
-    ("put", "away"),
-    ("let", "go"),
-)
-
-
-def _kept_in_hand(s: _Sentence, items: list[Mention]) -> None:
-    """ "The captain doesn't lower the sextant", "she will not let go of the rope": letting a thing go, told
-    not done, tells that the subject still holds it."""
-    toks = s.tokens
-    creatures = s.creatures()
-    for it in items:
-        if it.id is None or it.poss:
-            continue
-        k = it.i - 1
-        while k > s.a and (toks[k].low in ("the", "a", "an", "that", "this") or toks[k].low in _PRONOUN_POSS):
-            k -= 1
-        verb_end = k + 1
-        start = next(
-            (
-                q
-                for q, phrase in ((k - len(p) + 1, p) for p in _LET_GO_PHRASES)
-                if q > s.a and tuple(lexicon_lemma(t.low) or t.low for t in toks[q:verb_end]) == phrase
-            ),
-            k if lexicon_lemma(toks[k].low) in _LET_GO else None,
-        )
-        if start is None:
-            continue
-        neg = start - 1
-        while neg > s.a and toks[neg].low.endswith("ly"):
-            neg -= 1
-        pair = (toks[neg - 1].low, toks[neg].low)
-        if pair[1] in ("not", "to") and pair in _NOT_DONE_PAIRS:
-            neg -= 1  # "does not", "refuses to"
-        elif toks[neg].low not in _NOT_DONE:
-            continue
-        subject = next((c for c in reversed(creatures) if c.j <= neg and not c.poss), None)
-        if subject is None or subject.id is None:
-            continue
-        between = [t for t in toks[subject.j : neg] if not t.low.endswith("ly") and t.low not in ("still",)]
-        if between:
-            continue  # the subject's own verb, right after it: "the captain doesn't lower ..."
-        m = s.modality(it)
-        mod = Modality(m.in_dialogue, m.hypothetical, m.memory, m.rumour, False)
-        s.claim("holds", (subject.id, it.id), subject, mod, "")
-
-
-def _handed_it(s: _Sentence, items: list[Mention]) -> None:
-    """ "... tugs one of her golden tickets from her sleeve and hands it to Pim": a hand-over whose object is
-    "it", the last item named before it in the sentence, given by the creature that item's clause opens
-    with, to the first creature named after it."""
-    toks = s.tokens
-    creatures = s.creatures()
-    for q in range(s.a + 1, s.b - 1):
-        if toks[q].low != "it" or toks[q].quoted:
-            continue
-        given = VERBS.get(toks[q - 1].low) in _GIVE_VERBS
-        # "holds it out to Bryony", "slides it across to Tam": any verb, then "it" sent to someone
-        receiver = _sent_to(s, q + 1, creatures)
-        if not given and receiver is None:
-            continue
-        item = next((m for m in reversed(items) if m.j <= q - 1), None)
-        if item is None or item.id is None:
-            continue
-        giver = next((c for c in reversed(creatures) if c.j <= item.i and not c.poss), None)
-        to = receiver or next(
-            (c for c in creatures if c.i > q and c.id != (giver.id if giver else None)), None
-        )
-        if receiver is not None and giver is not None and receiver.id == giver.id:
-            continue
-        if giver is None or giver.id is None or to is None or to.id is None:
-            continue
-        s.claim("holds", (giver.id, item.id), giver, s.modality(giver), f"give:{to.id}")
-
-
 _LOCATIVE = frozenset(
     {
         "beside",
@@ -358,23 +196,6 @@ _LOCATIVE = frozenset(
         "alongside",
     }
 )
-
-
-_SOME = frozenset({"some", "few", "several", "most", "half", "many", "each", "any", "none", "both"})
-
-
-def _partitive(s: _Sentence, q: int) -> int | None:
-    """The count of a partitive ending at token ``q`` ("three of", "one of", "some of"): the number it
-    names (0 for "some", "few" ...), or None when token ``q`` is no "of" after a count."""
-    toks = s.tokens
-    if q - 1 < s.a or toks[q].low != "of":
-        return None
-    w = toks[q - 1].low
-    if w.isdigit():
-        return int(w)
-    if w in _NUMBERS and w not in ("a", "an"):
-        return _NUMBERS[w]
-    return 0 if w in _SOME else None
 
 
 # verb classes that do something to a thing without having it in hand (or are read elsewhere)
@@ -525,30 +346,6 @@ def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
     if toks[k].low in _THROUGH and _lemma_of(toks[k - 1].low) in _LEAF_THROUGH:
         return False  # "leafs through the almanac": the book is in the hands that leaf it
     return k > subject.j and toks[k].low in _LOCATIVE and not toks[k].quoted
-
-
-_SENT_PARTICLES = frozenset({"out", "over", "across", "back", "down", "up", "along", "forward"})
-_RECEIVING = frozenset(
-    {"hand", "hands", "palm", "palms", "lap", "keeping", "care", "grasp", "fingers", "fist"}
-)
-
-
-def _sent_to(s: _Sentence, k: int, creatures: list[Mention]) -> Mention | None:
-    """The creature a thing is sent to from token ``k`` on: "[out|over|across] to Bryony", "into Pearl's
-    palm", "into her hands"; None when the words there send it to no one."""
-    toks = s.tokens
-    while k < s.b and toks[k].low in _SENT_PARTICLES:
-        k += 1
-    if k + 1 >= s.b or toks[k].quoted:
-        return None
-    prep = toks[k].low
-    if prep == "to":
-        return next((c for c in creatures if c.i == k + 1 and not c.poss), None)
-    if prep in ("into", "onto", "in"):
-        owner = next((c for c in creatures if c.i == k + 1 and c.poss), None)
-        if owner is not None and owner.j < s.b and toks[owner.j].low in _RECEIVING:
-            return owner
-    return None
 
 
 def _item_claims(s: _Sentence, items: list[Mention]) -> None:
@@ -756,34 +553,6 @@ def _intended(s: _Sentence, it: Mention) -> bool:
     return base is not None and base == toks[k].low and _lemma_of(toks[k - 2].low) in _INTEND
 
 
-def _participle(toks: list[Token], k: int, a: int) -> bool:
-    """True when token ``k`` is a past participle used as an adjective right after a possessive ("Fenwick's
-    confiscated spellbook", "his dented helm"): a lower-case "-ed" or "-en" word the lexicon reads as a
-    verb form, after a name's "'s" or a possessive pronoun."""
-    if k - 1 < a:
-        return False
-    w = toks[k]
-    if not (w.text.isalpha() and w.text.islower() and w.low.endswith(("ed", "en"))):
-        return False
-    if lexicon_lemma(w.low) is None or is_noun(w.low):
-        return False
-    return toks[k - 1].poss or toks[k - 1].low in _PRONOUN_POSS
-
-
-def _holder_also_fits(s: _Sentence, holder: Mention, iid: str) -> bool:
-    """True when the holder is a pronoun's referent carried over from an earlier sentence ("She taps her
-    staff") and the item's recorded holder, named earlier in the narration, fits that pronoun as well: the
-    pronoun may be theirs, so the text does not say the item changed hands."""
-    if holder.i != holder.j and s.tokens[holder.i].low not in ("he", "she", "they", "it"):
-        return False  # a name, or a possessive resolved to someone named in this very sentence
-    me = s.snap.entities.get(holder.id or "")
-    held = s.snap.holders_of(iid)
-    if me is None or not held or holder.id in held:
-        return False
-    fits = {h for h in held if (e := s.snap.entities.get(h)) is not None and fits_gender(e, me.pronoun)}
-    return bool(fits) and any(m.id in fits for m in s.ex.between(0, holder.i))
-
-
 _PREPOSITIONS = _TRAILING_PREPS | {
     "to",
     "toward",
@@ -796,220 +565,3 @@ _PREPOSITIONS = _TRAILING_PREPS | {
     "past",
     "around",
 }
-_POSS_GENDER = {"his": "he", "her": "she", "their": "they", "its": "it"}
-
-
-def _fits(s: _Sentence, eid: str | None, word: str) -> bool:
-    """ "his" is a man (or a creature of unknown pronoun that is no monster), "her" a woman, "their" one
-    recorded as they, "its" a creature recorded as it or a monster of unknown pronoun."""
-    e = s.snap.entities.get(eid or "")
-    if e is None:
-        return False
-    want = _POSS_GENDER[word]
-    if e.pronoun is not None:
-        return e.pronoun == want
-    return (e.kind == "monster") == (want == "it") and want != "they"
-
-
-_CLAUSE_OPENERS = frozenset(
-    {",", ";", "and", "but", "as", "while", "when", "then", "—", "–", "because", "though", "until", "where"}
-)
-
-
-def _pronoun_owner(s: _Sentence, word: str, k: int, creatures: list[Mention]) -> Mention | None:
-    """Who "his"/"her"/"their"/"its" at token ``k`` is: among the creatures named before it in the sentence
-    that fit the pronoun, the nearest one that opens a clause (a subject: "as Ser Gault raises his shield"),
-    else the sentence's first creature if it fits, else the nearest fitting one; with none, the previous
-    sentence's subject when it fits. None when nobody fits."""
-    toks = s.tokens
-    opener = toks[s.a].low
-    if (
-        opener in ("he", "she")
-        and _POSS_GENDER.get(word) == opener
-        and not any(c.i == s.a for c in creatures)
-    ):
-        # "She sits through Marta's application, turning the signet on her finger": the sentence's own
-        # subject, a pronoun the linker could not resolve, owns it, not someone named after it
-        ante = s.ex.antecedent.get(s.a)
-        return Mention((ante,), k, k, False, False, "public") if ante and _fits(s, ante, word) else None
-    fitting = [c for c in creatures if c.i < k and _fits(s, c.id, word)]
-    relative = _relative_antecedent(s, k, fitting)
-    if relative is not None:
-        return relative
-    if fitting:
-        subjects = [c for c in fitting if c.i == s.a or toks[c.i - 1].low in _CLAUSE_OPENERS]
-        if subjects:
-            return subjects[-1]
-        first = creatures[0] if creatures else None
-        if first is not None and first in fitting:
-            return first
-        return fitting[-1]
-    ante = s.ex.antecedent.get(s.a)
-    if ante is not None and _fits(s, ante, word) and not any(c.i < k for c in creatures if not c.poss):
-        return Mention((ante,), k, k, False, False, "public")
-    return None
-
-
-# what may stand before a noun modifying the next noun: an article, a possessive, a partitive's "of" ("a heel
-# of barley bread", "her harpoon iron")
-_MODIFIED_AFTER = frozenset({"a", "an", "the", "of", "some"}) | _PRONOUN_POSS | {"my", "your", "our"}
-_MODIFIED_ENDS = frozenset({"on", "in", "at", "from", "into", "onto", "with", "by", "under", "over", "to"})
-
-
-def _modifier_noun(s: _Sentence, it: Mention) -> bool:
-    """True when a one-word item name after an article, a possessive or "of" modifies the noun right after it
-    ("a harpoon iron on the anvil", "the bell rope.", "a heel of barley bread into her hand"): that next
-    word is a lower-case singular noun that is no past verb form (so "the bell rang" stays the bell) and
-    ends its phrase (a preposition or a mark after it)."""
-    toks = s.tokens
-    if it.j - it.i != 1 or it.j + 1 >= s.b or it.i == s.a or toks[it.i - 1].low not in _MODIFIED_AFTER:
-        return False
-    nxt, after = toks[it.j], toks[it.j + 1]
-    if nxt.quoted or not nxt.text.isalpha() or not nxt.text.islower() or nxt.low.endswith("s"):
-        return False
-    if noun_lemma(nxt.low) != nxt.low or not is_noun(nxt.low) or can_be_past(nxt.low):
-        return False
-    return after.low in _MODIFIED_ENDS or after.text in (",", ".", ";", "!", "?")
-
-
-def _relative_antecedent(s: _Sentence, k: int, fitting: list[Mention]) -> Mention | None:
-    """ "... to Ume, who is sitting by the stove with her snowshoes": a possessive pronoun inside a relative
-    clause is the clause's antecedent's, the name right before ", who", when it fits the pronoun."""
-    toks = s.tokens
-    for q in range(k - 1, s.a + 1, -1):
-        low = toks[q].low
-        if toks[q].quoted or low in (";", ".", ":", "—") or toks[q].text in (";", ":", "—"):
-            return None
-        if low in ("who", "whom") and toks[q - 1].text == ",":
-            return next((c for c in fitting if c.j == q - 1 and not c.poss), None)
-    return None
-
-
-_ACT_LEAD = frozenset({"from", "after", "mid", "into", "during", "before", "of"})
-
-
-def _act_noun(s: _Sentence, it: Mention, k: int) -> bool:
-    """A one-word item name after a possessive that is also a verb ("her bow"), read as the act when a
-    preposition leads it ("straightens from her bow") or it is told left or held in the air ("Ilyra's bow
-    is left hanging"), not the thing."""
-    toks = s.tokens
-    if it.j - it.i != 1 or k != it.i - 1 or not is_verb(toks[it.i].low):
-        return False
-    lead = toks[k - 1].low if k - 1 >= s.a else ""
-    if lead in _ACT_LEAD:
-        return True
-    after = [t.low for t in toks[it.j : min(s.b, it.j + 2)]]
-    return len(after) == 2 and after[0] in ("is", "was") and after[1].endswith(("ed", "eft", "ung"))
-
-
-def _head(s: _Sentence, it: Mention) -> str:
-    """The head noun of an item mention: the word before "of"/"to", else the last word."""
-    words = [t.low for t in s.tokens[it.i : it.j]]
-    cut = next((n for n, w in enumerate(words) if w in ("of", "to") and n > 0), len(words))
-    return words[cut - 1]
-
-
-def _told_plural(s: _Sentence, it: Mention) -> bool:
-    return it.plural or is_plural(_head(s, it))
-
-
-def _named_plural(s: _Sentence, iid: str) -> bool:
-    """True when the item's recorded name is itself plural ("lockpicks", "moon pearls")."""
-    e = s.snap.entities.get(iid)
-    if e is None:
-        return True
-    words = [w.lower() for w in e.name.replace("'s", "").split()]
-    cut = next((n for n, w in enumerate(words) if w in ("of", "to") and n > 0), len(words))
-    return bool(words) and is_plural(words[cut - 1].strip(".,"))
-
-
-def _ordinal(toks: list[Token], lo: int, hi: int) -> int | None:
-    """ "his second vial": an ordinal before the item says at least that many."""
-    for t in toks[lo:hi]:
-        if t.low in ORDINALS:
-            return ORDINALS[t.low]
-    return None
-
-
-_WORN_ON = frozenset(
-    {
-        "thumb",
-        "finger",
-        "wrist",
-        "neck",
-        "brow",
-        "head",
-        "doublet",
-        "vest",
-        "jerkin",
-        "apron",
-        "robe",
-        "robes",
-        "shirt",
-        "tunic",
-        "collar",
-        "chest",
-        "breast",
-        "hair",
-        "lapel",
-        "hat",
-        "cap",
-        "belt",
-        "fingers",
-        "wrists",
-    }
-)
-
-
-# places a thing is worn "at", "around" or "on", but lodged "in" as a wound ("an arrow in its throat")
-_WORN_AT = frozenset({"throat", "ear", "ears", "ankle", "ankles", "waist", "bosom", "temple"})
-_LODGED = frozenset({"in", "into", "inside", "within", "through"})
-_THRUST_THROUGH = frozenset({"belt", "sash", "girdle", "baldric", "buttonhole"})
-
-
-def _worn_at(s: _Sentence, prep: int, place: int) -> bool:
-    """True when the place at token ``place`` carries a thing after the preposition at ``prep``."""
-    low = s.tokens[place].low
-    if s.tokens[prep].low == "through":
-        return low in _THRUST_THROUGH  # "thrust through his sash", not "an arrow through his shoulder"
-    if low in _WORN_AT:
-        return s.tokens[prep].low not in _LODGED
-    return low in _CARRIED_IN or low in _BODY_NOUNS or low in _WORN_ON
-
-
-def _verb_or_particle(word: str) -> bool:
-    """A verb form or a particle after one ("weighs", "down"): what an item subject does to a pocket."""
-    return word in ("down", "up", "in", "out") or (
-        word not in _PRONOUN_POSS and word not in _CONJUNCTIONS and lexicon_lemma(word) is not None
-    )
-
-
-# words that open a clause, never the item's own verb ("past the lanterns while her fingers find ...")
-_CONJUNCTIONS = frozenset({"while", "as", "when", "whenever", "since", "though", "until", "before", "after"})
-
-
-def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention | None:
-    """ "the dagger at his hip", "turns the astrolabe in her hennaed hands", "settles the circlet on her
-    brow": a preposition, a possessive pronoun, at most two words, then a place on the body or the clothes;
-    the pronoun's referent carries the item."""
-    toks = s.tokens
-    end = min(s.b, it.j + 8)
-    for q in range(it.j, end - 2):
-        if toks[q + 1].low not in _PRONOUN_POSS:
-            continue
-        # "at his hip", or the item's own verb right before ("the compass weighs down her coat pocket")
-        led = toks[q].low in _TRAILING_PREPS or (
-            q <= it.j + 1
-            and it.j < s.b
-            and _verb_or_particle(toks[it.j].low)
-            and _verb_or_particle(toks[q].low)
-        )
-        if not led:
-            continue
-        for r in range(q + 2, min(end, q + 5)):
-            if _worn_at(s, q, r):
-                return _pronoun_owner(s, toks[q + 1].low, q + 1, creatures)
-            if not toks[r].text.isalpha():
-                break
-        return None
-    return None

@@ -19,8 +19,8 @@ The claim is ``kinship(relative, possessor, term)``, judged against the recorded
 from __future__ import annotations
 
 from ledger.check.claims import Modality
-from ledger.check.extract.conditions import _previous_sentence
 from ledger.check.extract.names import Mention
+from ledger.check.extract.predicates import _previous_sentence
 from ledger.check.extract.relations import (
     _COPULA,
     KIN_TERMS,

@@ -14,7 +14,8 @@ from ledger.check.extract.knows import _knows
 from ledger.check.extract.meaning import _meaning
 from ledger.check.extract.names import Extraction, _pronouns, find_mentions, name_index
 from ledger.check.extract.new_names import _new_names
-from ledger.check.extract.presence import _party_moves, _remains, _speech, _subjects
+from ledger.check.extract.places import _party_moves
+from ledger.check.extract.presence import _remains, _speech, _subjects
 from ledger.check.extract.relations import _relation_by_pronoun, _relations
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import _present_tense, _quote_ranges, _sentences, tokenize

@@ -463,7 +463,7 @@ def _married(s: _Sentence, creatures: list[Mention], made: set[tuple[str, str]])
     """ "Hild married Osk", "Hild is married to Osk", "Osk and Hild were wed": a marriage told between two
     creatures is a spouse tie, judged against the recorded kin term. Not when planned, wished, asked for or
     denied ("asks her to marry him", "will wed", "never married")."""
-    from ledger.check.extract.conditions import verb_lemma
+    from ledger.check.extract.predicates import verb_lemma
 
     toks = s.tokens
     for k in range(s.a + 1, s.b):

@@ -160,7 +160,7 @@ _OBJECT_PRONOUNS = {"him": "he", "her": "she", "them": "they", "he": "he", "she"
 def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
     """(status, token) of a thread status told in indirect words ("made good", "broke faith with",
     "at each other's throats", "counts it as closed")."""
-    from ledger.check.extract.conditions import verb_lemma
+    from ledger.check.extract.predicates import verb_lemma
 
     for idiom in _OPEN_IDIOMS:
         at = s.narr.find(idiom)
@@ -226,7 +226,7 @@ def _threads_of(snap: WorldSnapshot, parties: set[str]) -> list[str]:
 def _named_status(s: _Sentence) -> str | None:
     """The status of a thread this sentence names, told by a release ("let Sefa off her vow") or by the
     matter persisting ("is still hanging between them"); None when neither."""
-    from ledger.check.extract.conditions import verb_lemma
+    from ledger.check.extract.predicates import verb_lemma
 
     toks = [t for t in s.tokens[s.a : s.b] if not t.quoted]
     for n, t in enumerate(toks):
@@ -255,7 +255,7 @@ def _parties(s: _Sentence, lo: int, hi: int) -> tuple[set[str], set[str]]:
     """(sure, maybe): the creatures tokens ``lo``..``hi`` are about. Sure: those named, and pronouns (he,
     her, them ...) that fit one creature of this or the previous sentence (the previous subject first for a
     subject); maybe: every creature an ambiguous pronoun could stand for."""
-    from ledger.check.extract.conditions import _previous_sentence, _resolve_pronoun
+    from ledger.check.extract.predicates import _previous_sentence, _resolve_pronoun
 
     creature = ("pc", "npc", "monster")
     people = {m.id for m in s.mentions if m.id and not m.quoted and lo <= m.i < hi and s.kind(m) in creature}
@@ -345,7 +345,7 @@ def _spoken_status(words: list[str], kind: str) -> str | None:
     broken), "broken", "open" (still owed) or "settled" (paid, square), by verb lemma, with negation. A status
     verb under a modal, "to" or "if" is a plan, not a state; a past "I owed you" is no state either. None when
     the line tells none, or two that disagree ("I owed you, and I paid it")."""
-    from ledger.check.extract.conditions import verb_lemma
+    from ledger.check.extract.predicates import verb_lemma
 
     found: set[str] = set()
     for n, w in enumerate(words):
@@ -504,7 +504,7 @@ def _spoken_threads(s: _Sentence) -> bool:
     words = _told(words)
     if _owed_idiom(words):
         return False  # "I owe you my life": gratitude, not the favour
-    from ledger.check.extract.conditions import _previous_sentence, _subjects
+    from ledger.check.extract.predicates import _previous_sentence, _subjects
 
     nearby = range(_previous_sentence(s), min(len(toks), s.b + 40))
     if _LIE_MARKS & {toks[k].low for k in nearby if not toks[k].quoted}:

@@ -22,7 +22,9 @@ from functools import lru_cache
 from importlib import resources
 
 from ledger.check.claims import Claim, Modality
-from ledger.check.extract.conditions import (
+from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
+from ledger.check.extract.names import Mention
+from ledger.check.extract.predicates import (
     _OBJECT_PRONOUNS_ALL,
     _predicate,
     _previous_sentence,
@@ -30,8 +32,6 @@ from ledger.check.extract.conditions import (
     any_lemma,
     verb_lemma,
 )
-from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
-from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import WorldSnapshot
 

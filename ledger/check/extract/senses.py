@@ -1,0 +1,273 @@
+"""Senses used: ``senses(entity, sight|hearing|speech)`` for a creature whose condition could take them away.
+
+A verb of the subject's predicate whose lemma (lemminflect) is in the sight class (reads, watches, squints
+...), the hearing class (hears, listens, or a reply right after someone else spoke: "answers her just as
+softly", "whispers something back"), or the speech class (the lexicon's speech verbs, "reads ... aloud", "in
+a low voice"); a bare line of speech right after a voiceless creature's action is theirs. Only creatures
+that have a condition able to take the faculty away are read (:func:`_sense_blocked`, once per snapshot), so
+the pass costs nothing on a healthy cast. Negated or modal verbs ("hears nothing", "cannot answer", "rather
+than looking") make no claim. Read by :mod:`.conditions`; imports :mod:`.predicates`.
+"""
+
+from __future__ import annotations
+
+from ledger.check.extract.names import Mention
+from ledger.check.extract.predicates import (
+    _SPOKEN_STRICT,
+    SPOKEN,
+    _negated_at,
+    _predicate,
+    _previous_sentence,
+    _speech_acts,
+    any_lemma,
+    verb_lemma,
+)
+from ledger.check.extract.sentence import _Sentence
+from ledger.check.snapshot import WorldSnapshot
+
+# --- faculties: verb lemma classes ------------------------------------------------------------------------
+
+SIGHT = frozenset(
+    {"read", "watch", "see", "spot", "notice", "glimpse", "squint", "peer", "gaze", "scan", "eye", "glance"}
+    | {"ogle", "survey", "behold", "skim", "peruse", "espy", "sight"}
+    # verbs of examining a thing are done with the eyes unless the text says by touch
+    | {"study", "examine", "inspect", "scrutinize", "scrutinise", "observe", "stare"}
+)
+HEARING = frozenset({"hear", "overhear", "listen", "eavesdrop"})
+# a reply (or a nod to obey) right after someone else spoke to the creature means it heard the words
+REPLY = frozenset({"answer", "reply", "respond", "obey", "comply", "nod", "heed"})
+# an answer given without the voice, and words passed without sound
+_MUTE_MEANS = frozenset(
+    {
+        "nod",
+        "shrug",
+        "gesture",
+        "sign",
+        "signs",
+        "shake",
+        "note",
+        "slate",
+        "writing",
+        "wave",
+        "look",
+        "glance",
+    }
+)
+_SILENT_CHANNELS = frozenset(
+    {
+        "lips",
+        "mouth",
+        "slate",
+        "note",
+        "notes",
+        "writes",
+        "written",
+        "wrote",
+        "scrawls",
+        "scribbles",
+        "signs",
+        "mouths",
+    }
+)
+# what eyes do when they see ("her eyes follow him"); not "move" or "turn", which blind eyes do too
+_EYES_SEE = frozenset(
+    {"follow", "track", "scan", "find", "meet", "sweep", "dart", "flick", "settle", "fix", "rest"}
+)
+_LOUD_AFTER = frozenset({"aloud", "out"})  # "reads the prices out", "reads ... aloud"
+# the conditions that could take a faculty away (see ledger.check.judge_meaning.FACULTY_LOST)
+_SENSE_CONDITIONS = frozenset(
+    {"blinded", "blind", "deafened", "deaf", "silenced", "gagged", "mute", "muted", "unconscious", "asleep"}
+    | {"petrified", "paralyzed", "paralysed", "stunned", "incapacitated"}
+)
+
+
+def _senses_blocked(e_conditions: frozenset[str]) -> bool:
+    return bool(e_conditions & _SENSE_CONDITIONS)
+
+
+def _bare_quote_speaker(s: _Sentence, ante: str | None) -> str | None:
+    """The creature a bare line of speech belongs to: a sentence that is only a quotation, with no verb of
+    saying, right after a sentence whose subject is ``ante`` ('Bron grins. "Tuesday."'), unless the words
+    were written, signed or mouthed ("slides a note across", "mouths", "on her slate")."""
+    if ante is None:
+        return None
+    toks = s.tokens[s.a : s.b]
+    words = [t for t in toks if t.text.isalnum()]
+    if not words or any(not t.quoted for t in words):
+        return None
+    lo = _previous_sentence(s)
+    if lo >= s.a:
+        return None
+    before = s.ex.tokens[lo : s.a]
+    if not before or before[-1].quoted or any(t.quoted for t in before):
+        return None  # the sentence before must be the narrator's: an action, not more dialogue
+    if any(
+        t.low in _SILENT_CHANNELS or t.low in _MUTE_MEANS or t.low in _WRITTEN or t.text == ":"
+        for t in before
+    ):
+        return None  # "unfolds the letter. 'Meet me at dawn.'": the words on the page
+    e = s.snap.entities.get(ante)
+    # only a creature whose voice alone is gone: a senseless one's neighbour is the likelier speaker
+    return ante if e is not None and e.conditions & _VOICELESS else None
+
+
+_VOICELESS = frozenset({"silenced", "gagged", "mute", "muted"})
+# things that carry written words: a quotation after them may be what they say
+_WRITTEN = frozenset(
+    {"letter", "note", "page", "paper", "sign", "placard", "inscription", "scroll", "writing", "card"}
+    | {"message", "notice", "ledger", "book", "map", "parchment", "banner", "label", "reads", "read"}
+)
+
+
+def _sense_blocked(snap: WorldSnapshot) -> frozenset[str]:
+    """The creatures with a condition that can take a sense away, built once per snapshot."""
+    cached = snap.cache.get("meaning-sense-blocked")
+    if isinstance(cached, frozenset):
+        return cached
+    found = frozenset(e.id for e in snap.entities.values() if e.conditions and _senses_blocked(e.conditions))
+    snap.cache["meaning-sense-blocked"] = found
+    return found
+
+
+def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
+    """The faculties the predicate of subject ``m`` uses: (faculty, verb)."""
+    toks = s.tokens
+    out: list[tuple[str, str]] = []
+    heard_speech: bool | None = None
+    eyes = m.poss and m.j < s.b and toks[m.j].low in ("eyes", "eye", "gaze")
+    # "stares sightlessly", "gazes into the fire she cannot see": the sentence says the eyes see nothing
+    unseeing = any(t.low in _UNSEEING for t in toks[s.a : s.b] if not t.quoted) or _cannot_see(s)
+    for k, lemma in _predicate(s, m):
+        if _negated_at(s, k):
+            continue
+        nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
+        if eyes and lemma in _EYES_SEE:
+            out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
+        # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
+        phrase = nxt[: nxt.index(",")] if "," in nxt else nxt
+        by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(phrase))
+        # "notices the draught", "reads the room by sound and smell": a percept of another sense
+        objects = [w for w in phrase[:5] if w not in _DETERMINERS][:2]  # the object noun, after its article
+        by_touch = by_touch or bool(_OTHER_PERCEPTS & {any_lemma(w) for w in objects})
+        by_touch = by_touch or (lemma == "read" and bool(_READ_NOT_SEEN & set(phrase[:3])))
+        # not "reads the runes with her fingertips", "sees to the lamps", "sees the future in the smoke"
+        if lemma in SIGHT and not by_touch and not unseeing and not (lemma == "see" and _inner_sight(phrase)):
+            out.append(("sight", toks[k].low))
+        if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
+            out.append(("sight", toks[k].low))
+        if lemma not in SPOKEN and _at_a_sound(nxt):
+            out.append(("hearing", toks[k].low))  # "turns at the sound of his name", "jumps at the bang"
+        if lemma == "catch" and _caught_words(phrase):
+            out.append(("hearing", toks[k].low))  # "catches every word", "catches her name"
+        to_whom = "to" in nxt[:7] and not {"himself", "herself", "themselves", "itself"} & set(nxt)
+        if lemma == "read" and (_LOUD_AFTER & set(nxt) or to_whom):
+            out.append(("speech", toks[k].low))
+        if lemma == "follow" and "eyes" in nxt:
+            out.append(("sight", "follows with the eyes"))
+        if lemma in HEARING:
+            out.append(("hearing", toks[k].low))
+        mute_means = bool(_MUTE_MEANS & set(nxt[:5]))  # "answers with a nod", "replies on her slate"
+        if not mute_means and (
+            lemma in SPOKEN
+            or (lemma == "pipe" and "up" in nxt[:1])
+            or (lemma in ("tell", "say") or ("voice" in nxt[:6] and lemma in _SPOKEN_STRICT))
+        ):
+            out.append(("speech", toks[k].low))
+        if lemma in REPLY or (lemma in SPOKEN and ("back" in nxt[:3] or "reply" in nxt[:3])):
+            if heard_speech is None:
+                lo = _previous_sentence(s, 2)
+                # words read off the lips or a slate are not heard
+                silent = any(t.low in _SILENT_CHANNELS for t in s.ex.tokens[lo : s.b] if not t.quoted)
+                heard_speech = not silent and _speech_acts(s, lo, k, eid)
+            if heard_speech:
+                out.append(("hearing", toks[k].low))
+    return out
+
+
+# what "sees" takes when it means foresight or understanding, not the eyes ("sees the future", "sees the
+# sense in it", "sees fit", "sees through the lie", "sees that the plan is mad")
+_INNER_SEEN = frozenset(
+    {"future", "futures", "vision", "visions", "sense", "point", "truth", "reason", "fit", "omen", "omens"}
+    | {
+        "portent",
+        "portents",
+        "dream",
+        "dreams",
+        "meaning",
+        "through",
+        "what",
+        "how",
+        "why",
+        "that",
+        "whether",
+    }
+    | {"if", "mind's", "mind", "fate", "fates", "destiny", "wisdom", "merit", "use", "to"}
+    | {"past", "spirit", "spirits", "soul", "heart", "ghost", "ghosts", "beyond", "clearly"}
+)
+# the noun of a sound heard: a creature that starts, turns or wakes "at" or "to" it heard it
+_SOUND_NOUNS = frozenset(
+    {"sound", "noise", "crack", "bang", "clang", "clatter", "knock", "knocking", "cry", "shout", "voice"}
+    | {"creak", "footstep", "laughter", "music", "singing", "rattle", "roar", "scream", "whisper", "crash"}
+    | {"thud", "howl", "barking", "gunshot", "clamour", "clamor", "din", "racket", "commotion", "uproar"}
+    | {"tolling", "chime", "ringing", "shriek", "yelp", "squeal", "hiss", "snap", "slam", "bellow"}
+)
+# what ears catch ("catches every word", "catches his name", "catches snatches of the song")
+_CAUGHT = frozenset(
+    {"word", "words", "whisper", "whispers", "name", "remark", "question", "conversation", "snatches"}
+    | {"murmur", "tune", "song", "sound", "answer", "reply", "gist", "drift"}
+)
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "every", "each", "some", "that"})
+
+
+# words that tell eyes seeing nothing ("stares sightlessly", "peers blindly about", "her blind eyes")
+_UNSEEING = frozenset(
+    {"sightlessly", "blindly", "blankly", "unseeingly", "unseeing", "sightless", "vacantly"}
+)
+# percepts of the other senses: what is noticed or studied without the eyes ("notices the draught")
+_OTHER_PERCEPTS = frozenset(
+    {"draught", "draft", "smell", "scent", "perfume", "odour", "odor", "stink", "stench", "reek", "sound"}
+    | {"noise", "cold", "chill", "warmth", "heat", "breeze", "silence", "tremor", "vibration", "taste"}
+    | {"footstep", "voice", "hush", "ear", "feel", "texture", "weight", "breath", "creak", "whisper"}
+)
+# what "reads" takes in the sense of judging, not of reading with the eyes ("reads the room", "the mood")
+_READ_NOT_SEEN = frozenset({"room", "mood", "crowd", "situation", "silence", "air", "wind", "weather"})
+
+
+def _cannot_see(s: _Sentence) -> bool:
+    """True when the sentence says someone cannot see ("the fire she cannot see", "no longer sees")."""
+    toks = s.tokens
+    for k in range(s.a + 1, s.b):
+        if verb_lemma(toks[k].low) == "see" and not toks[k].quoted:
+            before = {toks[q].low for q in range(max(s.a, k - 3), k)}
+            if before & {"cannot", "can't", "not", "never", "longer", "unable"}:
+                return True
+    return False
+
+
+def _inner_sight(phrase: list[str]) -> bool:
+    """True when "see" is followed by what it means to foresee or understand, not to look at."""
+    if phrase[:1] and phrase[0] in _INNER_SEEN:
+        return True  # "sees that ...", "sees to the lamps", "sees fit"
+    head = [w for w in phrase[:4] if w not in _DETERMINERS]
+    return bool(head) and (head[0] in _INNER_SEEN or (len(head) > 1 and head[1] in _INNER_SEEN))
+
+
+def _at_a_sound(nxt: list[str]) -> bool:
+    """ "at the sound of", "to the clang of the bell", "up at the noise": "at" or "to" (after a particle), a
+    determiner or two, an adjective at most, then a noun of sound."""
+    q = 1 if nxt[:1] and nxt[0] in ("up", "round", "around", "back", "awake", "along", "about") else 0
+    if q >= len(nxt) or nxt[q] not in ("at", "to"):
+        return False
+    rest = [w for w in nxt[q + 1 : q + 6] if w not in _DETERMINERS]
+    for n, w in enumerate(rest[:2]):
+        if w in _SOUND_NOUNS or any_lemma(w) in _SOUND_NOUNS:
+            after = rest[n + 1] if n + 1 < len(rest) else "."
+            # "the singing girl": a form in -ing before a noun is its adjective, not the sound
+            return not w.endswith("ing") or after in ("of", ",", ".", "and", "from", "in", ";")
+    return False
+
+
+def _caught_words(phrase: list[str]) -> bool:
+    """True when "catch" takes words or a sound as its object: "catches every word of the quarrel"."""
+    head = [w for w in phrase[:4] if w not in _DETERMINERS and w not in ("of", "one", "few", "last")]
+    return bool(head) and head[0] in _CAUGHT
