@@ -54,7 +54,7 @@ AILMENTS = ("poisoned", "diseased", "sick", "exhausted", "cursed")
 UNHURT_MAX_FRACTION = 0.5  # "hale", "none the worse" are a conflict at or below half HP
 # "not a scratch on him", "unbruised", "unharmed" deny any wound at all: a conflict once a quarter is lost
 UNMARKED_MAX_FRACTION = 0.75
-# the health states a claim may tell (ledger.check.extract.conditions): the most HP fraction each is false at
+# the health states a claim may tell (ledger.check.extract.health): the most HP fraction each is false at
 _NO_HARM: Mapping[str, float] = {
     "unhurt": UNHURT_MAX_FRACTION,
     "unharmed": UNMARKED_MAX_FRACTION,
