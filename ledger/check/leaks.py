@@ -377,13 +377,25 @@ def _fact_secret(
     concepts = {
         c
         for k2, c in _concepts_of(snap, toks, mentions, 0, len(toks))
-        if k2 not in covered or c.startswith("loc:")
+        if (k2 not in covered or c.startswith("loc:")) and not any(_kin_word(c, h) for h in heads)
     }
-    concepts -= heads
     found = tuple(places.items())
     if len(anchors) + len(concepts) < 2:
         return None, found
     return Secret(key, visibility, tuple(anchors), frozenset(concepts)), found
+
+
+def _kin_word(c: str, head: str) -> bool:
+    """True when concept ``c`` is the item's own head noun or a word of its stem ("weigh" of "jade weights",
+    "lock" of "the padlock"): naming an item at its ordinary work ("weighs the tea with her weights") uses
+    such a word and tells nothing of what is secret about it."""
+    if c == head:
+        return True
+    short, long_ = sorted((c, head), key=len)
+    if len(short) < 4:
+        return False
+    # "weigh" of "weight"; the head of a compound: "lock" of "padlock"
+    return (long_.startswith(short) and len(long_) - len(short) <= 2) or long_.endswith(short)
 
 
 def _short_secret(snap: WorldSnapshot, key: str, value: str, visibility: str) -> Secret | None:

@@ -15,7 +15,7 @@ from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _hea
 from ledger.check.extract.lexicon import _BODY_NOUNS
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import _AUX_LEMMAS, SPOKEN, _negated_at, _predicate, _subjects
-from ledger.check.extract.senses import _bare_quote_speaker, _faculties, _sense_blocked
+from ledger.check.extract.senses import _bare_quote_speaker, _faculties, _sense_blocked, says_heard
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import WorldSnapshot
 
@@ -53,6 +53,10 @@ def _conditions(s: _Sentence) -> None:
         for c in list(s.ex.claims):
             if c.kind == "acts" and c.span == s.span and c.args[0] in blocked and c.detail in SPOKEN:
                 claim("senses", (c.args[0], "speech"), c.modality, c.detail)
+                # '"I heard every word," she says': the speaker says they heard what was just said
+                heard = says_heard([t for t in s.tokens[s.a : s.b] if t.quoted])
+                if heard is not None:
+                    claim("senses", (c.args[0], "hearing"), c.modality, f"says {heard}")
         speaker = _bare_quote_speaker(s, ante)
         if speaker is not None and speaker in blocked:
             claim("senses", (speaker, "speech"), Modality(), "a line of speech after their action")

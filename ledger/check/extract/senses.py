@@ -23,6 +23,7 @@ from ledger.check.extract.predicates import (
     verb_lemma,
 )
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.text import Token
 from ledger.check.snapshot import WorldSnapshot
 
 # --- faculties: verb lemma classes ------------------------------------------------------------------------
@@ -265,6 +266,43 @@ def _at_a_sound(nxt: list[str]) -> bool:
             # "the singing girl": a form in -ing before a noun is its adjective, not the sound
             return not w.endswith("ing") or after in ("of", ",", ".", "and", "from", "in", ";")
     return False
+
+
+# what a speaker says they heard just now: a short object closing the clause ("I heard that.", "I can hear
+# you", "I heard every word"); "I heard you were ill" or "I heard it from the miller" is hearsay
+_HEARD_NOW = frozenset({"that", "it", "you", "this", "him", "her", "them", "everything", "all"})
+_HEARD_WORDS = frozenset({"every", "each", "word", "words", "whisper", "all", "of", "it", "that"})
+_NOT_HEARD = frozenset({"not", "never", "cannot", "can't", "couldn't", "didn't", "don't", "won't", "barely"})
+_FIRST_PERSON_HELP = frozenset({"can", "could", "just", "did", "do", "have", "'ve", "still", "all"})
+
+
+def says_heard(tokens: list[Token]) -> str | None:
+    """The hearing verb of a line of speech in which the speaker says they heard what was just said: "I
+    heard that," "I can hear you perfectly well," "I heard every word." Not negated ("I didn't hear"), not
+    a question, not hearsay ("I heard you were ill", "I heard it from Tam"): the object must close the
+    clause. ``tokens`` are one quotation's words."""
+    words = [t.low for t in tokens]
+    if "?" in words:
+        return None
+    for k, w in enumerate(words):
+        if verb_lemma(w) not in ("hear", "overhear"):
+            continue
+        before = words[max(0, k - 3) : k]
+        at = max((q for q, b in enumerate(before) if b in ("i", "i've")), default=None)
+        if at is None or _NOT_HEARD & set(before):
+            continue
+        if any(b not in _FIRST_PERSON_HELP for b in before[at + 1 :]):
+            continue  # "I think they heard it": someone else heard
+        rest = words[k + 1 : k + 6]
+        if not rest or rest[0] not in _HEARD_NOW | _HEARD_WORDS:
+            continue
+        n = 0
+        while n < len(rest) and rest[n] in _HEARD_NOW | _HEARD_WORDS:
+            n += 1
+        after = rest[n] if n < len(rest) else "."
+        if after in (",", ".", "!", ";", '"', "\u201d", "perfectly", "well", "clearly", "plainly", "fine"):
+            return w
+    return None
 
 
 def _caught_words(phrase: list[str]) -> bool:

@@ -301,6 +301,13 @@ _SPOKEN_KINDS = {
     **_THREAD_WORDS,
     "turn": "favour",  # "a good turn"
     "word": "oath",  # "he keeps his word", "she broke her word": only with a status verb
+    # the verb of swearing, told with what came of it ("made him swear to hold it, and he did")
+    "swear": "oath",
+    "swore": "oath",
+    "sworn": "oath",
+    "vowed": "oath",
+    "promised": "oath",
+    "pledged": "oath",
 }
 _LIE_MARKS = frozenset(
     {"lie", "lies", "lied", "lying", "liar", "claim", "claims", "claimed", "insist", "insists", "insisted"}
@@ -369,6 +376,8 @@ def _spoken_status(words: list[str], kind: str) -> str | None:
                 found.add("broken" if negated else "unbroken")
             elif lemma in ("break", "forswear", "betray") and w not in ("break", "betray"):
                 found.add("unbroken" if negated else "broken")
+            elif lemma in _SWEAR and (done := _sworn_and_done(words, n)) is not None:
+                found.add(done)
         elif kind in ("debt", "favour"):
             if lemma == "owe":
                 if negated or "nothing" in nxt:
@@ -382,6 +391,61 @@ def _spoken_status(words: list[str], kind: str) -> str | None:
             elif w in ("square", "even", "quits") and n > 0 and words[n - 1] in ("we're", "are", "we", "now"):
                 found.add("settled")
     return next(iter(found)) if len(found) == 1 else None
+
+
+_SWEAR = frozenset({"swear", "vow", "promise", "pledge"})
+_DID = frozenset({"did", "has", "have", "had", "didn't", "hasn't", "haven't", "hadn't"})
+_PERSONS = frozenset({"he", "she", "they", "you", "i", "we"})
+
+
+def _sworn_and_done(words: list[str], n: int) -> str | None:
+    """An oath's terms followed by what came of them, in a clause whose verb stands for the sworn act (verb
+    phrase ellipsis): "made him swear to hold it, and he did" (unbroken), "she vowed she would come back, but
+    she never did" (broken). ``words[n]`` is the verb of swearing; it must take its terms ("to", "that", a
+    subject of "would"), and the answering clause is "and"/"but" + a person + "did"/"has" ending there."""
+    terms = words[n + 1 : n + 4]
+    if not ({"to", "that"} & set(terms) or "would" in terms):
+        return None
+    for q in range(n + 2, min(len(words) - 2, n + 16)):
+        if words[q] not in ("and", "but") or words[q + 1] not in _PERSONS:
+            continue
+        r = q + 2
+        negated = False
+        if words[r] in ("never", "not"):
+            negated, r = True, r + 1
+        if r >= len(words) or words[r] not in _DID:
+            return None
+        negated = negated or words[r].endswith("n't")
+        if r + 1 < len(words) and words[r + 1] in ("not", "never"):
+            negated, r = True, r + 1
+        after = words[r + 1] if r + 1 < len(words) else "."
+        if after in _CLAUSE_EDGE or after in ("so", "just", "too", "exactly"):
+            return "broken" if negated else "unbroken"
+        return None
+    return None
+
+
+def _sworn_in_narration(s: _Sentence, words: list[str], named: set[str]) -> bool:
+    """thread_status from narration telling an oath sworn and what came of it ("Brann swore to guard the
+    gate, and he did"): the oath of the one named party who has exactly one. True when it made the claim."""
+    from ledger.check.extract.predicates import verb_lemma
+
+    at = next((n for n, w in enumerate(words) if w.isalpha() and verb_lemma(w) in _SWEAR), None)
+    if at is None or _RUMOURED & set(words) or "if" in words:
+        return False
+    if any(w in _HYPO or w in ("remember", "remembers", "recall", "recalls") for w in words[:at]):
+        return False  # "she might have sworn ...", "he remembers swearing ..."; the terms may say "would"
+    status = _sworn_and_done(words, at)
+    if status is None:
+        return False
+    snap = s.snap
+    tied = [tid for tid in _threads_of(snap, named) if snap.threads[tid].kind == "oath"]
+    if len(tied) != 1:
+        return False
+    s.ex.claims.append(
+        Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), "sworn;" + s.narr)
+    )
+    return True
 
 
 _PAID_WHAT = frozenset(
@@ -576,6 +640,9 @@ def _threads(s: _Sentence) -> None:
     aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
     snap = s.snap
     named = {m.id for m in s.mentions if m.id and not m.quoted}
+    # before the indirect-speech test: "vowed that he would ..., and he did" tells what came of it
+    if not kinds and not aliased and _sworn_in_narration(s, words, named):
+        return
     if not kinds and not aliased and _indirect(s):
         return
     if not kinds and not aliased and _by_what_for(s, words):
