@@ -332,6 +332,9 @@ def _pronoun_fits(snap: WorldSnapshot, eid: str, word: str) -> bool:
 # after a verb of striking, a word of release makes it the subject's own struggle: "tears free of its
 # alcove", "wrenches loose", "rips clear of the net" tell a creature getting free, never a blow landing
 _RELEASE = frozenset({"free", "loose", "clear"})
+# after a verb of a blow, a word of closing makes it a mouth or a trap closing, not a blow landing ("the jaws
+# slam shut", "the trap snaps closed"): what it closes on tells the outcome (see _SHUT_ON)
+_CLOSING = frozenset({"shut", "closed", "tight"})
 _REFLEXIVES = frozenset({"itself", "himself", "herself", "themselves"})
 # before a struck object, a word that restricts it: "smashes only stone", "cuts nothing but air", "hits
 # merely the shield": the blow met that and nothing else, so the target it was aimed at was missed
@@ -351,15 +354,25 @@ def _polarity(words: list[str]) -> tuple[bool, bool]:
         for w, n, n2, p in zip(words, ahead, beyond, behind, strict=True)
         if w in _HIT
         and n not in _RELEASE
+        and n not in _CLOSING
         and not (n in _REFLEXIVES and n2 in _RELEASE)
         and p not in _NOUN_LEAD
     ]
-    hit = bool(struck) or bool(_HIT_PHRASES.search(text))
-    miss = any(w in _MISS for w in words) or bool(_MISS_PHRASES.search(text))
+    shut_on = _SHUT_ON.search(text)
+    shut_hit = shut_on is not None and shut_on.group(1) not in ("nothing", "air", "empty")
+    hit = bool(struck) or bool(_HIT_PHRASES.search(text)) or shut_hit or bool(_TAKES_IN.search(text))
+    miss = (
+        any(w in _MISS for w in words)
+        or bool(_MISS_PHRASES.search(text))
+        or (shut_on is not None and not shut_hit)
+    )
     if struck and all(n in _ONLY for _, n in struck) and not _HIT_PHRASES.search(text):
         hit, miss = False, True
     return hit, miss
 
+
+# "slam shut on his calf" closes on the body: a hit; "snap shut on nothing", "on empty air": a miss
+_SHUT_ON = re.compile(r"\b(?:shut|closed|tight) (?:on|around|about|over|upon) (\w+)")
 
 _HIT_PHRASES = re.compile(
     r"\b(?:down (?:on|upon|across)|crashes into|finds (?:its|his|her) mark|bites deep|sinks deep|"
@@ -377,7 +390,7 @@ def _own_limb_opens(s: _Sentence, eid: str, c: int) -> bool:
     toks = s.tokens
     for q in range(c, min(s.b, c + 4)):
         t = toks[q]
-        if t.quoted or any(x.i == q for x in s.mentions):
+        if t.quoted or any(x.i == q and s.kind(x) != "item" for x in s.mentions):
             return False
         if t.low in _LIMBS:
             return q > c
@@ -480,6 +493,12 @@ _BODY_PARTS = frozenset(
         "kidney",
     }
 )
+# "takes the brute square in its left eye", "catches him on the jaw": a blow taking someone in a body part
+_TAKES_IN = re.compile(
+    r"\b(?:takes?|took|catch(?:es)?|caught) (?:\w+ ){0,3}(?:in|on) (?:the|its|his|her|their) (?:\w+ )?(?:"
+    + "|".join(sorted(_BODY_PARTS))
+    + r")\b"
+)
 _FLUNG = frozenset({"sprawling", "flying", "reeling", "tumbling", "staggering", "crashing"})
 _STRUCK_PRONOUNS = frozenset({"him", "her", "them", "it"})
 
@@ -560,6 +579,10 @@ def _actor_like(s: _Sentence, x: Mention) -> bool:
     """A creature mention that starts its own attack: "the northman's longsword", "Gault swings"."""
     if x.poss:
         return _weapon_follows(s, x)
+    toks = s.tokens
+    rel = x.j + 1 if x.j < s.b and toks[x.j].text == "," else x.j
+    if rel < s.b and toks[rel].low in ("who", "whom", "whose", "which", "that"):
+        return False  # "lunges for Pallo, who is nearest the edge, and ...": the verb is a relative clause's
     v = s.verb_after(x)
     return v is not None and not _defends(s, v)
 
@@ -596,10 +619,61 @@ def _takes_object(s: _Sentence, k: int) -> bool:
     return nxt in _OBJECT_LEAD or any(x.i == k + 1 for x in s.mentions)
 
 
+def _next_sentence_blow(s: _Sentence) -> None:
+    """ "Yselde, you plant a boot and loose. The quarrel takes the brute in its left eye": a sentence whose
+    subject is the last sentence's attacker's own missile or weapon, no one named before it, tells how that
+    attack went. Counted only when the blow meets a creature named in the clause or a part of the attack's
+    target's body ("its left eye"), so a bolt that "hits the wall" is no hit on anyone."""
+    eid = s.ex.antecedent.get(s.a)
+    if eid is None or not _own_limb_opens(s, eid, s.a):
+        return
+    attacks = [a for a in s.snap.round.actions_by(eid) if _is_attack(a)]
+    if not attacks:
+        return
+    toks = s.tokens
+    c1 = s.clause_of(s.a)[1]
+    head = next((q for q in range(s.a, c1) if toks[q].low in _LIMBS), None)
+    if head is None:
+        return
+    creatures = s.creatures()
+    stop = next((x.i for x in creatures if x.i > head and x.i < c1 and _actor_like(s, x)), c1)
+    words = [t.low for t in toks[head + 1 : stop] if not t.quoted]
+    hit, miss = _polarity(words)
+    if not hit and not miss:
+        hit = _contact(s, head + 1, stop)
+    if hit == miss:
+        return
+    aimed = {a.target for a in attacks}
+    target = next((x for x in creatures if head < x.i < stop and x.id in aimed), None)
+    tid = target.id if target is not None else None
+    if tid is None:
+        # no creature named: a possessive pronoun before a body part that fits the one attack's target
+        whom = attacks[0].target if len(aimed) == 1 else None
+        if whom is None or not any(
+            toks[q].low in _POSSESSIVE_OF
+            and any(toks[r].low in _BODY_PARTS for r in (q + 1, q + 2) if r < stop)
+            and _pronoun_fits(s.snap, whom, toks[q].low)
+            for q in range(head + 1, stop - 1)
+        ):
+            return
+        tid = whom
+    if hit and target is not None and _beside(s, target, head + 1):
+        hit, miss = False, True
+    # the missile's own words anchor the claim when no one is named ("The bolt takes the beast ...")
+    anchor = target or Mention((eid,), head, head + 1, False, toks[head].quoted, "public")
+    if anchor.quoted:
+        return
+    mod = s.modality(anchor)
+    if mod.hypothetical or mod.memory or mod.rumour:
+        return
+    s.claim("hit" if hit else "missed", (eid, tid), anchor, mod, "next sentence")
+
+
 def _combat(s: _Sentence) -> None:
     """hit / missed / damaged / dead from attack phrasing, guided by who acted this round."""
     rnd = s.snap.round
     toks = s.tokens
+    _next_sentence_blow(s)
     creatures = s.creatures()
     if not creatures:
         return

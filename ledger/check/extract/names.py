@@ -170,6 +170,9 @@ class Extraction:
     antecedent: dict[int, str] = field(default_factory=dict)  # sentence start token -> previous subject
     it_antecedent: dict[int, str] = field(default_factory=dict)  # sentence start -> previous lone monster
     present_tense: bool = False  # the narration is told in the present tense
+    # creature -> the known place a sentence's opening phrase put them in ("Up in the wheelhouse, Sol
+    # steers"): the narration has cut away there, and their later acts with no place of their own stay there
+    placed: dict[str, str] = field(default_factory=dict)
     _starts: tuple[int, list[int]] | None = field(default=None, repr=False, compare=False)
 
     def between(self, lo: int, hi: int) -> list[Mention]:
@@ -255,7 +258,7 @@ def find_mentions(
         vis = next((v for eid, v in found if eid == ids[0]), "public")
         mentions.append(Mention(ids, i, i + size, end.poss, tokens[i].quoted, vis))
         i += size
-    if snapshot.edges and any(m.poss for m in mentions):
+    if snapshot.edges:
         mentions = _kin_phrases(mentions, tokens, snapshot)
     return mentions, tells, threads
 
@@ -380,7 +383,69 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
             out.append(m)
             continue
         out.append(Mention((rel.id,), m.i, term + 1, tokens[term].poss, False, "public", True))
-    return out
+    return _kin_by_pronoun_phrases(out, tokens, snap, index, KIN_TERMS)
+
+
+_KIN_PRONOUNS = {"his": "he", "her": "she"}
+
+
+def _kin_by_pronoun_phrases(
+    mentions: list[Mention],
+    tokens: list[Token],
+    snap: WorldSnapshot,
+    index: Mapping[tuple[str, str], tuple[str, ...]],
+    kin_terms: Mapping[str, tuple[str, str]],
+) -> list[Mention]:
+    """ "Osei leans on the rail while his father does the work": a possessive pronoun, up to two modifiers
+    and a kinship term name the one relative the record ties by that term to the nearest creature named
+    earlier in the same sentence whose pronoun the possessive fits. Like "Osei's father" (above), but the
+    possessor told by a pronoun; with no such creature in the sentence the pronoun is not guessed at."""
+    starts = {m.i for m in mentions}
+    covered = {q for m in mentions for q in range(m.i, m.j)}
+    n = len(tokens)
+    added: list[Mention] = []
+    for p, t in enumerate(tokens):
+        want = _KIN_PRONOUNS.get(t.low)
+        if want is None or t.quoted or p in covered:
+            continue
+        term: int | None = None
+        for q in range(p + 1, min(n, p + _KIN_ADJ_MAX + 2)):
+            if q in starts or tokens[q].quoted or not tokens[q].text.islower():
+                break
+            if tokens[q].low in kin_terms:
+                term = q
+                break
+        if term is None or tokens[term].poss:
+            continue  # "her husband's will" names a thing by its owner, read by the item passes
+        role = kin_terms[tokens[term].low]
+        before = tokens[p - 1].low if p > 0 else ""
+        after = tokens[term + 1] if term + 1 < n else None
+        if before in _COPULAS or (after is not None and after.text[:1].isupper() and not after.quoted):
+            continue  # "he is his father's son"; "her brother Tomas" names him itself
+        # the possessor: the nearest creature named before, back to the sentence's start
+        owner: str | None = None
+        for m in reversed(mentions):
+            if m.i >= p:
+                continue
+            if any(tokens[q].text in (".", "!", "?") for q in range(m.j, p)):
+                break
+            e = snap.entities.get(m.id or "")
+            if e is not None and e.kind in ("pc", "npc") and not m.quoted and e.pronoun == want:
+                owner = e.id
+                break
+        if owner is None:
+            continue
+        relatives = index.get((owner, role[0]), ())
+        if len(relatives) != 1:
+            continue
+        rel = snap.entities[relatives[0]]
+        gender = {"m": "he", "f": "she"}.get(role[1])
+        if gender is not None and rel.pronoun not in (gender, None):
+            continue
+        added.append(Mention((rel.id,), p, term + 1, tokens[term].poss, False, "public", True))
+    if not added:
+        return mentions
+    return sorted([*mentions, *added], key=lambda m: (m.i, m.j))
 
 
 _DETERMINERS = DETERMINERS

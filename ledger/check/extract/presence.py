@@ -379,6 +379,10 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
                 s.claim("at", (eid, loc.id), m, mod, form)
             continue
         if (eid, m.i) in attributed:
+            # '"...," Amsel grunts, wipes his mouth and reaches for the bread': the line tag is read as
+            # speech already; the verbs chained after it are the speaker's own acts here
+            for k2, lemma2 in _chained_verbs(s, k, c1):
+                _act(s, m, eid, kind, k2, lemma2, mod, c1, False)
             continue
         if _parenthetical_speech(s, m, k, lemma):
             # "The Reeve, Tobit says, sits at the manor": the speaker is here speaking; the clause around
@@ -550,6 +554,7 @@ def _act(
     if lemma in SPEECH and kind in ("npc", "monster") and _called_across(s, k):
         return  # "calls up to the wall", "shouts down from the gallery": a voice from a distance
     if moving:
+        s.ex.placed.pop(eid, None)
         dest = _location_after(s, k)
         arriving = (
             lemma in _ARRIVE
@@ -579,13 +584,30 @@ def _act(
             # a place the sentence opens with sets the scene for whatever its subject does ("Up at the
             # manor, the Reeve paces")
             s.claim("at", (eid, loc.id), m, mod, lemma)
+            if fronted and not mod.hypothetical and not mod.memory and not mod.in_dialogue:
+                s.ex.placed[eid] = loc.id
         elif loc is None and _distant_front(s, m):
             pass  # "Far below, the Reeve trots along the lane", "In the distance, ...": seen from afar
+        elif loc is None and eid in s.ex.placed:
+            # "Up in the wheelhouse, Sol steers. ... Sol hums along": the scene cut away to a place stays
+            # there for what its subject goes on doing, until they are told moving
+            s.claim("at", (eid, s.ex.placed[eid]), m, mod, lemma)
         else:
             s.claim("present", (eid,), m, mod, lemma)
     if kind == "pc":
         words = " ".join(t.text for t in toks[k : min(c1, k + 12)] if not t.quoted)
         if lemma in CHOICE or lemma in SPEECH:
             s.claim("pc_choice", (eid,), m, mod, f"{lemma}:{words}")
-        elif lemma not in IDLE:
+        elif lemma not in IDLE and not (not moving and _progressive(s, m, k)):
             s.claim("pc_choice", (eid,), m, mod, f"do:{lemma}:{words}")
+
+
+def _progressive(s: _Sentence, m: Mention, k: int) -> bool:
+    """ "Across the salon, Ash is juggling oranges": the progressive finds someone in the middle of an
+    activity, a backdrop to the scene, not a step the narrator took for them (leaving, taking, pushing past
+    are told by verbs of motion or in the simple present, and still read)."""
+    toks = s.tokens
+    if not toks[k].low.endswith("ing"):
+        return False
+    aux = [t.low for t in toks[m.j : k]]
+    return bool(aux) and aux[0] in ("is", "are", "was", "were") and len(aux) <= 3
