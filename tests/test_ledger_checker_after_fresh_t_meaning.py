@@ -101,6 +101,8 @@ def test_an_oath_told_failed_or_standing_is_no_contradiction() -> None:
     assert refuted(text, oath="open") == set()
     assert refuted("Tam Corlis vowed that he would guard the quarry gate, but he never did.") == set()
     assert refuted("If Tam Corlis swore to guard the gate, he did.") == set()
+    # another promise than the recorded oath
+    assert refuted("Tam Corlis swore to bring the ale back from town, and he did.") == set()
     # "and he did his best": the clause goes on, it does not stand for the sworn act
     text = 'Orrin Vey sets down his tongs. "I made Tam Corlis swear to guard that gate, and he did his best."'
     assert refuted(text) == set()

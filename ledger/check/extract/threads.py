@@ -347,7 +347,7 @@ _PERFECT = frozenset({"has", "have", "he's", "she's", "they've", "you've", "we'v
 _CLAUSE_EDGE = frozenset({",", ";", ":", ".", "!", "?", "—", "–", "and", "but", "or"})
 
 
-def _spoken_status(words: list[str], kind: str) -> str | None:
+def _spoken_status(words: list[str], kind: str, terms: str = "") -> str | None:
     """The status a line of speech gives a thread of ``kind``: "unbroken" (an oath kept, held to, never
     broken), "broken", "open" (still owed) or "settled" (paid, square), by verb lemma, with negation. A status
     verb under a modal, "to" or "if" is a plan, not a state; a past "I owed you" is no state either. None when
@@ -376,7 +376,7 @@ def _spoken_status(words: list[str], kind: str) -> str | None:
                 found.add("broken" if negated else "unbroken")
             elif lemma in ("break", "forswear", "betray") and w not in ("break", "betray"):
                 found.add("unbroken" if negated else "broken")
-            elif lemma in _SWEAR and (done := _sworn_and_done(words, n)) is not None:
+            elif lemma in _SWEAR and (done := _sworn_and_done(words, n, terms)) is not None:
                 found.add(done)
         elif kind in ("debt", "favour"):
             if lemma == "owe":
@@ -398,17 +398,19 @@ _DID = frozenset({"did", "has", "have", "had", "didn't", "hasn't", "haven't", "h
 _PERSONS = frozenset({"he", "she", "they", "you", "i", "we"})
 
 
-def _sworn_and_done(words: list[str], n: int) -> str | None:
+def _sworn_and_done(words: list[str], n: int, terms: str) -> str | None:
     """An oath's terms followed by what came of them, in a clause whose verb stands for the sworn act (verb
     phrase ellipsis): "made him swear to hold it, and he did" (unbroken), "she vowed she would come back, but
     she never did" (broken). ``words[n]`` is the verb of swearing; it must take its terms ("to", "that", a
     subject of "would"), and the answering clause is "and"/"but" + a person + "did"/"has" ending there."""
-    terms = words[n + 1 : n + 4]
-    if not ({"to", "that"} & set(terms) or "would" in terms):
+    head = words[n + 1 : n + 4]
+    if not ({"to", "that"} & set(head) or "would" in head):
         return None
     for q in range(n + 2, min(len(words) - 2, n + 16)):
         if words[q] not in ("and", "but") or words[q + 1] not in _PERSONS:
             continue
+        if not _same_terms(words[n + 1 : q], terms):
+            return None  # "swore to bring the ale, and did": another promise than the recorded oath
         r = q + 2
         negated = False
         if words[r] in ("never", "not"):
@@ -435,17 +437,30 @@ def _sworn_in_narration(s: _Sentence, words: list[str], named: set[str]) -> bool
         return False
     if any(w in _HYPO or w in ("remember", "remembers", "recall", "recalls") for w in words[:at]):
         return False  # "she might have sworn ...", "he remembers swearing ..."; the terms may say "would"
-    status = _sworn_and_done(words, at)
-    if status is None:
-        return False
     snap = s.snap
     tied = [tid for tid in _threads_of(snap, named) if snap.threads[tid].kind == "oath"]
     if len(tied) != 1:
+        return False
+    status = _sworn_and_done(words, at, snap.threads[tied[0]].terms)
+    if status is None:
         return False
     s.ex.claims.append(
         Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), "sworn;" + s.narr)
     )
     return True
+
+
+def _same_terms(sworn: list[str], terms: str) -> bool:
+    """True when the words a line swears to share a content word, by lemma, with the oath's recorded terms
+    ("swear to hold it" and "swore to hold the lower barbican"); no terms recorded is no check."""
+    from ledger.check.extract.predicates import verb_lemma
+
+    if not terms:
+        return True
+    recorded = {verb_lemma(w) or w for w in re.findall(r"[a-z]+", terms.lower()) if w not in _FOR_STOP}
+    return any(
+        (verb_lemma(w) or w) in recorded for w in sworn if w.isalpha() and w not in _FOR_STOP and len(w) > 2
+    )
 
 
 _PAID_WHAT = frozenset(
@@ -600,7 +615,7 @@ def _spoken_threads(s: _Sentence) -> bool:
     if len(tied) != 1:
         return False
     thread = snap.threads[tied[0]]
-    status = _spoken_status(words, thread.kind)
+    status = _spoken_status(words, thread.kind, thread.terms)
     if status is None:
         return False
     if status in ("unbroken", "settled") and speaker == _bound(snap, thread.id):
