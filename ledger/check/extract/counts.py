@@ -18,7 +18,7 @@ Imports :mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`; :func:`_counts` is 
 from __future__ import annotations
 
 from ledger.check.claims import Claim, Modality
-from ledger.check.extract.lexicon import _NUMBERS
+from ledger.check.extract.lexicon import _NUMBERS, VERBS
 from ledger.check.extract.linker import is_plural, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
@@ -307,10 +307,75 @@ def _counts(s: _Sentence) -> None:
             for m in s.ex.mentions
             if m.id and m.i < k and not m.quoted and (e := s.snap.entities.get(m.id)) and e.kind == "item"
         ]
-        if recent and recent[-1].i >= _sentence_start_before(s):
+        if recent and recent[-1].i >= _reach_back(s, recent[-1].i):
             it = recent[-1]
             here = Mention(it.ids, k, k + 1, False, False, "public")  # the modality where the ordinal is
             claim(it, f"min={ORDINALS[t.low]}", here)
+    # "until all seven of them are wheeling overhead": "all N of them" is every one of the things last named
+    for k in range(s.a, s.b - 3):
+        if toks[k].quoted or toks[k].low != "all" or toks[k + 2].low != "of":
+            continue
+        every = _number(toks[k + 1].low)
+        if every is None or toks[k + 3].low not in ("them", "those", "these"):
+            continue
+        named = [m for m in s.ex.mentions if m.id and m.i < k and not m.quoted]
+        if not named or named[-1].i < _reach_back(s, named[-1].i):
+            continue
+        it = named[-1]  # the last thing named, no creature after it ("the guards ... all six of them")
+        if s.snap.entities.get(it.id or "") is None or s.snap.entities[it.id or ""].kind != "item":
+            continue
+        if not (_told_plural_at(s, it) or _number(toks[it.i - 1].low) is not None):
+            continue
+        if any(
+            t.text.isalpha() and (is_plural(t.low) or toks[q - 1].low in _DETERMINERS)
+            for q, t in enumerate(toks[it.j : k], it.j)
+        ):
+            continue  # "sets down the candles; the bargemen crowd in, all six of them": others named since
+        here = Mention(it.ids, k, k + 4, False, False, "public")
+        claim(it, f"exact={every}", here)
+
+
+_PERSONAL_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "it"})
+
+
+def _told_plural_at(s: _Sentence, it: Mention) -> bool:
+    """True when the mention's head word is a plural ("the knives"), not a singular of its stack."""
+    return is_plural(s.ex.tokens[it.j - 1].low)
+
+
+def _reach_back(s: _Sentence, at: int) -> int:
+    """The first token an elided count ("the eighth", "all seven of them") may reach back to, for a thing
+    named at token ``at``: the previous sentence, or further past sentences that only describe the things
+    just named, verbless fragments with no one in them ("Goose fletching, square iron heads, each one
+    notched."): no mention, no personal pronoun, no verb before their first comma."""
+    from ledger.check.extract.predicates import _sentence_token_starts
+
+    start = _sentence_start_before(s)
+    if at >= start:
+        return start
+    bounds = _sentence_token_starts(s)
+    idx = next((n for n, (a, _) in enumerate(bounds) if a == start), -1)
+    toks = s.ex.tokens
+    mentioned = {m.i for m in s.ex.mentions}
+    # the sentences between the thing and the count, nearest first: the one before the count's own sentence
+    # (at ``start``) may be passed only if it is such a fragment, and so on, at most two of them
+    for n in range(idx, max(0, idx - 2), -1):
+        lo, hi = bounds[n]
+        head: list[str] = []
+        for t in toks[lo:hi]:
+            if t.text == ",":
+                break
+            head.append(t.low)
+        if (
+            any(q in mentioned for q in range(lo, hi))
+            or any(t.low in _PERSONAL_SUBJECTS for t in toks[lo:hi])
+            or any(w in VERBS for w in head)
+        ):
+            return start
+        start = bounds[n - 1][0]
+        if at >= start:
+            return start
+    return start
 
 
 _PAIRS = frozenset({"pair", "brace"})

@@ -100,12 +100,19 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     lead = it.i - 1
     if lead >= s.a and s.tokens[lead].low in ("a", "an", "another", "some"):
         return False  # "A horn sounds in the valley": a new thing, not the one recorded
-    if lead >= s.a and s.tokens[lead].low in ("the", "a", "an"):
-        lead -= 1  # "The rosewood lute hangs on the wall": a name recorded without its article
+    if lead >= s.a and s.tokens[lead].low in ("the", "a", "an", "your", "my", "our"):
+        # "The rosewood lute hangs on the wall": a name recorded without its article; "Your sled stands
+        # against the wall": the one addressed (or the party) told owning it still
+        lead -= 1
     first = it.i == c0 or lead < c0 or (lead >= s.a and s.tokens[lead].low in _SUBJECT_LEAD)
     if not first or it.j >= s.b or it.poss:
         return False
-    form = s.tokens[it.j].low
+    j = it.j
+    while j + 1 < s.b and (s.tokens[j].low in _BEFORE_VERB or _manner_adverb(s.tokens[j].low)):
+        j += 1  # "the lamp still hangs from her awning", "the bell quietly sways"
+    if j > it.j and s.tokens[j].low in ("is", "are"):
+        j = it.j  # "the lamp still is ..." reads as before, from the item
+    form = s.tokens[j].low
     if form in ("is", "are") and it.j + 2 < s.b:
         # "the ferry is lying in the cove", "the almanac is on the lectern"
         nxt, far = s.tokens[it.j + 1].low, s.tokens[it.j + 2]
@@ -120,17 +127,31 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
         if lexicon_lemma(nxt) in _PUT_AWAY and nxt != lexicon_lemma(nxt) and far.low in _HERE_PREPS:
             return True  # "the almanac is hidden under the floor", "the horn is hung on the wall"
         return nxt in _HERE_PREPS and not far.quoted and not far.poss
+    after = s.tokens[j + 1 : min(s.b, j + 9)]
+    if _NOT_A_PLACE & {t.low for t in after}:
+        return False  # "the bell lies in pieces", "rests at the bottom of the canal", "rings in her memory"
+    fate = s.snap.fates.get(it.id or "")
+    if (
+        fate is not None
+        and fate.fate == "sold"
+        and any(t.poss or t.low.endswith(("'s", "’s")) for t in after)
+    ):
+        return False  # "the kettle hangs in a tinker's stall now": a thing sold is someone else's, there
     lemma = VERBS.get(form) or (form[:-1] if form.endswith("s") else "")
     if lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma):
         return True
-    if (
-        form in _ITEM_HERE
-        and _told_plural(s, it)
-        and it.j + 1 < s.b
-        and s.tokens[it.j + 1].low in _HERE_PREPS
-    ):
+    if form in _ITEM_HERE and _told_plural(s, it) and j + 1 < s.b and s.tokens[j + 1].low in _HERE_PREPS:
         return True  # "the tide tables hang on the wall": a plural's present is the bare form
-    return _works_though_destroyed(s, it, form)
+    return _works_though_destroyed(s, it, form, j)
+
+
+# adverbs that may stand between a thing and its verb: "the lamp still hangs", "the horn now sounds"
+_BEFORE_VERB = frozenset({"still", "now", "yet", "even", "already", "always", "also", "just", "again", "too"})
+
+
+def _manner_adverb(word: str) -> bool:
+    """True for an -ly adverb of manner ("quietly", "gently"), not an -ly adjective ("holy", "early")."""
+    return word.endswith("ly") and len(word) > 5 and lexicon_lemma(word) is None and word[-3] not in "aeiou"
 
 
 # what a destroyed thing's remains may still do: "the horn rusts on the rocks", "the tables burn"
@@ -140,14 +161,14 @@ _ENDING = frozenset(
 )
 
 
-def _works_though_destroyed(s: _Sentence, it: Mention, form: str) -> bool:
+def _works_though_destroyed(s: _Sentence, it: Mention, form: str, j: int) -> bool:
     """A destroyed or used-up item opening its clause with a present-tense verb of its own ("the old
     foghorn bellows across the bay"): it is told working now. Verbs of decay stay clean ("the horn rusts
     on the rocks"), and a sold or lost thing may go on doing things elsewhere."""
     fate = s.snap.fates.get(it.id or "")
     if fate is None or fate.fate not in ("destroyed", "used up"):
         return False
-    base = lexicon_lemma(form) if s.tokens[it.j].text.islower() else None
+    base = lexicon_lemma(form) if s.tokens[j].text.islower() else None
     if base is None or base == form or not form.endswith("s") or _is_past(form, base):
         return False
     return base not in _ENDING and base not in ("be", "have", "seem", "remain") and is_finite(form, base)
@@ -226,6 +247,8 @@ def _giving_verb(s: _Sentence, lo: int, hi: int) -> str | None:
         w = toks[q].low
         if w in _BODY_NOUNS or toks[q - 1].poss or toks[q - 1].low in _PRONOUN_POSS:
             continue
+        if toks[q - 1].low in _NOUN_MARKERS:
+            return None  # "waves away your offer of a draught", "into the lock of": a noun governs it
         if w in VERBS or (toks[q].text.islower() and lexicon_lemma(w) is not None and w.endswith("s")):
             base = _lemma_of(w)
             return base if base in _GIVE_VERBS else None
@@ -411,10 +434,18 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             before = before[:-1]  # "Tamsin gives Mira the iron key": Mira is given to, Tamsin gives
         if before:
             subject = before[-1]
-            between = [t.low for t in toks[subject.j : it.i]]
-            verb_lemma = next(
-                (VERBS.get(w) or "hold" for w in reversed(between) if w in VERBS or w in ("has", "have")), ""
-            )
+            # a verb word after a determiner is a noun ("waves away your offer of a draught", "slides it
+            # into the lock of the reliquary"): it, not a verb before it, governs the thing; a hand or
+            # fingers on it still tell the subject's touch
+            verb_lemma = ""
+            for q in range(it.i - 1, subject.j - 1, -1):
+                w = toks[q].low
+                if w not in VERBS and w not in ("has", "have"):
+                    continue
+                if q > subject.j and toks[q - 1].low in _NOUN_MARKERS and w not in _BODY_NOUNS:
+                    break
+                verb_lemma = VERBS.get(w) or "hold"
+                break
             given = _giving_verb(s, subject.j, it.i)
             if given is not None and verb_lemma not in _GIVE_VERBS:
                 verb_lemma = given  # "lends Tam his dagger": a verb of giving the hand table lacks
@@ -531,6 +562,10 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+# words after which a verb form is a noun ("your offer", "the pass", "a toss")
+_NOUN_MARKERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", "your", "our"})
 
 
 # verbs of meaning to do something: what follows their "to" is a plan, not done yet
