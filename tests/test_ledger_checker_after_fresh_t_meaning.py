@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from ledger.check.judge import check
-from ledger.check.snapshot import Entity, Fact, Holding, Scene, Thread, WorldSnapshot
+from ledger.check.snapshot import Edge, Entity, Fact, Holding, Scene, Thread, WorldSnapshot
 
 
 def forge(oath: str = "broken") -> WorldSnapshot:
@@ -119,3 +119,45 @@ def test_an_item_at_its_ordinary_work_tells_no_secret_about_it() -> None:
 def test_the_secret_itself_is_still_told() -> None:
     text = "Beda Vey's iron padlock is rigged, Vara; it locks nothing at all."
     assert "item-padlock-false" in refuted(text)
+
+
+# --- a verb of begetting is a kin claim ---------------------------------------------------------------------
+
+
+def croft() -> WorldSnapshot:
+    """A croft: Maud Penn with her stepson Aldo and her daughter Ysolde."""
+    here = "loc-croft"
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-rue", "pc", "Rue", owner="1", location=here, pronoun="she"),
+            Entity("npc-maud", "npc", "Maud Penn", location=here, pronoun="she"),
+            Entity("npc-aldo", "npc", "Aldo Penn", location=here, pronoun="he"),
+            Entity("npc-ysolde", "npc", "Ysolde Penn", location=here, pronoun="she"),
+            Entity(here, "location", "the croft"),
+        ],
+        edges=[
+            Edge("edge-aldo-maud", "npc-aldo", "npc-maud", "kin", 20, "Aldo is Maud Penn's stepson"),
+            Edge("edge-ysolde-maud", "npc-ysolde", "npc-maud", "kin", 80, "Ysolde is Maud Penn's daughter"),
+        ],
+        scene=Scene(here, frozenset({"pc-rue", "npc-maud", "npc-aldo", "npc-ysolde"})),
+    )
+
+
+def at_croft(text: str) -> set[str | None]:
+    return {v.refuted_by for v in check(text, croft()).conflicts()}
+
+
+def test_a_verb_of_begetting_makes_a_child() -> None:
+    assert at_croft("Aldo Penn coughs by the fire. Maud Penn, who bore him, tucks a blanket round him.") == {
+        "edge-aldo-maud"
+    }
+    assert at_croft("Maud Penn gave birth to Aldo Penn the year the river froze.") == {"edge-aldo-maud"}
+
+
+def test_begetting_told_of_a_true_child_or_carrying_is_clean() -> None:
+    assert (
+        at_croft("Ysolde Penn coughs by the fire. Maud Penn, who bore her, tucks a blanket round her.")
+        == set()
+    )
+    assert at_croft("Maud Penn bore Aldo Penn up the ladder to the loft.") == set()
+    assert at_croft("Maud Penn never bore Aldo Penn, and both of them know it.") == set()

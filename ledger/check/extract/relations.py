@@ -301,6 +301,7 @@ def _kinship(s: _Sentence) -> None:
     if len(creatures) >= 2:
         _kin_pair(s, creatures, made)
         _married(s, creatures, made)
+    _birth(s, creatures, made)
     for k in range(s.a, s.b):
         t = toks[k]
         if t.quoted or kin_role(said_term(t.low)) is None or any(m.i <= k < m.j for m in s.mentions):
@@ -491,4 +492,69 @@ def _married(s: _Sentence, creatures: list[Mention], made: set[tuple[str, str]])
         mod = s.modality(x)
         mod = Modality(mod.in_dialogue, mod.hypothetical, False, mod.rumour, False)
         s.claim("kinship", (x.id, y.id, "spouse"), x, mod, t.low)
+        return
+
+
+# verbs of begetting: "X bore Y", "X, who bore her", "X fathered Y", "X gave birth to Y" make Y X's child
+_BEGOT = frozenset({"bore", "birthed", "sired", "fathered", "mothered", "begat", "begot"})
+# "bore him to the cart", "bore her up the stairs", "bore him in her arms": carrying, not birth
+_CARRIED = frozenset(
+    {"to", "up", "down", "into", "away", "off", "across", "through", "from", "out", "along", "back", "toward"}
+    | {"towards", "aloft", "on", "upon", "over", "in", "home", "inside", "onto", "clear", "safely", "high"}
+)
+_OBJECT_PRONOUNS = {"him": "he", "her": "she"}
+
+
+def _birth(s: _Sentence, creatures: list[Mention], made: set[tuple[str, str]]) -> None:
+    """kinship(child, parent, "child") from a verb of begetting between two creatures: "Hild bore Osk",
+    "Hild, who bore him, ...", "Osk fathered Wenna", "Hild gave birth to Osk". The object may be a pronoun
+    when the record ties the two as kin (a pronoun is a weak link). Not a carrying ("bore him to the cart"),
+    nor planned or denied ("never bore him", "would bear him")."""
+    toks = s.tokens
+    for k in range(s.a + 1, s.b):
+        t = toks[k]
+        if t.quoted:
+            continue
+        obj_at = k + 1
+        if t.low == "gave" and k + 3 < s.b and toks[k + 1].low == "birth" and toks[k + 2].low == "to":
+            obj_at = k + 3
+        elif t.low not in _BEGOT:
+            continue
+        back = {toks[q].low for q in range(max(s.a, k - 3), k)}
+        if back & _NOT_DONE or any(w.endswith("n't") for w in back):
+            return
+        # the subject: a creature right before the verb, or before ", who"
+        lead = k - 1
+        if toks[lead].low == "who" and lead - 1 >= s.a and toks[lead - 1].text == ",":
+            lead -= 1
+        parent = next((m for m in creatures if m.j == lead + (0 if toks[lead].text == "," else 1)), None)
+        if parent is None or parent.poss or not parent.id or obj_at >= s.b:
+            return
+        child: str | None = None
+        nxt = obj_at + 1
+        named = next((m for m in creatures if m.i == obj_at and not m.poss), None)
+        if named is not None:
+            child, nxt = named.id, named.j
+        elif (want := _OBJECT_PRONOUNS.get(toks[obj_at].low)) is not None:
+            near = [m.id for m in creatures if m.id != parent.id]
+            ante = s.ex.antecedent.get(s.a)
+            if ante and ante != parent.id:
+                near.append(ante)
+            fits = {
+                c
+                for c in near
+                if c
+                and (e := s.snap.entities.get(c)) is not None
+                and e.pronoun in (want, "they")
+                and _kin_tied(s, c, parent.id)
+            }
+            child = fits.pop() if len(fits) == 1 else None
+        if child is None or child == parent.id or (child, parent.id) in made:
+            return
+        if nxt < s.b and toks[nxt].low in _CARRIED:
+            return
+        made.add((child, parent.id))
+        mod = s.modality(parent)
+        mod = Modality(mod.in_dialogue, mod.hypothetical, False, mod.rumour, False)
+        s.claim("kinship", (child, parent.id, "child"), parent, mod, t.low)
         return
