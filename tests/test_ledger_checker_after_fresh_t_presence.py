@@ -131,3 +131,6 @@ def test_a_player_character_found_in_the_middle_of_an_activity_is_a_backdrop() -
     assert "round:submission-pc-ana" in refuted(
         "Ana is slipping out through the back door into the snow.", inn(submissions=only_piet)
     )
+    assert "round:submission-pc-ana" in refuted(
+        "Ana is quietly picking the lock of Marit's spice chest.", inn(submissions=only_piet)
+    )

@@ -610,4 +610,11 @@ def _progressive(s: _Sentence, m: Mention, k: int) -> bool:
     if not toks[k].low.endswith("ing"):
         return False
     aux = [t.low for t in toks[m.j : k]]
-    return bool(aux) and aux[0] in ("is", "are", "was", "were") and len(aux) <= 3
+    if not aux or aux[0] not in ("is", "are", "was", "were") or len(aux) > 3:
+        return False
+    # an activity on someone else or their things ("is picking the lock of Tam's strongbox", "is
+    # binding the prisoner") is a step taken for the player all the same
+    _, c1 = s.clause_of(k)
+    return not any(
+        k < x.i < c1 and x.id != m.id and s.kind(x) in ("pc", "npc", "monster") for x in s.mentions
+    )

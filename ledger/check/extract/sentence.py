@@ -335,12 +335,22 @@ class _Sentence:
                 steps += 1
                 continue
             if t.low in _AUX:
-                nxt = self.tokens[k + 1].low if k + 1 < self.b else ""
+                # "is already slipping out", "is quietly picking the lock": adverbs between the auxiliary
+                # and its participle
+                p = k + 1
+                while p < min(self.b, k + 3) and (
+                    (w := self.tokens[p].low) in _ADVERBS
+                    or (w.endswith("ly") and w not in VERBS and len(w) > 4)
+                ):
+                    p += 1
+                if p >= self.b or not self.tokens[p].low.endswith("ing"):
+                    p = k + 1
+                nxt = self.tokens[p].low if p < self.b else ""
                 if nxt in VERBS and nxt.endswith("ing"):
-                    return k + 1, nxt, VERBS[nxt]
-                base = lemma(nxt) if nxt.endswith("ing") and k + 1 < self.b else None
-                if base is not None and not self.tokens[k + 1].quoted:
-                    return k + 1, nxt, base  # "Voss is pirouetting": a verb the hand table lacks
+                    return p, nxt, VERBS[nxt]
+                base = lemma(nxt) if nxt.endswith("ing") and p < self.b else None
+                if base is not None and not self.tokens[p].quoted:
+                    return p, nxt, base  # "Voss is pirouetting": a verb the hand table lacks
                 return (
                     k,
                     t.low,
