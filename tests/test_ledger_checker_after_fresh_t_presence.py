@@ -104,6 +104,11 @@ def test_the_attackers_missile_opening_the_next_sentence_tells_the_outcome() -> 
     assert refuted(told, inn(PIET_HITS)) == set()
     told2 = "Piet hurls the hatchet overhand. The blade catches the grey wolf on the shoulder with a crack."
     assert refuted(told2, inn(PIET_MISSES)) == {"round:action-1"}
+    told3 = "Piet, you draw and loose in one motion. The arrow finds its mark."
+    assert refuted(told3, inn(PIET_MISSES)) == {"round:action-1"}
+    told4 = "Piet, you draw and loose. The arrow whistles past its ear and thuds into the wall."
+    assert refuted(told4, inn(PIET_HITS)) == {"round:action-1"}
+    assert refuted(told4, inn(PIET_MISSES)) == set()
     # control: a missile that meets only a thing says nothing about the target
     wall = "Piet, you brace the crossbow on the bar and squeeze. The bolt hits the doorpost and sticks there."
     assert refuted(wall, inn(PIET_HITS)) == set()

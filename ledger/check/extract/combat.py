@@ -619,6 +619,10 @@ def _takes_object(s: _Sentence, k: int) -> bool:
     return nxt in _OBJECT_LEAD or any(x.i == k + 1 for x in s.mentions)
 
 
+_OBJECT_PRONOUN_OF = {"him": "his", "her": "her", "it": "its", "them": "their"}
+_FINDS_MARK = re.compile(r"\bfinds (?:its|his|her|their) (?:mark|target|home)\b")
+
+
 def _next_sentence_blow(s: _Sentence) -> None:
     """ "Yselde, you plant a boot and loose. The quarrel takes the brute in its left eye": a sentence whose
     subject is the last sentence's attacker's own missile or weapon, no one named before it, tells how that
@@ -649,11 +653,22 @@ def _next_sentence_blow(s: _Sentence) -> None:
     if tid is None:
         # no creature named: a possessive pronoun before a body part that fits the one attack's target
         whom = attacks[0].target if len(aimed) == 1 else None
-        if whom is None or not any(
-            toks[q].low in _POSSESSIVE_OF
-            and any(toks[r].low in _BODY_PARTS for r in (q + 1, q + 2) if r < stop)
-            and _pronoun_fits(s.snap, whom, toks[q].low)
-            for q in range(head + 1, stop - 1)
+        # or an object pronoun that fits it ("The bolt takes him in the shoulder"), or the blow told
+        # finding its mark
+        if whom is None or not (
+            any(
+                toks[q].low in _POSSESSIVE_OF
+                and any(toks[r].low in _BODY_PARTS for r in (q + 1, q + 2) if r < stop)
+                and _pronoun_fits(s.snap, whom, toks[q].low)
+                for q in range(head + 1, stop - 1)
+            )
+            or any(
+                toks[q].low in _OBJECT_PRONOUN_OF
+                and toks[q - 1].low not in ("at", "toward", "towards", "past", "over", "beside", "behind")
+                and _pronoun_fits(s.snap, whom, _OBJECT_PRONOUN_OF[toks[q].low])
+                for q in range(head + 1, stop)
+            )
+            or _FINDS_MARK.search(" ".join(words)) is not None
         ):
             return
         tid = whom
