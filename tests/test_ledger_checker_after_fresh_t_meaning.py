@@ -75,6 +75,8 @@ def test_a_deafened_speaker_saying_she_heard_the_words_is_hearing() -> None:
     assert refuted(text) == {HILD_DEAF}
     assert refuted('Vara whispers to Dunn. "I can hear you perfectly well," Hild Brask says.') == {HILD_DEAF}
     assert refuted('Vara whispers to Dunn. "I heard every word!" Hild Brask says.') == {HILD_DEAF}
+    assert refuted('Dunn snickers. "I heard what you called me," Hild Brask says.') == {HILD_DEAF}
+    assert refuted('Dunn snickers. "I heard you muttering," Hild Brask says.') == {HILD_DEAF}
 
 
 def test_hearsay_denials_and_questions_are_not_hearing() -> None:
@@ -82,6 +84,7 @@ def test_hearsay_denials_and_questions_are_not_hearing() -> None:
     assert refuted('Hild Brask wipes her hands. "I heard it from the miller," she says.') == set()
     assert refuted('Hild Brask shakes her head. "I didn\'t hear that," she says.') == set()
     assert refuted('Hild Brask frowns. "Did I hear that right?" she says.') == set()
+    assert refuted('Hild Brask frowns. "I heard what happened at the mill," she says.') == set()
 
 
 # --- an oath and what came of it, by ellipsis ---------------------------------------------------------------

@@ -276,6 +276,11 @@ _NOT_HEARD = frozenset({"not", "never", "cannot", "can't", "couldn't", "didn't",
 _FIRST_PERSON_HELP = frozenset({"can", "could", "just", "did", "do", "have", "'ve", "still", "all"})
 
 
+_WORDS_SPOKEN = frozenset(
+    {"say", "call", "whisper", "mutter", "murmur", "talk", "mumble", "snigger", "laugh", "giggle"}
+)
+
+
 def says_heard(tokens: list[Token]) -> str | None:
     """The hearing verb of a line of speech in which the speaker says they heard what was just said: "I
     heard that," "I can hear you perfectly well," "I heard every word." Not negated ("I didn't hear"), not
@@ -294,12 +299,17 @@ def says_heard(tokens: list[Token]) -> str | None:
         if any(b not in _FIRST_PERSON_HELP for b in before[at + 1 :]):
             continue  # "I think they heard it": someone else heard
         rest = words[k + 1 : k + 6]
+        # "I heard what you said", "I heard what he called me": the words just spoken
+        if rest[:1] == ["what"] and len(rest) > 2 and verb_lemma(rest[2]) in _WORDS_SPOKEN:
+            return w
         if not rest or rest[0] not in _HEARD_NOW | _HEARD_WORDS:
             continue
         n = 0
         while n < len(rest) and rest[n] in _HEARD_NOW | _HEARD_WORDS:
             n += 1
         after = rest[n] if n < len(rest) else "."
+        if verb_lemma(after) in _WORDS_SPOKEN and after.endswith("ing"):
+            return w  # "I heard you muttering"
         if after in (",", ".", "!", ";", '"', "\u201d", "perfectly", "well", "clearly", "plainly", "fine"):
             return w
     return None
