@@ -78,3 +78,7 @@ def test_all_n_of_them_counts_every_one_of_the_things_last_named() -> None:
     # controls: the right count, and other things named since
     assert named("Saskia lights the candles: soon all three of them are burning.") == set()
     assert named("Saskia sets down the candles; the bargemen crowd in, all seven of them.") == set()
+    assert named("Saskia lights her candles for the drowned sailors, all nine of them.") == set()
+    assert named("Saskia lights her candles as the guards watch, all nine of them.") == set()
+    # a part of someone is where the things are, not what is counted
+    assert "item-candles-quantity" in named("Saskia's candles lie at her feet: all nine of them, unlit.")

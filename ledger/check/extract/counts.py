@@ -22,6 +22,7 @@ from ledger.check.extract.lexicon import _NUMBERS, VERBS
 from ledger.check.extract.linker import is_plural, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.text import Token
 from ledger.check.extract.verbs import lemma as verb_lemma
 
 ORDINALS = {
@@ -292,7 +293,8 @@ def _counts(s: _Sentence) -> None:
             nxt = toks[q + 1].low
             if nxt == "both":
                 claim(m, "exact=2")
-            elif nxt == "all" and _number(toks[q + 2].low) is not None:
+            elif nxt == "all" and _number(toks[q + 2].low) is not None and not _named_since(toks, m.j, q):
+                # "lights candles for the dead, all nine": what is named since is what is counted
                 claim(m, f"exact={_number(toks[q + 2].low)}")
             break
     # "when the first vial is empty she uncorks her second": an ordinal standing for the last item named
@@ -326,13 +328,19 @@ def _counts(s: _Sentence) -> None:
             continue
         if not (_told_plural_at(s, it) or _number(toks[it.i - 1].low) is not None):
             continue
-        if any(
-            t.text.isalpha() and (is_plural(t.low) or toks[q - 1].low in _DETERMINERS)
-            for q, t in enumerate(toks[it.j : k], it.j)
-        ):
+        if _named_since(toks, it.j, k):
             continue  # "sets down the candles; the bargemen crowd in, all six of them": others named since
         here = Mention(it.ids, k, k + 4, False, False, "public")
         claim(it, f"exact={every}", here)
+
+
+def _named_since(toks: list[Token], lo: int, hi: int) -> bool:
+    """True when tokens ``lo`` to ``hi`` name other things a count after them may stand for: a plural word or
+    a word after a determiner ("for the dead", "the bargemen crowd in")."""
+    return any(
+        toks[q].text.isalpha() and (is_plural(toks[q].low) or toks[q - 1].low in _DETERMINERS)
+        for q in range(lo, hi)
+    )
 
 
 _PERSONAL_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "it"})

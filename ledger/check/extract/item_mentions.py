@@ -42,11 +42,32 @@ def _count_after(s: _Sentence, j: int) -> tuple[int | None, bool]:
         num = int(w) if w.isdigit() else _NUMBERS.get(w) if w not in ("a", "an") else None
         if num is None:
             continue
+        if words[n + 1 : n + 3] == ["of", "them"] and _other_plural(words[:n]):
+            return None, False  # "lights candles for the drowned sailors, all nine of them": the sailors
         if words[n + 1 : n + 3] in (["of", "them"], ["in", "all"]) or (
             n > 0 and words[n - 1] in (":", ",", "—") and words[n + 1 : n + 2] in (["left"], ["remaining"])
         ):
             return num, True
     return None, False
+
+
+def _other_plural(words: list[str]) -> bool:
+    """True when the words after an item name other things a later "all nine of them" may count instead: a
+    plural noun ("for the drowned sailors", "the guards"; a verb in -s, "hangs", is none, and a possessed
+    plural, "at his feet", is a part or gear of someone, where the thing is) or a new clause after a
+    semicolon ("; the bargemen stare")."""
+    for q, w in enumerate(words):
+        if w == ";":
+            return True
+        before = words[q - 1] if q > 0 else ""
+        if not w.isalpha() or not is_plural(w) or before in _POSSESSIVE_DETS:
+            continue
+        if not is_verb(w) or before in ("the", "these", "those"):
+            return True
+    return False
+
+
+_POSSESSIVE_DETS = frozenset({"his", "her", "their", "its", "my", "your", "our"})
 
 
 _SOME = frozenset({"some", "few", "several", "most", "half", "many", "each", "any", "none", "both"})
