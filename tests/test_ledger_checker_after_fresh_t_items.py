@@ -46,7 +46,11 @@ def test_a_gone_thing_told_there_now_past_an_adverb_or_owned_by_the_one_addresse
     assert "item-kettle-holder" in named("The copper kettle still sits on the hob, steam curling from it.")
     assert "item-bell-holder" in named("The brass bell gently sways over the door in the draught.")
     assert "item-kettle-holder" in named("Your copper kettle stands by the hearth where you left it.")
+    # a place fronted with no comma: the thing still opens what is told of it
+    assert "item-bell-holder" in named("Over the door the brass bell gently sways in the draught.")
+    assert "item-kettle-holder" in named("On the hob the copper kettle still sits, dented and warm.")
     # controls: told in the past, or as whose it is now
+    assert named("In the tinker's stall the copper kettle hangs among the pans.") == set()
     assert named("The copper kettle still sat on the hob the winter before it was sold.") == set()
     assert named("The copper kettle now belongs to a tinker downriver.") == set()
     # a wreck, a memory, or a place that is someone else's

@@ -105,6 +105,14 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
         # against the wall": the one addressed (or the party) told owning it still
         lead -= 1
     first = it.i == c0 or lead < c0 or (lead >= s.a and s.tokens[lead].low in _SUBJECT_LEAD)
+    if not first and lead > s.a and s.tokens[s.a].low in _HERE_PREPS | {"over", "above", "below"}:
+        # "Over the door the brass bell sways": a fronted place with no comma, no verb and no one in it
+        words = s.tokens[s.a + 1 : lead + 1]
+        first = (
+            lead - s.a <= 5
+            and not any(t.low in VERBS or t.text in (",", ";") or t.quoted for t in words)
+            and not any(s.a <= c.i <= lead for c in s.creatures())
+        )
     if not first or it.j >= s.b or it.poss:
         return False
     j = it.j
@@ -134,9 +142,9 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     if (
         fate is not None
         and fate.fate == "sold"
-        and any(t.poss or t.low.endswith(("'s", "’s")) for t in after)
+        and any(t.poss or t.low.endswith(("'s", "’s")) for t in [*after, *s.tokens[s.a : it.i]])
     ):
-        return False  # "the kettle hangs in a tinker's stall now": a thing sold is someone else's, there
+        return False  # "the kettle hangs in a tinker's stall": a thing sold is someone else's, there
     lemma = VERBS.get(form) or (form[:-1] if form.endswith("s") else "")
     if lemma in _ITEM_HERE and form.endswith("s") and not _is_past(form, lemma):
         return True
