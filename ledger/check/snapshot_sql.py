@@ -19,8 +19,9 @@ and its file alike.
 from __future__ import annotations
 
 import functools
+import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import JSON, Integer, String, bindparam, cast, literal_column, null, select, union_all
@@ -41,6 +42,7 @@ from ledger.check.snapshot import (
     thread_roles,
 )
 from ledger.store import models as m
+from ledger.store.sqljson import json_reader, raw_json
 from ledger.store.visibility import Viewer, visible_clause
 
 WORLD_CAP = 20_000
@@ -118,6 +120,7 @@ async def snapshot_from_ledger(
     """
     cid = campaign_id
     parts: dict[str, list[Any]] = {name: [] for name in _PARTS}
+    _json = json_reader(session)  # the JSON columns j1, j2 (raw_json): decoded once per distinct text
     for row in await _rows(session, _world_stmt(audience), {"campaign_id": cid}):
         parts[row.part].append(row)
 
@@ -125,18 +128,21 @@ async def snapshot_from_ledger(
     plain_facts: list[Fact] = []
     for f in parts["fact"]:  # k1 key, k2 subject, k3 field, j1 value
         field = f.k3 or ""
+        value = _json(f.j1)
         if f.k2 is not None and (field in ENTITY_STATE_FIELDS or field.startswith("condition-")):
             st = state.setdefault(f.k2, {"conditions": set(), "sources": []})
             if field.startswith("condition-"):
                 cond = field.removeprefix("condition-")
-                if f.j1 is True or (isinstance(f.j1, str) and f.j1):
+                if value is True or (isinstance(value, str) and value):
                     st["conditions"].add(cond)
-                if isinstance(f.j1, str) and f.j1:
-                    st["sources"].append((cond, f.j1))  # a condition fact whose value names its source
+                if isinstance(value, str) and value:
+                    st["sources"].append((cond, value))  # a condition fact whose value names its source
             else:
-                st[field] = f.j1
+                st[field] = value
             continue
-        plain_facts.append(Fact(key=f.k1, value=f.j1, visibility=f.visibility, tells=_tells(f.j1)))
+        if isinstance(value, (list, dict)) and value is not f.j1:  # kept: its own copy, not the shared one
+            value = json.loads(f.j1)
+        plain_facts.append(Fact(key=f.k1, value=value, visibility=f.visibility, tells=_tells(value)))
     # As snapshot_from_world does: item fates and thread roles are facts about those records, not plain facts.
     told = record_facts(((f.key, f.value) for f in plain_facts), (it.k1 for it in parts["item"]), ())
     if told.keys:
@@ -146,21 +152,22 @@ async def snapshot_from_ledger(
     for e in parts["entity"]:  # k1 id, k3 kind, t1 name, t2 owner, j1 aliases, j2 sheet
         st = state.get(e.k1, {"conditions": set(), "sources": []})
         hp = st.get("hp")
+        sheet = _json(e.j2)
         entities.append(
             Entity(
                 id=e.k1,
                 kind=e.k3,
                 name=e.t1,
-                aliases=tuple(Alias(a) for a in e.j1 or ()),
+                aliases=tuple(Alias(a) for a in _json(e.j1) or ()),
                 alive=bool(st.get("alive", True)),
                 location=st.get("location"),
                 hp=hp if isinstance(hp, int) else None,
-                max_hp=_max_hp(e.j2, hp if isinstance(hp, int) else None),
+                max_hp=_max_hp(sheet, hp if isinstance(hp, int) else None),
                 conditions=frozenset(st["conditions"]),
                 owner=_owner(e.t2),
                 visibility=e.visibility,
                 condition_sources=tuple(st["sources"]),
-                pronoun=_pronoun(e.j2),
+                pronoun=_pronoun(sheet),
             )
         )
     for loc in parts["location"]:  # k1 id, t1 name, j1 aliases
@@ -169,7 +176,7 @@ async def snapshot_from_ledger(
                 id=loc.k1,
                 kind="location",
                 name=loc.t1,
-                aliases=tuple(Alias(a) for a in loc.j1 or ()),
+                aliases=tuple(Alias(a) for a in _json(loc.j1) or ()),
                 visibility=loc.visibility,
             )
         )
@@ -181,7 +188,7 @@ async def snapshot_from_ledger(
                 id=it.k1,
                 kind="item",
                 name=it.t1,
-                aliases=tuple(Alias(a) for a in it.j1 or ()),
+                aliases=tuple(Alias(a) for a in _json(it.j1) or ()),
                 visibility=it.visibility,
             )
         )
@@ -215,15 +222,16 @@ async def snapshot_from_ledger(
             id=t.k1,
             kind=t.k3,
             status=t.t1,
-            parties=tuple(t.j2 or ()),
+            parties=tuple(parties),
             terms=t.t2,
-            aliases=tuple(t.j1 or ()),
+            aliases=tuple(_json(t.j1) or ()),
             visibility=t.visibility,
-            roles=told.roles.get(t.k1) or thread_roles(t.j2 or [], t.t2, by_id, t.k3),
+            roles=told.roles.get(t.k1) or thread_roles(list(parties), t.t2, by_id, t.k3),
         )
         for t in parts["thread"]
+        for parties in (_json(t.j2) or (),)
     ]
-    retcons = await _retcons(session, cid, parts["retcon"])
+    retcons = await _retcons(session, cid, parts["retcon"], _json)
     snapshot = WorldSnapshot.build(
         entities=entities,
         holdings=holdings,
@@ -389,7 +397,12 @@ def _world_stmt(audience: Viewer) -> Any:
             cap=RETCON_CAP,
         ),
     ).subquery("world")
-    return select(*world.c).order_by(world.c.part, world.c.k1, world.c.k2, world.c.k3)
+    # The JSON columns come back as the driver gives them (no result processor): SQLite's text is
+    # decoded by :func:`ledger.store.sqljson.json_reader` (remembered: a round's world is nearly all the
+    # previous round's), asyncpg's values are decoded already.
+    raw = {name: raw_json(world.c[name]).label(name) for name in ("j1", "j2")}
+    cols = [raw.get(c.name, c) for c in world.c]
+    return select(*cols).order_by(world.c.part, world.c.k1, world.c.k2, world.c.k3)
 
 
 def superseded_by(change: Mapping[str, Any]) -> tuple[str, ...]:
@@ -413,7 +426,9 @@ def superseded_by(change: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-async def _retcons(session: Any, cid: int, rows: Sequence[Any]) -> list[Retcon]:
+async def _retcons(
+    session: Any, cid: int, rows: Sequence[Any], decode: Callable[[Any], Any] = lambda v: v
+) -> list[Retcon]:
     """The logged retcons (the world statement's ``retcon`` rows), oldest first.
 
     A retcon is named by its target: the event ref, or the scenario history id that event came from
@@ -426,7 +441,7 @@ async def _retcons(session: Any, cid: int, rows: Sequence[Any]) -> list[Retcon]:
     ] or {}
     history = {ref: hid for hid, ref in dict(settings.get("history_events") or {}).items()}
     out: list[Retcon] = []
-    for _id, payload, target in sorted(((r.n, r.j1, r.k1) for r in rows), key=lambda r: r[0]):
+    for _id, payload, target in sorted(((r.n, decode(r.j1), r.k1) for r in rows), key=lambda r: r[0]):
         payload = payload or {}
         ids = tuple(r for inner in payload.get("changes") or () for r in superseded_by(inner))
         out.append(

@@ -23,7 +23,7 @@ separate reads.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -55,6 +55,7 @@ from ledger.recall.queries import (
     threads_stmt,
 )
 from ledger.store import models as m
+from ledger.store.sqljson import as_is, raw_json
 
 #: Shapes (the arguments of the statement builder in :mod:`.queries`) of an optional part, or None.
 FactsShape = tuple[bool, int, int, bool]
@@ -82,7 +83,7 @@ def _nulls() -> dict[str, Any]:
                                 cast(null(), Boolean))  # fmt: skip
     return {
         "t1": text, "t2": text, "t3": text, "t4": text,
-        "j1": json, "n1": number, "b1": flag,
+        "j1": raw_json(json), "n1": number, "b1": flag,
         "session_number": number, "visibility": text,
         "c_importance": number, "c_permanent": flag, "c_session": number, "c_round": number, "c_cause": text,
     }  # fmt: skip
@@ -146,11 +147,11 @@ def world_stmt(facts: FactsShape | None, threads: ThreadsShape | None, holdings:
     parts = []
     if facts is not None:
         f = facts_stmt(*facts).subquery("f")
-        cols = {"t1": f.c.key, "t2": f.c.subject, "t3": f.c.field, "j1": f.c.value}
+        cols = {"t1": f.c.key, "t2": f.c.subject, "t3": f.c.field, "j1": raw_json(f.c.value)}
         parts.append(_generic("f", f, cols))
     if threads is not None:
         t = threads_stmt(*threads).subquery("t")
-        cols = {"t1": t.c.id, "t2": t.c.kind, "t3": t.c.status, "t4": t.c.terms, "j1": t.c.parties}
+        cols = {"t1": t.c.id, "t2": t.c.kind, "t3": t.c.status, "t4": t.c.terms, "j1": raw_json(t.c.parties)}
         cols |= {"n1": t.c.opened_session, "b1": t.c.at_place}
         parts.append(_generic("t", t, cols))
     if holdings is not None:
@@ -225,17 +226,20 @@ class EventRow(NamedTuple):
     permanent: bool
 
 
-def world_rows(rows: list[Any]) -> tuple[list[FactRow], list[ThreadRow], list[HoldingRow]]:
+def world_rows(
+    rows: list[Any], decode: Callable[[Any], Any] = as_is
+) -> tuple[list[FactRow], list[ThreadRow], list[HoldingRow]]:
     """The facts, threads and holdings of :func:`world_stmt`'s rows, each with the attribute names its own
-    statement's rows had (what :mod:`.candidates` reads)."""
+    statement's rows had (what :mod:`.candidates` reads). ``decode``: the reader of the JSON column
+    (:func:`ledger.store.sqljson.json_reader` of the session that read the rows)."""
     facts: list[FactRow] = []
     threads: list[ThreadRow] = []
     holdings: list[HoldingRow] = []
     for part, t1, t2, t3, t4, j1, n1, b1, *cause in rows:  # the columns of _nulls(), in order
         if part == "f":
-            facts.append(FactRow(t1, t2, t3, j1, *cause))
+            facts.append(FactRow(t1, t2, t3, decode(j1), *cause))
         elif part == "t":
-            threads.append(ThreadRow(t1, t2, t3, t4, j1 if j1 is not None else [], n1, b1, *cause))
+            threads.append(ThreadRow(t1, t2, t3, t4, decode(j1) if j1 is not None else [], n1, b1, *cause))
         else:
             holdings.append(HoldingRow(t1, t2, n1, *cause))
     return facts, threads, holdings
@@ -277,7 +281,8 @@ def recall_stmt(gm: bool, events: EventsShape | None, n_wanted: int) -> Any:
 
     def row(part: Any, **cols: Any) -> Any:
         """One branch: ``part`` (a name, or the column holding it) and the generic columns."""
-        values: dict[str, Any] = {"n1": number, "t1": text, "t2": text, "t3": text, "t4": text, "j1": json}
+        values: dict[str, Any] = {"n1": number, "t1": text, "t2": text, "t3": text, "t4": text}
+        values["j1"] = raw_json(json)
         values |= {"n2": number, "n3": number, "n4": number, "b1": flag}
         values.update(cols)
         head = _part(part) if isinstance(part, str) else part.label("part")
@@ -287,8 +292,9 @@ def recall_stmt(gm: bool, events: EventsShape | None, n_wanted: int) -> Any:
     if events is not None:
         e = events_stmt(*events).cte("scene_events")
         ids = select(e.c.id)
+        payload = raw_json(e.c.payload)  # decoded by recall_rows' reader
         parts.append(
-            row("e", n1=e.c.id, t1=e.c.ref, t2=e.c.kind, t3=e.c.cause, t4=e.c.visibility, j1=e.c.payload,
+            row("e", n1=e.c.id, t1=e.c.ref, t2=e.c.kind, t3=e.c.cause, t4=e.c.visibility, j1=payload,
                 n2=e.c.session_number, n3=e.c.round_number, n4=e.c.importance, b1=e.c.permanent)
         )  # fmt: skip
         links = union_all(
@@ -322,9 +328,12 @@ def recall_stmt(gm: bool, events: EventsShape | None, n_wanted: int) -> Any:
     return union_all(*parts)
 
 
-def recall_rows(rows: list[Any]) -> tuple[list[EventRow], list[tuple[int, str, str]], dict[str, str]]:
+def recall_rows(
+    rows: list[Any], decode: Callable[[Any], Any] = as_is
+) -> tuple[list[EventRow], list[tuple[int, str, str]], dict[str, str]]:
     """The events (with the attribute names of :func:`~.queries.events_stmt`'s rows), the links (event id,
-    entity or superseded ref, link) and the display names of :func:`recall_stmt`'s rows."""
+    entity or superseded ref, link) and the display names of :func:`recall_stmt`'s rows. ``decode``: the
+    reader of the JSON column (:func:`ledger.store.sqljson.json_reader` of the session that read them)."""
     events: list[EventRow] = []
     links: list[tuple[int, str, str]] = []
     names: dict[str, str] = {}
@@ -333,7 +342,8 @@ def recall_rows(rows: list[Any]) -> tuple[list[EventRow], list[tuple[int, str, s
             if t2 is not None:
                 names[t1] = t2
         elif part == "e":
-            events.append(EventRow(n1, t1, t2, *more))
+            t3, t4, j1, *rest = more
+            events.append(EventRow(n1, t1, t2, t3, t4, decode(j1), *rest))
         else:
             links.append((n1, t1, part))
     return events, links, names

@@ -67,6 +67,7 @@ from ledger.recall.merged import (
 from ledger.recall.queries import fetch_rows, numbered, query_params
 from ledger.recall.ranking import Placement, Scene, Tie, rank, split_present, why_ranked
 from ledger.recall.summaries import IndexUnavailable, SummaryHit
+from ledger.store.sqljson import json_reader
 from ledger.store.ties import REACHING, TieKind, tie_kind
 from ledger.store.visibility import Viewer
 
@@ -174,6 +175,7 @@ async def scene_context(
     asked_threads = list(dict.fromkeys(threads))
     here = [location] if location else []
     gm = viewer.visible() is None
+    decode = json_reader(session)  # the statements' JSON column (raw_json), as this session's driver gives it
 
     cands: dict[str, Candidate] = {}
 
@@ -212,7 +214,7 @@ async def scene_context(
     if facts_shape is not None or guess.threads_shape is not None or guess.holdings_shape is not None:
         stmt = world_stmt(facts_shape, guess.threads_shape, guess.holdings_shape)
         rows = await fetch_rows(session, stmt, {**params, **guess.params})
-        fact_rows, thread_rows, holding_rows = world_rows(rows)
+        fact_rows, thread_rows, holding_rows = world_rows(rows, decode)
     dead: dict[str, tuple[int, str]] = {}
     tie_dead: set[str] = set()
     for f in fact_rows:
@@ -230,7 +232,7 @@ async def scene_context(
         thread_rows, holding_rows = [], []
         if plan.threads_shape is not None or plan.holdings_shape is not None:
             stmt = world_stmt(None, plan.threads_shape, plan.holdings_shape)
-            _f, thread_rows, holding_rows = world_rows(await fetch_rows(session, stmt, plan.params))
+            _f, thread_rows, holding_rows = world_rows(await fetch_rows(session, stmt, plan.params), decode)
     living, npcs, pcs, ties = plan.living, plan.npcs, plan.pcs, plan.ties
     scene = Scene(npcs, pcs, location, current_session, ties)
     present_set = set(living)
@@ -264,7 +266,7 @@ async def scene_context(
         wanted = wanted_ids(sorted(name_refs(cands.values(), extra)))
         ev_params = query_params(cid, viewer, **a_ids, **n_ids, **t_ids, **q_ids, **wanted)
         stmt = recall_stmt(gm, shape, len(wanted))
-        events, links, all_names = recall_rows(await fetch_rows(session, stmt, ev_params))
+        events, links, all_names = recall_rows(await fetch_rows(session, stmt, ev_params), decode)
         add_events(add, cands, events, links)
     merge_settlements(cands)
 
