@@ -86,3 +86,9 @@ def test_all_n_of_them_counts_every_one_of_the_things_last_named() -> None:
     assert named("Saskia lights her candles as the guards watch, all nine of them.") == set()
     # a part of someone is where the things are, not what is counted
     assert "item-candles-quantity" in named("Saskia's candles lie at her feet: all nine of them, unlit.")
+
+
+def test_an_elided_ordinal_that_ranks_someone_counts_no_thing() -> None:
+    assert named("Ivo sets his darts on the sill. He is the fifth to arrive tonight.") == set()
+    assert named("Ivo sets his darts on the sill. Saskia comes in, the fifth in an hour.") == set()
+    assert "item-darts-quantity" in named("Ivo sets his darts on the sill. He hands the fifth to Berta.")

@@ -302,7 +302,7 @@ def _counts(s: _Sentence) -> None:
         t = toks[k]
         if t.quoted or t.low not in ORDINALS or toks[k - 1].low not in _DETERMINERS - {"a", "an"}:
             continue
-        if toks[k + 1].low not in _ELLIPSIS_AFTER:
+        if toks[k + 1].low not in _ELLIPSIS_AFTER or _ordinal_of_someone(s, k):
             continue
         recent = [
             m
@@ -332,6 +332,26 @@ def _counts(s: _Sentence) -> None:
             continue  # "sets down the candles; the bargemen crowd in, all six of them": others named since
         here = Mention(it.ids, k, k + 4, False, False, "public")
         claim(it, f"exact={every}", here)
+
+
+_BE = frozenset({"is", "was", "are", "were", "be", "been", "being", "'s", "’s"})
+
+
+def _ordinal_of_someone(s: _Sentence, k: int) -> bool:
+    """True when the elided ordinal at token ``k`` ranks a creature, not a thing: a predicate ("he is the
+    fifth to arrive"), "the fifth to <verb>", or set off after someone named ("Saskia arrives, the fifth")."""
+    toks = s.tokens
+    pre = toks[k - 2] if k - 2 >= s.a else None
+    if pre is not None and pre.low in _BE:
+        return True
+    if k + 2 < s.b and toks[k + 1].low == "to" and _bare_verb(toks[k + 2].low):
+        return True  # "the fifth to come in"; "hands the fifth to Berta" names someone after "to"
+    return pre is not None and pre.text == "," and any(c.i < k - 2 for c in s.creatures())
+
+
+def _bare_verb(word: str) -> bool:
+    """True when ``word`` is a verb's bare form ("arrive", "come")."""
+    return verb_lemma(word) == word and word in VERBS
 
 
 def _named_since(toks: list[Token], lo: int, hi: int) -> bool:
