@@ -164,3 +164,28 @@ def test_begetting_told_of_a_true_child_or_carrying_is_clean() -> None:
     )
     assert at_croft("Maud Penn bore Aldo Penn up the ladder to the loft.") == set()
     assert at_croft("Maud Penn never bore Aldo Penn, and both of them know it.") == set()
+
+
+def _salon(name: str) -> WorldSnapshot:
+    """A salon where a dead woman recorded under a foreign honorific and her full name is shown acting."""
+    here = "loc-salon"
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-vara", "pc", "Vara", owner="1", location=here, pronoun="she"),
+            Entity("npc-dead", "npc", name, location=here, alive=False, pronoun="she"),
+            Entity(here, "location", "the salon"),
+        ],
+        scene=Scene(here, frozenset({"pc-vara"})),
+    )
+
+
+def test_a_foreign_honorific_opens_a_name_so_the_given_name_after_it_is_hers() -> None:
+    """Seen in fresh_t: "Donna Celestine Mauvais" took "Donna" for a given name; "Celestine" named nobody."""
+    text = "Celestine sweeps down the stair and offers Vara her gloved hand."
+    for name in ("Donna Celestine Mauvais", "Signora Celestine Mauvais", "Frau Celestine Mauvais"):
+        refuted = {v.refuted_by for v in check(text, _salon(name)).conflicts()}
+        assert "npc-dead-alive" in refuted, (name, refuted)
+    # control: the dead woman named only as a memory
+    assert (
+        check("Vara remembers how Celestine laughed.", _salon("Donna Celestine Mauvais")).verdict == "clean"
+    )

@@ -59,6 +59,10 @@ _TITLES = {
             "herr",
             "monsieur",
             "don",
+            "signore",
+            "señor",
+            "senhor",
+            "mynheer",
         ],
         "he",
     ),
@@ -102,6 +106,14 @@ _TITLES = {
             "frau",
             "mademoiselle",
             "dona",
+            "donna",
+            "doña",
+            "signorina",
+            "senhora",
+            "señora",
+            "fraulein",
+            "fräulein",
+            "mevrouw",
         ],
         "she",
     ),
@@ -208,7 +220,7 @@ _SUFFIXES = (("woman", "she"), ("wife", "she"), ("man", "he"))
 _NOT_MARKED = frozenset(
     ["human", "shaman", "talisman", "caiman", "cayman", "ottoman", "german", "roman", "dolman"]
 )
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"[^\W\d_]+")
 # where a description's opening noun phrase ends: punctuation, or a relative, preposition or verb-like link
 _OPENING_END = re.compile(r"[,;:.!?()]|\s(?:who|whom|whose|that|which|of|with|from|to|in|at|for|and|but)\s")
 

@@ -91,11 +91,47 @@ TITLES: Mapping[str, str | None] = {
     "admiral": None,
     "lieutenant": None,
     "inspector": None,
+    # honorifics of other tongues a narrator gives a foreign name ("Donna Celestine Mauvais", "Herr Vogt")
+    **dict.fromkeys(
+        ("don", "signor", "signore", "monsieur", "herr", "senor", "señor", "senhor", "mynheer"), "he"
+    ),
+    **dict.fromkeys(
+        (
+            "donna",
+            "dona",
+            "doña",
+            "signora",
+            "signorina",
+            "mademoiselle",
+            "frau",
+            "fraulein",
+            "fräulein",
+            "senora",
+            "señora",
+            "senhora",
+            "mevrouw",
+        ),
+        "she",
+    ),
 }
+_FOREIGN = ("don", "donna", "dona", "doña", "signor", "signora", "monsieur", "mademoiselle", "herr", "frau")
 # Honorifics a narrator puts before anyone's family or given name, recorded or not ("Miss Kell").
 HONORIFICS: Mapping[str, str | None] = {
     k: TITLES[k]
-    for k in ("mr", "mister", "sir", "master", "mrs", "miss", "ms", "madame", "madam", "mistress", "lady")
+    for k in (
+        "mr",
+        "mister",
+        "sir",
+        "master",
+        "mrs",
+        "miss",
+        "ms",
+        "madame",
+        "madam",
+        "mistress",
+        "lady",
+        *_FOREIGN,
+    )
 }
 # Age words before a name: "Old Fisk", "young Miss Varga".
 AGES = frozenset({"old", "young"})
