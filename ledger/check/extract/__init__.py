@@ -11,7 +11,8 @@ is and goes and the party's moves, and :mod:`.arrivals` for someone brought, met
 record has them), :mod:`.combat` (hit, missed, damaged, killed), :mod:`.holdings` (who holds which item and
 how many; with :mod:`.item_mentions` for what an item's name counts, :mod:`.owners` for whose it is and
 :mod:`.handovers` for "hands it to" and letting go), :mod:`.relations` (kin and attitudes), :mod:`.threads` (a
-thread's status), :mod:`.knows` (what an NPC knows) and :mod:`.new_names` (unrecorded names for the GM), the
+thread's status, with its words and patterns in :mod:`.thread_words`), :mod:`.knows` (what an NPC knows)
+and :mod:`.new_names` (unrecorded names for the GM), the
 meaning-level passes run by :mod:`.meaning` on the shared subject and predicate reading of :mod:`.predicates`
 (:mod:`.conditions`: the pass and an incapacitated creature acting, with :mod:`.health` for health words and a
 cure and :mod:`.senses` for senses used; :mod:`.relations`: kinship terms; :mod:`.valence`: attitude shown by
