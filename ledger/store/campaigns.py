@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from ledger.errors import CampaignNotFound, InvalidChange
 from ledger.store import models as m
+from ledger.store.coreread import core_rows
 from ledger.store.records import CampaignView, MemberView
 from ledger.store.transaction import WriteTransaction
 from ledger.store.writes import lock_campaign
@@ -72,18 +75,9 @@ async def find_campaign(
     session: AsyncSession, *, guild_id: str | int, channel_id: str | int
 ) -> CampaignView | None:
     """The active campaign played in this channel, or None."""
-    c = (
-        await session.exec(
-            select(m.Campaign)
-            .where(
-                m.Campaign.guild_id == str(guild_id),
-                m.Campaign.channel_id == str(channel_id),
-                m.Campaign.status == "active",
-            )
-            .order_by(col(m.Campaign.id).desc())
-        )
-    ).first()
-    return None if c is None else _campaign_view(c)
+    where = {"guild_id": str(guild_id), "channel_id": str(channel_id)}
+    rows = await core_rows(session, _FIND_CAMPAIGN, where)
+    return _campaign_view(rows[0]) if rows else None
 
 
 async def current_session_number(session: AsyncSession, *, campaign_id: int) -> int:
@@ -153,9 +147,7 @@ async def list_members(
     session: AsyncSession, *, campaign_id: int, active_only: bool = False
 ) -> list[MemberView]:
     """The campaign's members, by user id."""
-    stmt = select(m.Membership).where(m.Membership.campaign_id == campaign_id)
-    if active_only:
-        stmt = stmt.where(m.Membership.active == True)  # noqa: E712 - SQL comparison
+    stmt = _ACTIVE_MEMBERS if active_only else _MEMBERS
     return [
         MemberView(
             campaign_id=r.campaign_id,
@@ -164,8 +156,29 @@ async def list_members(
             active=r.active,
             is_gm=r.is_gm,
         )
-        for r in (await session.exec(stmt.order_by(col(m.Membership.user_id)))).all()
+        for r in await core_rows(session, stmt, {"campaign_id": campaign_id})
     ]
+
+
+# Prebuilt Core lookups (:mod:`.coreread`): compiled once, no ORM instance built per row.
+_CAMPAIGN = m.Campaign.__table__.c  # type: ignore[attr-defined]
+_FIND_CAMPAIGN = (
+    core_select(m.Campaign.__table__)  # type: ignore[attr-defined]
+    .where(
+        _CAMPAIGN.guild_id == bindparam("guild_id"),
+        _CAMPAIGN.channel_id == bindparam("channel_id"),
+        _CAMPAIGN.status == "active",
+    )
+    .order_by(_CAMPAIGN.id.desc())
+    .limit(1)
+)
+_MEMBER = m.Membership.__table__.c  # type: ignore[attr-defined]
+_MEMBERS = (
+    core_select(m.Membership.__table__)  # type: ignore[attr-defined]
+    .where(_MEMBER.campaign_id == bindparam("campaign_id"))
+    .order_by(_MEMBER.user_id)
+)
+_ACTIVE_MEMBERS = _MEMBERS.where(_MEMBER.active == True)  # noqa: E712 - SQL comparison
 
 
 __all__ = [

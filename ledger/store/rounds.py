@@ -11,13 +11,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy import select as core_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from ledger.errors import InvalidChange, RoundStateError, UnknownRecord
 from ledger.store import models as m
+from ledger.store.coreread import core_rows
 from ledger.store.records import RoundView, SubmissionView
 from ledger.store.sqlin import in_values
 from ledger.store.transaction import WriteTransaction
@@ -139,14 +140,19 @@ async def get_round(session: AsyncSession, *, round_id: int) -> RoundView:
 
 async def current_round(session: AsyncSession, *, campaign_id: int) -> RoundView | None:
     """The campaign's round that is not yet posted, or None (at most one exists)."""
-    r = (
-        await session.exec(
-            select(m.Round).where(
-                m.Round.campaign_id == campaign_id, in_values(col(m.Round.state), m.UNFINISHED_ROUND_STATES)
-            )
-        )
-    ).first()
-    return None if r is None else _round_view(r)
+    rows = await core_rows(session, _CURRENT_ROUND, {"campaign_id": campaign_id})
+    return _round_view(rows[0]) if rows else None
+
+
+# A prebuilt Core lookup (:mod:`.coreread`): compiled once, no ORM instance built.
+_CURRENT_ROUND = (
+    core_select(_t(m.Round))
+    .where(
+        _t(m.Round).c.campaign_id == bindparam("campaign_id"),
+        in_values(_t(m.Round).c.state, m.UNFINISHED_ROUND_STATES),
+    )
+    .limit(1)
+)
 
 
 async def last_round(session: AsyncSession, *, campaign_id: int) -> RoundView | None:
