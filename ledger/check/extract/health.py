@@ -30,6 +30,7 @@ from ledger.check.extract.predicates import (
     _negated_at,
     _previous_sentence,
     any_lemma,
+    pronoun_fits,
     verb_lemma,
 )
 from ledger.check.extract.sentence import _Sentence
@@ -417,7 +418,7 @@ def _on_whom(
     want = _OBJECT_PRONOUNS_ALL.get(toks[q + 1].low)
     if want is None or toks[q + 1].low in ("his", "their"):
         return None
-    fits = _fits(s, want)
+    fits = pronoun_fits(s, want)
     before = [(eid, m, mod) for eid, m, mod, _ in subjects if m.j <= k]
     # the same pronoun earlier as a verb's object ("finds him"): not that verb's subject
     earlier = [p for p in range(s.a, k) if toks[p].low == toks[q + 1].low and not toks[p].quoted]
@@ -441,20 +442,6 @@ def _on_whom(
     if len(near) == 1:
         return next(iter(near)), before[-1][2] if before else Modality()
     return None
-
-
-def _fits(s: _Sentence, want: str) -> Callable[[str], bool]:
-    """A test: may the pronoun ``want`` (he, she, they) stand for the creature ``eid``."""
-
-    def fits(eid: str) -> bool:
-        e = s.snap.entities.get(eid)
-        if e is None or e.kind not in ("pc", "npc", "monster"):
-            return False
-        if e.pronoun is None:
-            return want != "it" and e.kind != "monster"
-        return e.pronoun == want
-
-    return fits
 
 
 def _cured(

@@ -25,6 +25,20 @@ from typing import cast
 
 from ledger.check.snapshot import Entity, WorldSnapshot
 
+# Honorifics of other tongues, by the pronoun they imply
+_FOREIGN_HE = ("don", "signor", "signore", "monsieur", "herr", "senor", "señor", "senhor", "mynheer")
+_FOREIGN_SHE = (
+    "donna",
+    "dona",
+    "doña",
+    "signora",
+    "signorina",
+    "mademoiselle",
+    "frau",
+    "fraulein",
+    "fräulein",
+)
+_FOREIGN_SHE += ("senora", "señora", "senhora", "mevrouw")
 # Titles of rank, office and religion that open a recorded name ("Captain Ilse Crane") and the gender they
 # imply (None: either). Two-word titles are matched before one-word ones.
 TITLES: Mapping[str, str | None] = {
@@ -92,47 +106,13 @@ TITLES: Mapping[str, str | None] = {
     "lieutenant": None,
     "inspector": None,
     # honorifics of other tongues a narrator gives a foreign name ("Donna Celestine Mauvais", "Herr Vogt")
-    **dict.fromkeys(
-        ("don", "signor", "signore", "monsieur", "herr", "senor", "señor", "senhor", "mynheer"), "he"
-    ),
-    **dict.fromkeys(
-        (
-            "donna",
-            "dona",
-            "doña",
-            "signora",
-            "signorina",
-            "mademoiselle",
-            "frau",
-            "fraulein",
-            "fräulein",
-            "senora",
-            "señora",
-            "senhora",
-            "mevrouw",
-        ),
-        "she",
-    ),
+    **dict.fromkeys(_FOREIGN_HE, "he"),
+    **dict.fromkeys(_FOREIGN_SHE, "she"),
 }
-_FOREIGN = ("don", "donna", "dona", "doña", "signor", "signora", "monsieur", "mademoiselle", "herr", "frau")
+_FOREIGN = (*_FOREIGN_HE, *_FOREIGN_SHE)
 # Honorifics a narrator puts before anyone's family or given name, recorded or not ("Miss Kell").
-HONORIFICS: Mapping[str, str | None] = {
-    k: TITLES[k]
-    for k in (
-        "mr",
-        "mister",
-        "sir",
-        "master",
-        "mrs",
-        "miss",
-        "ms",
-        "madame",
-        "madam",
-        "mistress",
-        "lady",
-        *_FOREIGN,
-    )
-}
+_ADDRESS = ("mr", "mister", "sir", "master", "mrs", "miss", "ms", "madame", "madam", "mistress", "lady")
+HONORIFICS: Mapping[str, str | None] = {k: TITLES[k] for k in (*_ADDRESS, *_FOREIGN)}
 # Age words before a name: "Old Fisk", "young Miss Varga".
 AGES = frozenset({"old", "young"})
 # Person nouns after a family name that say the gender: "the young Aelindor lord".
@@ -335,30 +315,24 @@ def _office_title(lows: list[str]) -> int:
 
 # Titles that say an office, so "the sheriff" names the one record with that title; kin words, honorifics and
 # words with other common senses ("the count", "the general", "the elder") do not.
-_OFFICE_TITLES = frozenset(TITLES) - {
-    "mr",
-    "mister",
-    "sir",
-    "lord",
-    "brother",
-    "father",
-    "master",
-    "mrs",
-    "miss",
-    "ms",
-    "madame",
-    "madam",
-    "mistress",
-    "lady",
-    "dame",
-    "sister",
-    "mother",
-    "count",
-    "general",
-    "elder",
-    "judge",
-    "dr",
-}
+_OFFICE_TITLES = (
+    frozenset(TITLES)
+    - set(_ADDRESS)
+    - set(_FOREIGN)
+    - {
+        "lord",
+        "brother",
+        "father",
+        "dame",
+        "sister",
+        "mother",
+        "count",
+        "general",
+        "elder",
+        "judge",
+        "dr",
+    }
+)
 
 
 def title_variants(e: Entity) -> set[tuple[str, ...]]:

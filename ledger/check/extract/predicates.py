@@ -240,12 +240,9 @@ def _speech_acts(s: _Sentence, lo: int, hi: int, listener: str) -> bool:
     return False
 
 
-def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
-    """The creature a clause-opening pronoun or "the man" stands for: the previous sentence's subject when
-    it fits, else the one creature named in this or the previous sentence that fits."""
-    want = _SUBJECT_PRONOUNS.get(word) or _GENDER_NOUNS.get(word)
-    if want is None:
-        return None
+def pronoun_fits(s: _Sentence, want: str) -> Callable[[str], bool]:
+    """A test: may the pronoun ``want`` (he, she, they, it) stand for the creature ``eid``? A creature with no
+    recorded pronoun fits any but "it", and a monster none then."""
 
     def fits(eid: str) -> bool:
         e = s.snap.entities.get(eid)
@@ -255,6 +252,16 @@ def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
             return want != "it" and e.kind != "monster"
         return e.pronoun == want
 
+    return fits
+
+
+def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
+    """The creature a clause-opening pronoun or "the man" stands for: the previous sentence's subject when
+    it fits, else the one creature named in this or the previous sentence that fits."""
+    want = _SUBJECT_PRONOUNS.get(word) or _GENDER_NOUNS.get(word)
+    if want is None:
+        return None
+    fits = pronoun_fits(s, want)
     ante = s.ex.antecedent.get(s.a)
     if ante is not None and fits(ante):
         return ante
