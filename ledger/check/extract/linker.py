@@ -28,17 +28,9 @@ from ledger.check.snapshot import Entity, WorldSnapshot
 # Honorifics of other tongues, by the pronoun they imply
 _FOREIGN_HE = ("don", "signor", "signore", "monsieur", "herr", "senor", "señor", "senhor", "mynheer")
 _FOREIGN_SHE = (
-    "donna",
-    "dona",
-    "doña",
-    "signora",
-    "signorina",
-    "mademoiselle",
-    "frau",
-    "fraulein",
-    "fräulein",
+    *("donna", "dona", "doña", "signora", "signorina", "mademoiselle", "frau", "fraulein", "fräulein"),
+    *("senora", "señora", "senhora", "mevrouw"),
 )
-_FOREIGN_SHE += ("senora", "señora", "senhora", "mevrouw")
 # Titles of rank, office and religion that open a recorded name ("Captain Ilse Crane") and the gender they
 # imply (None: either). Two-word titles are matched before one-word ones.
 TITLES: Mapping[str, str | None] = {
