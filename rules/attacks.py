@@ -13,7 +13,7 @@ from rules.checks import RollRecord, roll_save
 from rules.creatures import Ability, Attack, DamageDice, DamageType, slugify
 from rules.errors import IntentError
 from rules.intents import Intent
-from rules.resolution import ActionResult, Outcome
+from rules.resolution import ActionResult, Outcome, hit_points
 from rules.round_book import RoundBook
 from rules.srd import SPELLS, Spell
 from rules.state import Change, Combatant, ConditionAdded
@@ -252,7 +252,7 @@ def resolve_ability(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
         rolls.append(record)
         woke = " and wakes up" if target.hp == 0 and after.hp > 0 else ""
         summary = (
-            f"{actor.name}'s {spell.name} restores {after.hp - target.hp} hit points to {target.name}{woke}."
+            f"{actor.name}'s {spell.name} restores {hit_points(after.hp - target.hp)} to {target.name}{woke}."
         )
         outcome = Outcome.SUCCESS
     else:  # stabilize

@@ -11,7 +11,7 @@ from rules import combat
 from rules.checks import RollRecord, with_outcome
 from rules.creatures import DamageDice, Skill
 from rules.intents import Intent, IntentKind
-from rules.resolution import ActionResult, Outcome
+from rules.resolution import ActionResult, Outcome, hit_points
 from rules.round_book import RoundBook
 from rules.skill_actions import best_of_athletics_acrobatics, check_roll
 from rules.srd import item_effect
@@ -57,7 +57,7 @@ def resolve_use_item(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
         rolls.append(record)
         woke = " and wakes up" if target.hp == 0 and after.hp > 0 else ""
         who = "" if target.id == actor.id else f" to {target.name}"
-        summary = f"{actor.name} uses {item_label}{who}: {after.hp - target.hp} hit points restored{woke}."
+        summary = f"{actor.name} uses {item_label}{who}: {hit_points(after.hp - target.hp)} restored{woke}."
     else:
         if not target.dying:
             rnd.add(rnd.refuse(intent, f"{target.name} is not dying"))

@@ -54,4 +54,9 @@ class RoundResolution(BaseModel):
     state: RoundState  # the scene after the round
 
 
-__all__ = ["ActionResult", "Outcome", "RoundResolution"]
+def hit_points(n: int) -> str:
+    """ "1 hit point", "9 hit points": how a result line counts healing."""
+    return f"{n} hit point" if n == 1 else f"{n} hit points"
+
+
+__all__ = ["ActionResult", "Outcome", "RoundResolution", "hit_points"]

@@ -33,3 +33,10 @@ def test_a_slain_monsters_turn_is_not_listed_but_a_pcs_refusals_are() -> None:
     lines = _action_lines(SimpleNamespace(results=results), NAMES)  # type: ignore[arg-type]
     assert [(line.actor, line.outcome) for line in lines] == [("Bo", "refused"), ("Ada", "refused")]
     assert "already dead" in lines[0].summary and "Ada is dead" in lines[1].summary
+
+
+def test_healing_counts_one_hit_point_in_the_singular() -> None:
+    """Seen in the evening: "Orrin Vale uses potion of healing: 1 hit points restored"."""
+    from rules.resolution import hit_points
+
+    assert [hit_points(n) for n in (0, 1, 9)] == ["0 hit points", "1 hit point", "9 hit points"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from bot.narrator.base import ActionOutcome, NarrationRequest, RetrievedRecord, SceneCreature
 from bot.narrator.speech import reported_speech
+from rules.resolution import hit_points
 
 # Placeholders: {actor} {target} {item} {dest} {skill} {ability} {dmg} {qty} {weapon} {on_target}
 # {from_target} {effect} {speech} {plan} {reason}. Every phrasing opens with the actor's name.
@@ -137,7 +138,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "refused.dead_target": ("{actor} turns to {plan}, but {target} is already dead",),
     "died": ("{target} dies", "{target} is slain", "{target} collapses, dead"),
     "down": ("{target} drops unconscious", "{target} falls unconscious", "{target} is knocked out"),
-    "healed": ("{target} regains {healing} hit points",),
+    "healed": ("{target} regains {healing}",),
     "contest": (
         "{contester} contests it, and {winner} comes out on top, {detail}",
         "It comes down to a contest with {contester}, and {winner} prevails, {detail}",
@@ -288,7 +289,7 @@ def fields(outcome: ActionOutcome, names: dict[str, str]) -> dict[str, str]:
     effect = ""
     if outcome.healing:
         who = target if has_target else outcome.actor_name
-        effect = f", and {who} regains {outcome.healing} hit points"
+        effect = f", and {who} regains {hit_points(outcome.healing)}"
     elif outcome.damage:
         effect = f", dealing {damage}" if has_target else ""
     speech = ""
@@ -378,7 +379,7 @@ def consequences(outcome: ActionOutcome, names: dict[str, str], rng: Picker, tol
     target = outcome.target_name or names.get(outcome.target_id or "", "") or "the target"
     if outcome.healing and not template_has_effect:
         healed = target if outcome.target_id or outcome.target_name else outcome.actor_name
-        out.append(rng.phrase("healed").format(target=healed, healing=outcome.healing))
+        out.append(rng.phrase("healed").format(target=healed, healing=hit_points(outcome.healing)))
     if outcome.target_died:
         out.append(rng.phrase("died").format(target=target))
     elif outcome.target_down:
