@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -280,26 +279,21 @@ def _will_is_a_noun(tokens: Sequence[Token], k: int, lo: int, hi: int) -> bool:
     return k + 1 >= hi or not tokens[k + 1].low.isalpha() or tokens[k + 1].low in _WILL_NOUN_BEFORE
 
 
-#: Secrets already read, per name index: (index, result) by (id(index), what was read). A round's snapshot
-#: takes the previous one's name index when the entities it is built from did not change
-#: (``ledger.check.snapshot_sql``), and a secret is read from its fact and those entities alone, so a fact
-#: read last round is not read again: only the round's new facts are (reading every fact again was ~14 ms of
-#: each round). The index is kept in the entry, so an id reused after it is freed never matches.
-_READ: OrderedDict[tuple[object, ...], tuple[object, object]] = OrderedDict()
-READ_KEPT = 50_000
 _T = TypeVar("_T")
 
 
-def _memo(index: object, key: tuple[object, ...], read: Callable[[], _T]) -> _T:
-    full = (id(index), *key)
-    kept = _READ.get(full)
-    if kept is not None and kept[0] is index:
-        _READ.move_to_end(full)
-        return cast(_T, kept[1])
+def _memo(
+    index: NameIndex, key: tuple[object, ...], read: Callable[[], _T], used: set[tuple[object, ...]]
+) -> _T:
+    """``read()``, once per name index: a secret is read from its fact and the entities the index was built
+    from alone, and a round's snapshot takes the previous one's index when those did not change
+    (``ledger.check.snapshot_sql``), so a fact read last round is not read again (reading every fact again
+    was ~14 ms of each round)."""
+    used.add(key)
+    if key in index.read:
+        return cast(_T, index.read[key])
     value = read()
-    _READ[full] = (index, value)
-    if len(_READ) > READ_KEPT:
-        _READ.popitem(last=False)
+    index.read[key] = value
     return value
 
 
@@ -309,6 +303,7 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
     if isinstance(cached, tuple):
         return cached
     index = name_index(snap)
+    used: set[tuple[object, ...]] = set()
     places: dict[str, frozenset[str]] = {}
     out: list[Secret] = []
     for f in snap.facts.values():
@@ -320,6 +315,7 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
                 index,
                 ("short", f.key, value, f.visibility),
                 partial(_short_secret, snap, f.key, value, f.visibility),
+                used,
             )
             if short is not None:
                 out.append(short)
@@ -328,13 +324,18 @@ def read_secrets(snap: WorldSnapshot) -> tuple[Secret, ...]:
             index,
             ("fact", f.key, value, f.visibility),
             partial(_fact_secret, snap, index, f.key, value, f.visibility),
+            used,
         )
         places.update(found)
         if secret is not None:
             out.append(secret)
     out += [
-        s for e in snap.edges if (s := _memo(index, ("edge", e), partial(_edge_secret, snap, e))) is not None
+        s
+        for e in snap.edges
+        if (s := _memo(index, ("edge", e), partial(_edge_secret, snap, e), used)) is not None
     ]
+    for stale in index.read.keys() - used:  # facts changed or gone since: no longer worth keeping
+        del index.read[stale]
     snap.cache["places"] = places
     result = tuple(out)
     snap.cache["secrets"] = result

@@ -68,6 +68,9 @@ class NameIndex:
     derived_starts: frozenset[str] = frozenset()  # first words of derived forms, and their prefixes
     # first word -> the longest recorded phrase starting with it: most words start only short names
     reach: Mapping[str, int] = field(default_factory=dict)
+    # what was read with this index and holds while it does (the leak check's secrets, by fact): a round's
+    # snapshot that takes the previous index reads only its new facts; it lives and dies with the index
+    read: dict[tuple[object, ...], object] = field(default_factory=dict, compare=False, hash=False)
 
 
 def name_index(snapshot: WorldSnapshot) -> NameIndex:
