@@ -37,7 +37,7 @@ def add_parser(subparsers: Any) -> None:
         "--location",
         metavar="ID",
         default=None,
-        help="the scene's location id (default: the scenario's starting location)",
+        help="the scene's location id (default: where most living PCs stand, else the starting location)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument(

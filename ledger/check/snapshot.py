@@ -630,6 +630,22 @@ def _superseded_by(change: Any) -> tuple[str, ...]:
     return ()
 
 
+def party_location(world: Any) -> str:
+    """Where the party stands now: the place most living PCs are (the first PC's on a tie), else the
+    campaign's starting location.
+
+    A scenario's history moves the party (down the crypt stair, aboard the barge); a check of "the scene"
+    means the scene they are in, not the one the campaign opened in, or every NPC beside them reads as absent.
+    """
+    counts: dict[str, int] = {}
+    for e in world.entities.values():
+        if e.kind == "pc" and e.alive and e.location:
+            counts[e.location] = counts.get(e.location, 0) + 1
+    if not counts:
+        return str(world.starting_location)
+    return max(counts, key=lambda loc: counts[loc])  # dicts keep order: the first PC's place wins a tie
+
+
 def snapshot_from_world(
     world: Any,
     *,
@@ -641,8 +657,8 @@ def snapshot_from_world(
     leaks).
 
     ``scenario`` (the loaded :class:`ledger.scenario.format.Scenario`) adds its logged retcons; ``scene``
-    defaults to
-    the world's starting location with every living creature there; ``round`` defaults to no round facts.
+    defaults to where the party stands now (:func:`party_location`) with every living creature there;
+    ``round`` defaults to no round facts.
     Item fates come from the replay: an item nobody holds any more was sold, used up or destroyed.
     """
     told = record_facts(((f.key, f.value) for f in world.facts.values()), world.items, world.entities)
@@ -732,7 +748,7 @@ def snapshot_from_world(
                     ids = tuple(r for sub in ch.changes for r in _superseded_by(sub))
                     retcons.append(Retcon(str(ch.target), ch.reason, ids))
     if scene is None:
-        here = world.starting_location
+        here = party_location(world)
         scene = Scene(
             location=here,
             present=frozenset(e.id for e in world.entities.values() if e.location == here and e.alive),
