@@ -11,7 +11,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import cast
 
 from ledger.check.claims import Claim
 from ledger.check.extract.lexicon import _BODY_NOUNS, _NUMBERS
@@ -29,7 +28,7 @@ from ledger.check.extract.linker import (
     title_variants,
 )
 from ledger.check.extract.text import Token, _key
-from ledger.check.snapshot import Entity, WorldSnapshot
+from ledger.check.snapshot import WorldSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,193 +261,10 @@ def find_mentions(
         mentions.append(Mention(ids, i, i + size, end.poss, tokens[i].quoted, vis))
         i += size
     if snapshot.edges:
+        from ledger.check.extract.kin_phrases import _kin_phrases  # it reads this module's Mention
+
         mentions = _kin_phrases(mentions, tokens, snapshot)
     return mentions, tells, threads
-
-
-_KIN_ADJ_MAX = 2  # "the Thane's younger brother", "Voss's only living son"
-_INVERSE_ROLE = {
-    "sibling": "sibling",
-    "spouse": "spouse",
-    "cousin": "cousin",
-    "parent": "child",
-    "child": "parent",
-    "grandparent": "grandchild",
-    "grandchild": "grandparent",
-    "parent_sibling": "sibling_child",
-    "sibling_child": "parent_sibling",
-}
-_COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "being", "as"})
-
-
-def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]:
-    """(possessor, kin role) -> the relatives a public kin record names: "Dunstan is Thane Osric's younger
-    brother" files Dunstan under (Osric, sibling). Built once per snapshot from the records' own sentences:
-    the one named first (the record's source, or its target when the sentence opens with the target's name)
-    is the relative, the possessive before the term is the other."""
-    found = snap.cache.get("kin_relatives")
-    if found is not None:
-        return cast("Mapping[tuple[str, str], tuple[str, ...]]", found)
-    from ledger.check.extract.relations import kin_role  # relations reads mentions from this module
-
-    out: dict[tuple[str, str], list[str]] = {}
-    for ed in snap.edges:
-        if ed.visibility != "public" or not ed.reason:
-            continue
-        words = "".join(c if c.isalnum() or c in "'-" else " " for c in ed.reason.replace("’", "'")).split()
-        terms = [
-            (q, kin)
-            for q, w in enumerate(words)
-            if (kin := kin_role(w)) is not None
-            and not w.lower().endswith("s")
-            and any(v.endswith("'s") for v in words[max(0, q - 1 - _KIN_ADJ_MAX) : q])
-        ]
-        if len(terms) != 1:
-            continue
-        first = words[0].lower()
-        source, target = snap.entities.get(ed.source), snap.entities.get(ed.target)
-        if source is None or target is None:
-            continue
-        if _called(source, first):
-            relative, possessor = source, target
-        elif _called(target, first):
-            relative, possessor = target, source
-        else:
-            continue
-        role, gender = terms[0][1]
-        want = {"m": "he", "f": "she"}.get(gender)
-        if want is not None and relative.pronoun not in (want, None):
-            continue
-        out.setdefault((possessor.id, role), []).append(relative.id)
-        # the tie seen from the other end: Dunstan's brother is the Thane, a son's father is the man
-        # whose son he is (the gender of the other term is checked against the text's word when linked)
-        back = _INVERSE_ROLE.get(role)
-        if back is not None:
-            out.setdefault((relative.id, back), []).append(possessor.id)
-    index = {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
-    snap.cache["kin_relatives"] = index
-    return index
-
-
-def _called(e: Entity, word: str) -> bool:
-    """True when ``word`` is a word of ``e``'s recorded name or of one of its public aliases."""
-    names = [e.name, *(a.name for a in e.aliases if a.visibility == "public")]
-    return any(word in name.lower().split() for name in names)
-
-
-def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapshot) -> list[Mention]:
-    """ "the Thane's brother", "Voss's only daughter": a possessive name, up to two modifiers and a kinship
-    term name the one relative the record ties to that person by that term, when it is one; the phrase
-    becomes that relative's mention (the possessor is named only to say whose). Not after a copula ("he is
-    the Thane's brother" is a kinship claim for :mod:`.relations`) nor before a name in apposition."""
-    from ledger.check.extract.relations import KIN_TERMS
-
-    index = _kin_index(snap)
-    if not index:
-        return mentions
-    n = len(tokens)
-    starts = {m.i for m in mentions}
-    out: list[Mention] = []
-    for m in mentions:
-        e = snap.entities.get(m.id or "")
-        if not m.poss or m.quoted or e is None or e.kind not in ("pc", "npc"):
-            out.append(m)
-            continue
-        term: int | None = None
-        for q in range(m.j, min(n, m.j + _KIN_ADJ_MAX + 1)):
-            if q in starts or tokens[q].quoted or not tokens[q].text.islower():
-                break
-            if tokens[q].low in KIN_TERMS:
-                term = q
-                break
-        role = KIN_TERMS.get(tokens[term].low) if term is not None else None
-        relatives = index.get((e.id, role[0]), ()) if role is not None else ()
-        after = tokens[term + 1] if term is not None and term + 1 < n else None
-        before = tokens[m.i - 1].low if m.i > 0 else ""
-        if (
-            term is None
-            or role is None
-            or len(relatives) != 1
-            or before in _COPULAS
-            or (after is not None and after.text[:1].isupper() and not after.quoted)
-            or (
-                after is not None
-                and after.text == ","
-                and term + 2 < n
-                and tokens[term + 2].text[:1].isupper()
-            )
-        ):
-            out.append(m)
-            continue
-        rel = snap.entities[relatives[0]]
-        want = {"m": "he", "f": "she"}.get(role[1])
-        if want is not None and rel.pronoun not in (want, None):
-            out.append(m)
-            continue
-        out.append(Mention((rel.id,), m.i, term + 1, tokens[term].poss, False, "public", True))
-    return _kin_by_pronoun_phrases(out, tokens, snap, index, KIN_TERMS)
-
-
-_KIN_PRONOUNS = {"his": "he", "her": "she"}
-
-
-def _kin_by_pronoun_phrases(
-    mentions: list[Mention],
-    tokens: list[Token],
-    snap: WorldSnapshot,
-    index: Mapping[tuple[str, str], tuple[str, ...]],
-    kin_terms: Mapping[str, tuple[str, str]],
-) -> list[Mention]:
-    """ "Osei leans on the rail while his father does the work": a possessive pronoun, up to two modifiers
-    and a kinship term name the one relative the record ties by that term to the nearest creature named
-    earlier in the same sentence whose pronoun the possessive fits. Like "Osei's father" (above), but the
-    possessor told by a pronoun; with no such creature in the sentence the pronoun is not guessed at."""
-    starts = {m.i for m in mentions}
-    covered = {q for m in mentions for q in range(m.i, m.j)}
-    n = len(tokens)
-    added: list[Mention] = []
-    for p, t in enumerate(tokens):
-        want = _KIN_PRONOUNS.get(t.low)
-        if want is None or t.quoted or p in covered:
-            continue
-        term: int | None = None
-        for q in range(p + 1, min(n, p + _KIN_ADJ_MAX + 2)):
-            if q in starts or tokens[q].quoted or not tokens[q].text.islower():
-                break
-            if tokens[q].low in kin_terms:
-                term = q
-                break
-        if term is None or tokens[term].poss:
-            continue  # "her husband's will" names a thing by its owner, read by the item passes
-        role = kin_terms[tokens[term].low]
-        before = tokens[p - 1].low if p > 0 else ""
-        after = tokens[term + 1] if term + 1 < n else None
-        if before in _COPULAS or (after is not None and after.text[:1].isupper() and not after.quoted):
-            continue  # "he is his father's son"; "her brother Tomas" names him itself
-        # the possessor: the nearest creature named before, back to the sentence's start
-        owner: str | None = None
-        for m in reversed(mentions):
-            if m.i >= p:
-                continue
-            if any(tokens[q].text in (".", "!", "?") for q in range(m.j, p)):
-                break
-            e = snap.entities.get(m.id or "")
-            if e is not None and e.kind in ("pc", "npc") and not m.quoted and e.pronoun == want:
-                owner = e.id
-                break
-        if owner is None:
-            continue
-        relatives = index.get((owner, role[0]), ())
-        if len(relatives) != 1:
-            continue
-        rel = snap.entities[relatives[0]]
-        gender = {"m": "he", "f": "she"}.get(role[1])
-        if gender is not None and rel.pronoun not in (gender, None):
-            continue
-        added.append(Mention((rel.id,), p, term + 1, tokens[term].poss, False, "public", True))
-    if not added:
-        return mentions
-    return sorted([*mentions, *added], key=lambda m: (m.i, m.j))
 
 
 _DETERMINERS = DETERMINERS
