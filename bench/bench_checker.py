@@ -35,18 +35,18 @@ from ledger.check.snapshot import (  # noqa: E402
     WorldSnapshot,
     load_world,
 )
-from tests.corpus.loader import leak_cases, leak_world_path, narrations, world_path  # noqa: E402
+from tests.corpus.loader import leak_cases, leak_world_path, narrations, snapshot_for, world_path  # noqa: E402
 
 
-def corpus_figures(batch: str | None = None) -> None:
-    """Print precision, recall and false alarms over the labelled corpus."""
+def corpus_figures(batch: str | None = None, folder: Path | None = None) -> None:
+    """Print precision, recall and false alarms over the labelled corpus (or the batches in ``folder``)."""
     tp = fp = fn = tn = wrong_record = wrong_reason = 0
     misses: list[str] = []
     alarms: list[str] = []
     wrongs: list[str] = []
-    cases = [n for n in narrations() if batch is None or n.id.split("-", 1)[0] == batch]
+    cases = [n for n in narrations(folder) if batch is None or n.id.split("-", 1)[0] == batch]
     for n in cases:
-        report = check(n.text, load_world(world_path(n.world), n.round))
+        report = check(n.text, snapshot_for(n))
         named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
         if n.expect == "conflict":
             extra = named - set(n.refuted_by) - set(n.also_refuted_by)
@@ -69,7 +69,7 @@ def corpus_figures(batch: str | None = None) -> None:
     flagged = tp + wrong_record + fp
     planted = tp + wrong_record + fn
     clean = fp + tn
-    title = f"batch {batch}" if batch else "whole corpus"
+    title = f"batch {batch}" if batch else ("whole corpus" if folder is None else f"all of {folder.name}/")
     print(f"== {title}: {len(cases)} narrations ({planted} planted, {clean} clean)")
     print(
         f"precision            {(tp + wrong_record) / flagged if flagged else 1.0:.3f}"
@@ -262,7 +262,18 @@ def latency(runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument(
+        "--heldout",
+        action="store_true",
+        help="score only the batches in tests/corpus/heldout/ (run a held-out batch once, then move it)",
+    )
     args = parser.parse_args()
+    if args.heldout:
+        folder = ROOT / "tests" / "corpus" / "heldout"
+        corpus_figures(folder=folder)
+        for batch in sorted({n.id.split("-", 1)[0] for n in narrations(folder)}):
+            corpus_figures(batch=batch, folder=folder)
+        return
     corpus_figures()
     leak_figures()
     for batch in sorted({n.id.split("-", 1)[0] for n in narrations() if n.id.startswith("holdout")}):

@@ -8,20 +8,12 @@ text has a second, genuine problem (``also_refuted_by``): a right verdict for a 
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from ledger.check.judge import check
-from ledger.check.snapshot import WorldSnapshot, load_world
-from tests.corpus.loader import Narration, narrations, world_path
+from tests.corpus.loader import Narration, narrations, snapshot_for
 
 CORPUS = narrations()
-
-
-@cache
-def _world(world: str, round_name: str | None) -> WorldSnapshot:
-    return load_world(world_path(world), round_name)
 
 
 def test_the_corpus_is_big_and_varied() -> None:
@@ -58,7 +50,7 @@ def _param(n: Narration) -> object:
 
 @pytest.mark.parametrize("case", [_param(n) for n in CORPUS])
 def test_corpus_narration(case: Narration) -> None:
-    report = check(case.text, _world(case.world, case.round))
+    report = check(case.text, snapshot_for(case))
     named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
     detail = [(v.claim.label(), v.refuted_by, v.reason) for v in report.conflicts()], report.leaks
     assert report.verdict == case.expect, detail
@@ -76,7 +68,7 @@ def _reason_param(n: Narration) -> object:
     "case", [_reason_param(n) for n in CORPUS if n.expect == "conflict" and not n.known_miss]
 )
 def test_corpus_narration_names_no_wrong_record(case: Narration) -> None:
-    report = check(case.text, _world(case.world, case.round))
+    report = check(case.text, snapshot_for(case))
     named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
     wrong = named - set(case.refuted_by) - set(case.also_refuted_by)
     reasons = [(v.claim.text, v.refuted_by, v.reason) for v in report.conflicts() if v.refuted_by in wrong]

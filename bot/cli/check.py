@@ -79,12 +79,11 @@ def _snapshot(path: str, location: str | None = None) -> Any:
         raise CliError(f"invalid scenario {path}: {exc}") from None
     scene = None
     if location is not None:
-        from ledger.check.snapshot import Scene
+        from ledger.check.snapshot import scene_at
 
         if location not in world.locations:
             raise CliError(f"unknown location {location!r} in {path}")
-        here = frozenset(e.id for e in world.entities.values() if e.location == location and e.alive)
-        scene = Scene(location=location, present=here)
+        scene = scene_at(world, location)
     return snapshot_from_world(world, scenario=scenario, scene=scene)
 
 

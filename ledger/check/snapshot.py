@@ -630,6 +630,14 @@ def _superseded_by(change: Any) -> tuple[str, ...]:
     return ()
 
 
+def scene_at(world: Any, location: str) -> Scene:
+    """The scene at ``location`` of a replayed scenario world: every living creature standing there."""
+    return Scene(
+        location=location,
+        present=frozenset(e.id for e in world.entities.values() if e.location == location and e.alive),
+    )
+
+
 def party_location(world: Any) -> str:
     """Where the party stands now: the place most living PCs are (the first PC's on a tie), else the
     campaign's starting location.
@@ -748,11 +756,7 @@ def snapshot_from_world(
                     ids = tuple(r for sub in ch.changes for r in _superseded_by(sub))
                     retcons.append(Retcon(str(ch.target), ch.reason, ids))
     if scene is None:
-        here = party_location(world)
-        scene = Scene(
-            location=here,
-            present=frozenset(e.id for e in world.entities.values() if e.location == here and e.alive),
-        )
+        scene = scene_at(world, party_location(world))
     return WorldSnapshot.build(
         entities=entities,
         holdings=holdings,

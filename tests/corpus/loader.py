@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+
+from ledger.check.snapshot import WorldSnapshot, load_world, scene_at, snapshot_from_world
+from ledger.scenario.reading import load_scenario
+from ledger.scenario.replay import final_world
 
 CORPUS = Path(__file__).resolve().parent
 
@@ -25,6 +30,11 @@ class Narration:
     # records of a second, genuine problem the text also has (the checker may name them too)
     also_refuted_by: tuple[str, ...] = ()
     wrong_reason: str = ""  # a record the checker names today for a wrong reason (that test expects it)
+    # a batch in the scenario format (the one `tablekeeper check --scenario` reads): ``world`` is then the
+    # scenario file's stem under ``scenarios/`` beside the batch, and ``location`` the scene (--location)
+    scenario: bool = False
+    location: str | None = None
+    folder: Path = CORPUS / "narrations"
 
 
 def world_path(world: str) -> Path:
@@ -32,16 +42,45 @@ def world_path(world: str) -> Path:
     return CORPUS / "worlds" / f"{world}.json"
 
 
-def narrations() -> list[Narration]:
-    """Every narration of every world, in file order."""
+def scenario_path(n: Narration) -> Path:
+    """The scenario file a scenario-format narration is told in."""
+    return n.folder / "scenarios" / f"{n.world}.toml"
+
+
+@cache
+def _scenario_world(path: Path, location: str | None) -> WorldSnapshot:
+    scenario = load_scenario(path)
+    world = final_world(scenario, "gm")
+    scene = scene_at(world, location) if location else None
+    return snapshot_from_world(world, scenario=scenario, scene=scene)
+
+
+@cache
+def _json_world(world: str, round_name: str | None) -> WorldSnapshot:
+    return load_world(world_path(world), round_name)
+
+
+def snapshot_for(n: Narration) -> WorldSnapshot:
+    """The world a narration is judged against, built as ``tablekeeper check`` builds it (cached)."""
+    if n.scenario:
+        return _scenario_world(scenario_path(n), n.location)
+    return _json_world(n.world, n.round)
+
+
+def narrations(folder: Path | None = None) -> list[Narration]:
+    """Every narration of every batch in ``folder`` (default: the corpus), in file order."""
+    folder = folder or CORPUS / "narrations"
     out: list[Narration] = []
-    for path in sorted((CORPUS / "narrations").glob("*.toml")):
+    for path in sorted(folder.glob("*.toml")):
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
         for n in raw.get("narration", []):
             out.append(
                 Narration(
                     id=n["id"],
-                    world=n.get("world", path.stem),
+                    world=n.get("world") or n.get("scenario") or path.stem,
+                    scenario="scenario" in n,
+                    location=n.get("location"),
+                    folder=folder,
                     round=n.get("round"),
                     expect=n["expect"],
                     kinds=tuple(n.get("kinds", ())),
