@@ -1,13 +1,15 @@
 """:func:`extract`: a narration split into claims, running the passes of the package in order.
 
 Tokens and names first (:mod:`.text`, :mod:`.names`), then each sentence through the claim passes: speech
-and acting (:mod:`.presence`), combat, holdings, relations, threads, knowledge and new names. The passes
-only append to the one :class:`~ledger.check.extract.names.Extraction`; their order is part of the result.
+and acting (:mod:`.presence`), combat, holdings, relations, threads, knowledge and new names; then the
+round's attacks told over whole passages (:mod:`.blows`). The passes only append to the one
+:class:`~ledger.check.extract.names.Extraction`; their order is part of the result.
 Imports every other module of the package; none imports it.
 """
 
 from __future__ import annotations
 
+from ledger.check.extract.blows import _blows
 from ledger.check.extract.combat import _combat
 from ledger.check.extract.holdings import _holdings
 from ledger.check.extract.knows import _knows
@@ -65,4 +67,5 @@ def _extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         _knows(s)
         _meaning(s)
         _new_names(s, covered)
+    _blows(ex, snapshot, text, sentences)
     return ex

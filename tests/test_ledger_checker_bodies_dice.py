@@ -1,0 +1,166 @@
+"""Issue 10, "bodies and dice": conditions read against what a body does, and the round's dice against the
+way each attack is told.
+
+- Dice (ledger.check.extract.blows): an attack is told over a passage that follows its attacker as the agent
+  (named, addressed as "you", its weapon or an item it holds as the subject), and its outcome is read from
+  what the blow meets: contact with the target or its body (into, across, against; "takes him in the
+  shoulder") against passing it by (past, off after a glancing verb, a distance "from" it), nothing or
+  air, or a word of missing. Other attacks of the same narration told as rolled stay clean, and so do
+  blows in quotation, hypotheticals and memory.
+- Conditions: see the tests below each world.
+
+Worlds are invented here (a fen troll hunt, a frontier saloon, a salvage ship), not the batches'.
+"""
+
+from __future__ import annotations
+
+from ledger.check.judge import check
+from ledger.check.snapshot import ActionResult, Alias, Entity, Holding, RoundFacts, Scene, WorldSnapshot
+
+
+def _world(actions: tuple[ActionResult, ...], extra: tuple[Entity, ...] = ()) -> WorldSnapshot:
+    """A fen troll hunt: Hale (he, a cleaver), Marisol (she, a boathook), Pell (he, an npc), the troll."""
+    here = "loc-fen"
+    people = (
+        Entity("pc-hale", "pc", "Hale", owner="1", location=here, pronoun="he", hp=20, max_hp=20),
+        Entity("pc-marisol", "pc", "Marisol", owner="2", location=here, pronoun="she", hp=20, max_hp=20),
+        Entity("npc-pell", "npc", "Pell Rudd", location=here, pronoun="he", hp=10, max_hp=10),
+        Entity(
+            "monster-troll",
+            "monster",
+            "the fen troll",
+            aliases=(Alias("the troll"),),
+            location=here,
+            hp=40,
+            max_hp=40,
+        ),
+        Entity("item-cleaver", "item", "the cleaver"),
+        Entity("item-boathook", "item", "the boathook"),
+        Entity(here, "location", "the fen"),
+        *extra,
+    )
+    return WorldSnapshot.build(
+        entities=people,
+        holdings=[Holding("item-cleaver", "pc-hale"), Holding("item-boathook", "pc-marisol")],
+        scene=Scene(here, frozenset(e.id for e in people if e.kind in ("pc", "npc", "monster"))),
+        round=RoundFacts(
+            number=2,
+            actions=actions,
+            submissions={"pc-hale": "I attack the troll.", "pc-marisol": "I attack the troll."},
+            acted=frozenset({"pc-hale", "pc-marisol"}),
+        ),
+    )
+
+
+def _dice(text: str, snap: WorldSnapshot) -> set[str]:
+    """The round results a narration is said to contradict."""
+    return {
+        str(v.refuted_by)
+        for v in check(text, snap).conflicts()
+        if str(v.refuted_by).startswith("round:action")
+    }
+
+
+HALE_MISSES = ActionResult("action-1", "pc-hale", "attack", "monster-troll", outcome="miss")
+HALE_HITS = ActionResult("action-1", "pc-hale", "attack", "monster-troll", outcome="hit", damage=7)
+MARISOL_HITS = ActionResult("action-2", "pc-marisol", "attack", "monster-troll", outcome="hit", damage=5)
+MARISOL_MISSES = ActionResult("action-2", "pc-marisol", "attack", "monster-troll", outcome="miss")
+TROLL_MISSES_PELL = ActionResult("action-3", "monster-troll", "attack", "npc-pell", outcome="miss")
+TROLL_HITS_PELL = ActionResult("action-3", "monster-troll", "attack", "npc-pell", outcome="hit", damage=6)
+
+
+# --- a miss told as a hit ----------------------------------------------------------------------------------
+
+
+def test_a_missed_blow_told_landing_through_the_weapon_the_attacker_holds() -> None:
+    snap = _world((HALE_MISSES, MARISOL_HITS))
+    text = (
+        "Hale sets his heels in the peat. The cleaver comes round low and bites across the troll's knee, "
+        "and black blood wells up through the moss."
+    )
+    assert "round:action-1" in _dice(text, snap)
+
+
+def test_a_missed_blow_told_landing_on_the_one_addressed() -> None:
+    snap = _world((HALE_HITS, MARISOL_MISSES))
+    text = "Marisol, breathing hard, you jab the boathook up against the troll's jaw and feel it crunch."
+    assert "round:action-2" in _dice(text, snap)
+
+
+def test_a_missed_shot_told_taking_the_target_high_in_a_body_part() -> None:
+    snap = _world((HALE_HITS, MARISOL_HITS, TROLL_MISSES_PELL))
+    text = (
+        "The troll heaves a stone from the bank toward the reeds where Pell Rudd crouches, and the stone "
+        "takes the old eel-man hard in the shoulder, spinning him into the water."
+    )
+    assert "round:action-3" in _dice(text, snap)
+
+
+# --- a hit told as a miss ----------------------------------------------------------------------------------
+
+
+def test_a_landed_blow_told_passing_the_target_by() -> None:
+    snap = _world((HALE_HITS, MARISOL_HITS))
+    text = "Hale swings with everything he has. The cleaver hums past the troll's ear and sinks into a stump."
+    assert "round:action-1" in _dice(text, snap)
+
+
+def test_a_landed_blow_told_meeting_nothing() -> None:
+    snap = _world((HALE_HITS, MARISOL_HITS))
+    text = (
+        "Marisol, you lunge with the boathook, and it meets nothing at all: the troll has already "
+        "folded itself down into the reeds."
+    )
+    assert "round:action-2" in _dice(text, snap)
+
+
+def test_a_landed_blow_told_glancing_off_the_hide() -> None:
+    snap = _world((HALE_HITS, MARISOL_MISSES))
+    text = "Hale brings the cleaver down, but the edge skids uselessly off its warty hide."
+    assert "round:action-1" in _dice(text, snap)
+
+
+# --- told as rolled: must stay clean ----------------------------------------------------------------------
+
+
+def test_every_attack_told_as_rolled_is_clean() -> None:
+    snap = _world((HALE_HITS, MARISOL_MISSES, TROLL_HITS_PELL))
+    text = (
+        "Hale goes in first. The cleaver opens a long gash across the troll's flank and it roars. "
+        "Marisol, you thrust the boathook for its eye; the hook scrapes past its brow and tangles in the "
+        "weed. The troll answers by raking its claws across Pell Rudd's back, and the old man drops."
+    )
+    assert _dice(text, snap) == set()
+
+
+def test_another_attackers_blow_in_the_passage_is_not_this_one() -> None:
+    # Hale hits; the troll's own swipe at Pell misses: "whistles past Pell's ear" is the troll's miss
+    snap = _world((HALE_HITS, TROLL_MISSES_PELL))
+    text = "Hale's cleaver sinks into the troll's side; its answering swipe whistles past Pell Rudd's ear."
+    assert _dice(text, snap) == set()
+
+
+def test_an_unnamed_pronoun_ends_the_attackers_passage() -> None:
+    # Marisol misses; "He answers with a kick to Pell's ribs" is someone else's, not Marisol's blow
+    snap = _world((HALE_HITS, MARISOL_MISSES))
+    text = (
+        "Marisol's hook snags the troll's ear-ring and tears free. He answers with a kick to Pell Rudd's "
+        "ribs."
+    )
+    assert _dice(text, snap) == set()
+
+
+def test_a_blow_washing_over_the_target_is_no_miss() -> None:
+    snap = _world((HALE_HITS,))
+    text = "Hale hurls the lamp oil and the flame washes over the troll, blackening its hide."
+    assert _dice(text, snap) == set()
+
+
+def test_blows_in_quotation_hypothesis_and_memory_are_not_told() -> None:
+    snap = _world((HALE_MISSES, MARISOL_MISSES))
+    for text in (
+        '"Next time I\'ll put the cleaver into its skull," Hale mutters.',
+        "Had Hale been a breath quicker, the cleaver would have gone deep into the troll's neck.",
+        "Hale remembers how, last spring, his cleaver sank into a troll's neck on this very bank.",
+    ):
+        assert _dice(text, snap) == set(), text
