@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import views as v
 from bot.errors import InvalidAction, NoOpenRound, TableError
-from bot.intent_parser import ParseRefusal, ParseScene
+from bot.intent_parser import ParseRefusal, ParseScene, instructions_to_the_bot
 from bot.table.context import ACCEPTING, GM_VIEW, MAX_ACTION_CHARS, MAX_NOTE_CHARS, seat, slug
 from ledger import service
 from ledger.errors import RoundStateError
@@ -208,6 +208,8 @@ class Rounds:
             for part in (label(target, scene.creatures), f"with {label(item, held)}" if item else "")
             if part
         )
+        if (to_the_bot := instructions_to_the_bot(text)) is not None:
+            raise InvalidAction(to_the_bot)
         sentence = text
         if extra and extra.lower() not in text.lower():
             sentence = f"{text} {extra}".strip()
