@@ -251,8 +251,11 @@ def resolve_ability(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
         rnd.put(after)
         rolls.append(record)
         woke = " and wakes up" if target.hp == 0 and after.hp > 0 else ""
+        restored = hit_points(after.hp - target.hp)
         summary = (
-            f"{actor.name}'s {spell.name} restores {hit_points(after.hp - target.hp)} to {target.name}{woke}."
+            f"{actor.name}'s {spell.name} finds {target.name} already at full hit points."
+            if after.hp == target.hp
+            else f"{actor.name}'s {spell.name} restores {restored} to {target.name}{woke}."
         )
         outcome = Outcome.SUCCESS
     else:  # stabilize

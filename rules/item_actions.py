@@ -57,7 +57,12 @@ def resolve_use_item(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
         rolls.append(record)
         woke = " and wakes up" if target.hp == 0 and after.hp > 0 else ""
         who = "" if target.id == actor.id else f" to {target.name}"
-        summary = f"{actor.name} uses {item_label}{who}: {hit_points(after.hp - target.hp)} restored{woke}."
+        if after.hp == target.hp:  # seen in play: "uses potion of healing: 0 hit points restored"
+            summary = f"{actor.name} uses {item_label}{who}, but {target.name} is already at full hit points."
+        else:
+            summary = (
+                f"{actor.name} uses {item_label}{who}: {hit_points(after.hp - target.hp)} restored{woke}."
+            )
     else:
         if not target.dying:
             rnd.add(rnd.refuse(intent, f"{target.name} is not dying"))

@@ -131,3 +131,19 @@ def test_an_unknown_spell_is_refused_naming_the_spells_the_character_can_cast() 
     with pytest.raises(IntentError) as err:
         resolve_round(seed=1, intents=[heal], state=state)
     assert "cannot use Cure Wounds" in str(err.value) and "Fire Bolt" in str(err.value)
+
+
+def test_healing_at_full_hit_points_says_so_instead_of_zero_restored() -> None:
+    """Seen in the evening: "Sister Tamsin uses potion of healing: 0 hit points restored"."""
+    full = tamsin(hp=0).stats.max_hp
+    state = RoundState(combatants=(tamsin(hp=full),), locations=(HERE,))
+    drink = Intent(kind=IntentKind.USE_ITEM, actor="pc-tamsin", item="item-healing-potion")
+    (result,) = resolve_round(seed=3, intents=[drink], state=state).results
+    assert (
+        result.summary
+        == "Sister Tamsin uses potion of healing, but Sister Tamsin is already at full hit points."
+    )
+    cure = Intent(kind=IntentKind.ABILITY, actor="pc-tamsin", target="pc-tamsin", ability_name="cure wounds")
+    (result,) = resolve_round(seed=3, intents=[cure], state=state).results
+    assert result.summary == "Sister Tamsin's Cure Wounds finds Sister Tamsin already at full hit points."
+    assert "0 hit points" not in result.summary
