@@ -164,3 +164,99 @@ def test_blows_in_quotation_hypothesis_and_memory_are_not_told() -> None:
         "Hale remembers how, last spring, his cleaver sank into a troll's neck on this very bank.",
     ):
         assert _dice(text, snap) == set(), text
+
+
+# --- conditions against what a body does ------------------------------------------------------------------
+
+
+def _abbey() -> WorldSnapshot:
+    """A mountain abbey: Orla silenced (she), Brother Anselm blinded (he), Tomas deafened (he), Hob
+    unconscious (he), Corin restrained (he), and the visiting pc Ysolde (she)."""
+    here = "loc-abbey"
+
+    def npc(eid: str, name: str, pronoun: str, condition: str) -> Entity:
+        return Entity(eid, "npc", name, location=here, pronoun=pronoun, conditions=frozenset({condition}))
+
+    people = (
+        Entity("pc-ysolde", "pc", "Ysolde", owner="1", location=here, pronoun="she"),
+        npc("npc-orla", "Sister Orla", "she", "silenced"),
+        npc("npc-anselm", "Brother Anselm", "he", "blinded"),
+        npc("npc-tomas", "Tomas Reeve", "he", "deafened"),
+        npc("npc-hob", "Hob Lark", "he", "unconscious"),
+        npc("npc-corin", "Corin Vell", "he", "restrained"),
+        Entity(here, "location", "the abbey"),
+    )
+    return WorldSnapshot.build(
+        entities=people,
+        scene=Scene(here, frozenset(e.id for e in people if e.kind in ("pc", "npc"))),
+        round=RoundFacts(number=1, submissions={"pc-ysolde": "I wait."}, acted=frozenset({"pc-ysolde"})),
+    )
+
+
+def _conditions(text: str) -> set[str]:
+    return {
+        str(v.refuted_by) for v in check(text, _abbey()).conflicts() if "-condition-" in str(v.refuted_by)
+    }
+
+
+def test_a_silenced_voice_told_sounding() -> None:
+    text = "Sister Orla lifts the psalter. Her voice, when at last it comes, is thin but perfectly steady."
+    assert "npc-orla-condition-silenced" in _conditions(text)
+
+
+def test_a_silenced_voice_told_gone_is_no_speech() -> None:
+    text = "Sister Orla opens her mouth. Her voice is gone, stolen by the abbot's charm."
+    assert _conditions(text) == set()
+
+
+def test_words_given_by_hand_are_no_speech() -> None:
+    for text in (
+        "Sister Orla answers the novice in the old hand-talk of the cloister.",
+        "Sister Orla replies with a stub of chalk on the refectory slate.",
+        "Sister Orla answers with her hands, quick and sure.",
+    ):
+        assert _conditions(text) == set(), text
+
+
+def test_a_hand_placed_on_someone_is_not_the_means_of_the_words() -> None:
+    text = "Sister Orla answers, with a hand on Ysolde's arm, that the gate is shut at dusk."
+    assert "npc-orla-condition-silenced" in _conditions(text)
+
+
+def test_a_blinded_man_moving_his_gaze_over_a_page_or_looking_at_someone() -> None:
+    assert "npc-anselm-condition-blinded" in _conditions(
+        "Brother Anselm unrolls the deed and runs his eyes down the witnesses' names."
+    )
+    assert "npc-anselm-condition-blinded" in _conditions(
+        "Brother Anselm looks up, very slowly, at the abbot's empty chair."
+    )
+
+
+def test_blind_eyes_turned_toward_a_sound_are_no_sight() -> None:
+    for text in (
+        "Brother Anselm sits by the brazier, his clouded eyes turned toward the sound of the bell.",
+        "Brother Anselm runs his blind eyes over the room and sees nothing of it.",
+        "Brother Anselm feels his way along the cloister wall, counting pillars by touch.",
+    ):
+        assert _conditions(text) == set(), text
+
+
+def test_a_message_in_capitals_is_not_the_narrator_telling_what_someone_does() -> None:
+    text = (
+        "Ysolde kneels by Hob Lark, who lies senseless on the straw, and scratches on the floor for the "
+        "infirmarian: HE SPOKE AT MATINS. ASKED FOR WATER."
+    )
+    assert _conditions(text) == set()
+
+
+def test_the_incapacitated_shown_as_such_stay_clean() -> None:
+    text = (
+        "Tomas Reeve watches Ysolde's lips and taps his answer on the table. Hob Lark lies out cold on his "
+        "pallet, breath rattling. Corin Vell strains against the chain round his ankle, rattling it."
+    )
+    assert _conditions(text) == set()
+
+
+def test_a_restrained_man_pacing_the_hall() -> None:
+    text = "Corin Vell cannot keep still. He strides up and down the chapter house, flinging his arms about."
+    assert "npc-corin-condition-restrained" in _conditions(text)

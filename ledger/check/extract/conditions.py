@@ -33,7 +33,9 @@ def _conditions(s: _Sentence) -> None:
     cured = any(w in AILMENT_NOUNS or w in _CURE_WORDS for w in s.narr.split())
     if not (senses or health or cured):
         return
-    subjects = _subjects(s)
+    # "chalks on the flagstone: HE WOKE ONCE": words set in capitals are a message shown (chalked, painted,
+    # printed), not the narrator telling what the one they name does
+    subjects = [x for x in _subjects(s) if not _capitals(s.tokens[x[1].i].text)]
     seen: set[tuple[str, str, str]] = set()
 
     def claim(kind: str, args: tuple[str, str], mod: Modality, detail: str) -> None:
@@ -66,6 +68,11 @@ def _conditions(s: _Sentence) -> None:
         _cured(s, subjects, claim)
 
 
+def _capitals(word: str) -> bool:
+    """True for a word of two or more letters set all in capitals ("HE", "BEWARE")."""
+    return len(word) > 1 and word.isalpha() and word.isupper()
+
+
 _INCAPACITATED = frozenset({"unconscious", "paralyzed", "paralysed", "petrified", "stunned", "incapacitated"})
 
 
@@ -85,7 +92,7 @@ def _helpless_acts(s: _Sentence, eid: str, m: Mention, mod: Modality) -> None:
     for k, lemma in _predicate(s, m):
         if (eid, lemma) in have or _negated_at(s, k) or verb_class(lemma) in ("state", "posture"):
             continue
-        if s.tokens[k].low in _BODY_NOUNS:
+        if s.tokens[k].low in _BODY_NOUNS or _capitals(s.tokens[k].text):
             continue  # "eyes wide", "hands shaking": the body part, not a verb
         if lemma in _AUX_LEMMAS or lemma in ("get", "become", "seem", "look", "appear", "feel", "try"):
             continue

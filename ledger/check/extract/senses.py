@@ -6,7 +6,10 @@ softly", "whispers something back"), or the speech class (the lexicon's speech v
 a low voice"); a bare line of speech right after a voiceless creature's action is theirs. Only creatures
 that have a condition able to take the faculty away are read (:func:`_sense_blocked`, once per snapshot), so
 the pass costs nothing on a healthy cast. Negated or modal verbs ("hears nothing", "cannot answer", "rather
-than looking") make no claim. Read by :mod:`.conditions`; imports :mod:`.predicates`.
+than looking") make no claim. A voice told sounding ("her voice, when it comes, is low") is speech; words
+given by hand or in writing ("in finger-speech", "with a stub of chalk") are not; eyes moved over a thing
+("runs his gaze down the slip") and "looks up ... at" are sight. Read by :mod:`.conditions`; imports
+:mod:`.predicates`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
     _SPOKEN_STRICT,
     SPOKEN,
+    _lemmatizer,
     _negated_at,
     _predicate,
     _previous_sentence,
@@ -138,10 +142,23 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
     eyes = m.poss and m.j < s.b and toks[m.j].low in ("eyes", "eye", "gaze")
     # "stares sightlessly", "gazes into the fire she cannot see": the sentence says the eyes see nothing
     unseeing = any(t.low in _UNSEEING for t in toks[s.a : s.b] if not t.quoted) or _cannot_see(s)
-    for k, lemma in _predicate(s, m):
+    predicate = _predicate(s, m)
+    # "Her voice is gone, stolen by the charm": one verb telling the voice gone tells the whole predicate
+    voice = m.poss and m.j < s.b and toks[m.j].low == "voice"
+    voice = voice and all(
+        _voice_sounds(lemma, [toks[q].low for q in range(k + 1, min(s.b, k + 8))]) for k, lemma in predicate
+    )
+    for k, lemma in predicate:
         if _negated_at(s, k):
             continue
         nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
+        if voice:
+            out.append(("speech", f"voice {toks[k].low}"))  # "Her voice, when it comes, is low and sure"
+            voice = False
+        if _moves_gaze(lemma, nxt) and not unseeing:
+            out.append(("sight", f"{toks[k].low} {nxt[0]} {nxt[1]}"))  # "runs his gaze down the slip"
+        if lemma == "look" and _looks_at(nxt):
+            out.append(("sight", toks[k].low))  # "looks up, very deliberately, at the captain"
         if eyes and lemma in _EYES_SEE:
             out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
         # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
@@ -167,7 +184,8 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("sight", "follows with the eyes"))
         if lemma in HEARING:
             out.append(("hearing", toks[k].low))
-        mute_means = bool(_MUTE_MEANS & set(nxt[:5]))  # "answers with a nod", "replies on her slate"
+        # "answers with a nod", "replies on her slate", "answers the question in the Choir's finger-speech"
+        mute_means = bool(_MUTE_MEANS & set(nxt[:5])) or _by_hand(s, k)
         if not mute_means and (
             lemma in SPOKEN
             or (lemma == "pipe" and "up" in nxt[:1])
@@ -183,6 +201,106 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             if heard_speech:
                 out.append(("hearing", toks[k].low))
     return out
+
+
+# verbs that move the eyes over a thing to take it in ("runs his gaze down the page", "sweeps her eyes
+# across the crowd"); not "turns" or "lifts", which blind eyes do too
+_GAZE_MOVES = frozenset({"run", "sweep", "cast", "drag", "pass", "rake", "train"})
+_POSSESSIVE = frozenset({"his", "her", "their", "its", "my", "your"})
+_UNSEEING_EYES = frozenset(
+    {"blind", "clouded", "milky", "sightless", "unseeing", "dead", "empty", "bandaged"}
+)
+# a voice that is not there: what "is" or a verb of failing tells of it ("her voice is gone", "fails her")
+_VOICE_GONE = frozenset(
+    {"gone", "lost", "silent", "silenced", "stolen", "mute", "muted", "dead", "useless", "absent", "nothing"}
+    | {"locked", "trapped", "sealed", "bound", "no", "not", "never", "barely", "only"}
+)
+_VOICE_FAILS = frozenset(
+    {"fail", "die", "desert", "leave", "abandon", "vanish", "go", "dry", "stick", "refuse"}
+)
+
+
+def _voice_sounds(lemma: str, nxt: list[str]) -> bool:
+    """True when the predicate of "her voice" tells it sounding ("comes", "cracks on the bridge", "is
+    startlingly low"), not failing ("fails her", "is gone", "dies in her throat")."""
+    if lemma in _VOICE_FAILS or lemma in _AUX_VOICE or lemma in _TAKEN:
+        return lemma == "be" and not (_VOICE_GONE & set(nxt[:3])) and nxt[:1] != ["a"]
+    return True
+
+
+_AUX_VOICE = frozenset({"be", "have", "do", "seem", "remain", "stay", "feel"})
+# a voice taken away by someone ("stolen by the charm", "bound by the oath")
+_TAKEN = frozenset(
+    {"steal", "take", "rob", "bind", "seal", "lock", "choke", "smother", "strangle", "silence"}
+)
+
+
+def _moves_gaze(lemma: str, nxt: list[str]) -> bool:
+    """True for a verb moving the eyes over a thing ("runs his gaze down the slip"), unless the words say
+    the eyes are blind ("runs his clouded eyes over the room")."""
+    if lemma not in _GAZE_MOVES or len(nxt) < 2 or nxt[0] not in _POSSESSIVE:
+        return False
+    at = next((n for n, w in enumerate(nxt[1:4], 1) if w in ("gaze", "eyes", "eye")), None)
+    return at is not None and not _UNSEEING_EYES & set(nxt[1:at])
+
+
+def _looks_at(nxt: list[str]) -> bool:
+    """True when "looks" reaches "at" past a particle and adverbs: "looks up at", "looks up, very
+    deliberately, at the captain"; not "looks away" or "looks up" alone."""
+    for w in nxt[:6]:
+        if w == "at":
+            return True
+        if w in ("up", "down", "over", "across", "round", "around", "back", ",") or _adverb(w):
+            continue
+        return False
+    return False
+
+
+def _adverb(word: str) -> bool:
+    """True for an adverb by the lexicon ("slowly", "very", "quite"), whatever its ending."""
+    return word.isalpha() and "ADV" in _lemmatizer()(word)
+
+
+# the means of words given without the voice, after a preposition of means: the hands and fingers, and
+# verbs of writing and signing by lemma ("in finger-speech", "with a stub of chalk", "by signing")
+_HANDS = frozenset({"hand", "hands", "finger", "fingers", "fingertip", "fingertips"})
+_WRITTEN_MEANS = frozenset(
+    {"write", "sign", "gesture", "chalk", "scrawl", "scribble", "mime", "pencil", "pen"}
+)
+_MEANS_LEAD = frozenset({"in", "with", "by", "on", "through", "using", "via"})
+
+
+def _by_hand(s: _Sentence, k: int) -> bool:
+    """True when the clause after the verb at ``k`` gives its words a means other than the voice: a
+    preposition of means, then within its phrase a hand or finger (the parts of a compound counted:
+    "finger-speech", "hand-talk") or a verb of writing or signing."""
+    toks = s.tokens
+    lead = False
+    for q in range(k + 1, min(s.b, k + 12)):
+        t = toks[q]
+        if t.quoted or t.text in (",", ";", ".", ":", "!", "?"):
+            break
+        if t.low in _MEANS_LEAD:
+            lead = True
+            continue
+        if not lead:
+            continue
+        parts = t.low.split("-")
+        if len(parts) > 1 and _HANDS & set(parts):
+            return True  # "finger-speech", "hand-talk": a way of talking with the hands
+        if any(
+            p in _SILENT_CHANNELS or any_lemma(p) in _WRITTEN_MEANS or verb_lemma(p) in _WRITTEN_MEANS
+            for p in parts
+        ):
+            return True
+        nxt = toks[q + 1].low if q + 1 < s.b else "."
+        if t.low in _HANDS and nxt not in _PLACED:
+            return True  # "talks with her hands"; not "says, with a hand on her arm"
+    return False
+
+
+# after a hand, a preposition that places it: the hand is where it rests, not how words are given
+_PLACED = frozenset({"on", "over", "upon", "in", "around", "round", "at", "to", "against", "across", "under"})
 
 
 # what "sees" takes when it means foresight or understanding, not the eyes ("sees the future", "sees the
