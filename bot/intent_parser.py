@@ -72,8 +72,13 @@ _KIND_PATTERNS: tuple[tuple[IntentKind, re.Pattern[str]], ...] = (
         re.compile(r"^\s*(?:i\s+)?(?:hold|wait|do nothing|stand (?:still|guard)|hold position|pass)\b"),
     ),
     (IntentKind.HELP, re.compile(r"\b(?:help|assist|aid)\b")),
-    # "channel divinity", not "in the channel"
-    (IntentKind.ABILITY, re.compile(r"\b(?:cast|casts|invoke)\b|(?<!\bthe )(?<!\ba )\bchannel\b")),
+    # "channel divinity", not "in the channel"; a spell named as the verb ("bless Greyrock")
+    (
+        IntentKind.ABILITY,
+        re.compile(
+            r"\b(?:cast|casts|invoke)\b|(?<!\bthe )(?<!\ba )\bchannel\b|^\s*(?:i\s+)?(?:bless|bane|hex)\b"
+        ),
+    ),
     (
         IntentKind.ATTACK,
         re.compile(
@@ -193,6 +198,10 @@ def instructions_to_the_bot(text: str) -> str | None:
         )
     return None
 
+
+# "bless Greyrock": the spell is the verb. The rules then cast it, or refuse naming what the actor can use,
+# instead of the line becoming talk to Greyrock (seen in the evening).
+_SPELL_VERB = re.compile(r"^\s*(?:i\s+)?(bless|bane|hex)\b")
 
 MAX_QUANTITY = 1_000_000  # rules.intents.Intent accepts no more; a bigger count is a typo or a prank
 # A number as the player wrote it, sign and decimal point included ("-5", "2.5", "1,000", 23 digits).
@@ -337,7 +346,7 @@ class OfflineIntentParser:
                 return ParseRefusal(reason=f"Whom do you help? Present: {_present(others)}.")
             return Intent(kind=kind, target=target.id, actor=scene.actor, text=raw)
         if kind is IntentKind.ABILITY:
-            spell = _SPELL.search(said)
+            spell = _SPELL.search(said) or _SPELL_VERB.search(said)
             if spell is None:
                 return ParseRefusal(reason="Which spell or ability? e.g. 'cast fire bolt at the thug'.")
             return Intent(
