@@ -3,15 +3,19 @@
 ``_holdings`` emits ``holds`` with hand-overs ("give:<id>"), acquisitions and counts ("qty=3", "qty>=2") as
 details the judge replays in text order; the bundle and handling word lists live here, and an item
 told lying about or working though destroyed. Whose an item is lives in :mod:`.owners`, what its name counts
-in :mod:`.item_mentions`, hand-overs of "it" and letting go in :mod:`.handovers`, all three imported here
-with :mod:`.lexicon`, :mod:`.text`, :mod:`.names` and :mod:`.sentence`.
+in :mod:`.item_mentions`, hand-overs of "it" and letting go in :mod:`.handovers`, an item worked as a tool,
+drawn from one's own bag or lying in view by inversion in :mod:`.in_use`, all four imported here with
+:mod:`.lexicon`, :mod:`.text`, :mod:`.names` and :mod:`.sentence`.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ledger.check.claims import Modality
 from ledger.check.extract.counts import _QUALIFIERS, kind_not_item, owed_after
 from ledger.check.extract.handovers import _GIVE_VERBS, _handed_it, _kept_in_hand, _sent_to
+from ledger.check.extract.in_use import drawn_from, instrument_user, inverted_here
 from ledger.check.extract.item_mentions import (
     _act_noun,
     _count_after,
@@ -107,10 +111,14 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     first = it.i == c0 or lead < c0 or (lead >= s.a and s.tokens[lead].low in _SUBJECT_LEAD)
     if not first and lead > s.a and s.tokens[s.a].low in _HERE_PREPS | {"over", "above", "below"}:
         # "Over the door the brass bell sways": a fronted place with no comma, no verb and no one in it
-        words = s.tokens[s.a + 1 : lead + 1]
+        words = s.tokens[s.a : lead + 1]
         first = (
             lead - s.a <= 5
-            and not any(t.low in VERBS or t.text in (",", ";") or t.quoted for t in words)
+            # a verb's word after an article is its noun: "Behind the counter the old radio coughs"
+            and not any(
+                (t.low in VERBS and p.low not in _NOUN_MARKERS) or t.text in (",", ";") or t.quoted
+                for p, t in pairwise(words)
+            )
             and not any(s.a <= c.i <= lead for c in s.creatures())
         )
     if not first or it.j >= s.b or it.poss:
@@ -188,6 +196,7 @@ def _holdings(s: _Sentence) -> None:
     if not items:
         return
     _item_claims(s, items)
+    _items_in_use(s, items)
     _handed_it(s, items)
     _kept_in_hand(s, items)
 
@@ -337,9 +346,7 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
     tunes the rosewood lute", "spreads the sea chart", "sharpens the silver dagger"): the lemma, when the
     lexicon knows it as a finite verb of doing (not of seeing, saying, thinking or going); else ""."""
     toks = s.tokens
-    k = it.i - 1
-    while k > subject.j and toks[k].low in ("the", "a", "an", "his", "her", "their", "its"):
-        k -= 1
+    k = _before_determiners(s, it.i - 1, subject.j, ("the", "a", "an", "his", "her", "their", "its"))
     if k - 1 >= subject.j and toks[k].low in _THROUGH:
         k -= 1  # "leafs through the almanac", "pores over the chart"
     if k < subject.j or k >= it.i or toks[k].quoted:
@@ -367,13 +374,35 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
     return "hold"
 
 
+# contractions read as possessives that own nothing: "it's", "that's", "there's"
+_NOT_OWNERS = frozenset({"it", "he", "she", "that", "there", "here", "what", "who", "where", "this", "let"})
+
+
+def _before_determiners(s: _Sentence, k: int, lo: int, dets: tuple[str, ...]) -> int:
+    """The token before the determiners ending at token ``k`` (down to ``lo``): articles, possessive
+    pronouns and the possessive of a thing that is no creature ("the town's ledger", "the palace's great
+    lute"), which owns nothing in hand and so leaves the verb before it governing the item."""
+    toks = s.tokens
+    while k > lo:
+        if toks[k].low in dets:
+            k -= 1
+        elif (
+            toks[k].poss
+            and not toks[k].quoted
+            and toks[k].low not in _NOT_OWNERS
+            and not any(c.i <= k < c.j for c in s.creatures())
+        ):
+            k -= 1  # "the town's": the article before it is stepped over next
+        else:
+            break
+    return k
+
+
 def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
     """True when a preposition of place governs the item ("unrolls her sketch beside the siege map", "sets
     the lamp on the ledger"): the item is where the handling happens, not what the subject's verb takes."""
     toks = s.tokens
-    k = it.i - 1
-    while k > subject.j and toks[k].low in ("the", "a", "an", "this", "that"):
-        k -= 1
+    k = _before_determiners(s, it.i - 1, subject.j, ("the", "a", "an", "this", "that"))
     if toks[k].low in _THROUGH and _lemma_of(toks[k - 1].low) in _LEAF_THROUGH:
         return False  # "leafs through the almanac": the book is in the hands that leaf it
     return k > subject.j and toks[k].low in _LOCATIVE and not toks[k].quoted
@@ -387,6 +416,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         assert iid is not None
         if _modifier_noun(s, it):
             continue  # "drawing out a harpoon iron on the anvil": an iron, not one of the harpoons
+        if _part_of_wreck(s, it):
+            continue
         holder: Mention | None = None
         qlo = it.i
         # Mira's silver dagger / Greyrock's last three arrows
@@ -543,20 +574,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             qty, exact = at_least, False  # "his fifth harpoon": at least five
         elif qty is None and plural and not _named_plural(s, iid):
             qty, exact = 2, False  # "Wren's gold nuggets" of a single nugget
-        mod = s.modality(holder)
-        at_item = s.modality(it)
-        if (
-            at_item.hypothetical
-            or at_item.rumour
-            or s.future_or_asked(it)
-            or owed_after(s, it.j)
-            or _intended(s, it)
-        ):
-            # "asks when he'll see his two shares": the item lies in a question or a future, whoever owns it;
-            # "her twenty shillings are still owed": a sum owed or to come, not a purse held
-            mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour or at_item.rumour, mod.negated)
-        if "sold" in s.narr or "pawned" in s.narr or "lost" in s.narr.split():
-            mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
+        mod = _held_modality(s, holder, it)
         detail = ""
         if verb_lemma in _GIVE_VERBS and holder is subject:
             to = next((c for c in creatures if c.i > it.j and c.id != holder.id), None) or next(
@@ -570,6 +588,51 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+def _held_modality(s: _Sentence, holder: Mention, it: Mention) -> Modality:
+    """The modality of "``holder`` has ``it``": the holder's, made hypothetical when the item lies in a
+    question, a future, a plan or a debt, and memory when the sentence tells a sale or a loss."""
+    mod = s.modality(holder)
+    at_item = s.modality(it)
+    if (
+        at_item.hypothetical
+        or at_item.rumour
+        or s.future_or_asked(it)
+        or owed_after(s, it.j)
+        or _intended(s, it)
+    ):
+        # "asks when he'll see his two shares": the item lies in a question or a future, whoever owns it;
+        # "her twenty shillings are still owed": a sum owed or to come, not a purse held
+        mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour or at_item.rumour, mod.negated)
+    if "sold" in s.narr or "pawned" in s.narr or "lost" in s.narr.split():
+        mod = Modality(mod.in_dialogue, mod.hypothetical, True, mod.rumour, mod.negated)
+    return mod
+
+
+def _part_of_wreck(s: _Sentence, it: Mention) -> bool:
+    """True when a destroyed item's own possessive names a part of it ("grips the radio's smashed casing",
+    "the lute's snapped neck"): the wreck is handled, not the working thing."""
+    fate = s.snap.fates.get(it.id or "")
+    return it.poss and fate is not None and fate.fate == "destroyed"
+
+
+def _items_in_use(s: _Sentence, items: list[Mention]) -> None:
+    """Items the hand table left unclaimed, told in use (:mod:`.in_use`): worked as a tool or drawn from
+    someone's own bag (``holds`` by that one), or lying in view by locative inversion (``exists``; a thing
+    sold may lie in view anywhere, so only a lost, destroyed or used-up one is refuted)."""
+    claimed = {c.args[1] for c in s.ex.claims if c.kind == "holds" and c.span == s.span}
+    for it in items:
+        if it.id is None or it.id in claimed or _modifier_noun(s, it) or _part_of_wreck(s, it):
+            continue
+        user = instrument_user(s, it) or drawn_from(s, it)
+        if user is not None and user.id is not None:
+            if not _holder_also_fits(s, user, it.id):
+                s.claim("holds", (user.id, it.id), user, _held_modality(s, user, it), "")
+            continue
+        fate = s.snap.fates.get(it.id)
+        if fate is not None and fate.fate != "sold" and inverted_here(s, it):
+            s.claim("holds", ("*somewhere*", it.id), it, s.modality(it), "exists")
 
 
 # words after which a verb form is a noun ("your offer", "the pass", "a toss")

@@ -238,6 +238,8 @@ def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention 
             continue
         for r in range(q + 2, min(end, q + 5)):
             if _worn_at(s, q, r):
+                if any(t.low == "by" for t in toks[r + 1 : min(s.b, r + 3)]):
+                    return None  # "pulled from his coat pocket by the clerk": out of it, by another's hand
                 return _pronoun_owner(s, toks[q + 1].low, q + 1, creatures)
             if not toks[r].text.isalpha():
                 break
