@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
+from ledger.check.extract.linker import AGES, GENDER_NOUNS, age_degree
 from ledger.check.extract.names import Mention
 from ledger.check.extract.text import Token
 from ledger.check.snapshot import Entity, WorldSnapshot
@@ -27,6 +28,11 @@ _INVERSE_ROLE = {
     "grandchild": "grandparent",
     "parent_sibling": "sibling_child",
     "sibling_child": "parent_sibling",
+    "step_parent": "step_child",
+    "step_child": "step_parent",
+    "step_sibling": "step_sibling",
+    "sibling_in_law": "sibling_in_law",
+    "betrothed": "betrothed",
 }
 _COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "being", "as"})
 
@@ -51,7 +57,7 @@ def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]
             for q, w in enumerate(words)
             if (kin := kin_role(w)) is not None
             and not w.lower().endswith("s")
-            and any(v.endswith("'s") for v in words[max(0, q - 1 - _KIN_ADJ_MAX) : q])
+            and _whose(words[max(0, q - 1 - _KIN_ADJ_MAX) : q])
         ]
         if len(terms) != 1:
             continue
@@ -78,6 +84,16 @@ def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]
     index = {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
     snap.cache["kin_relatives"] = index
     return index
+
+
+def _whose(before: list[str]) -> bool:
+    """True when the words before a kin term hold the possessive of a person, not of another kin term:
+    "Lorraine's uncle" ties Lorraine, but in "her late mother's brother" the brother is the mother's (the
+    chain restates the uncle; it is no second tie of the record's pair)."""
+    from ledger.check.extract.relations import kin_role
+
+    owners = [v for v in before if v.endswith("'s")]
+    return bool(owners) and kin_role(owners[-1][:-2]) is None
 
 
 def _called(e: Entity, word: str) -> bool:
@@ -151,8 +167,9 @@ def _kin_by_pronoun_phrases(
 ) -> list[Mention]:
     """ "Osei leans on the rail while his father does the work": a possessive pronoun, up to two modifiers
     and a kinship term name the one relative the record ties by that term to the nearest creature named
-    earlier in the same sentence whose pronoun the possessive fits. Like "Osei's father" (above), but the
-    possessor told by a pronoun; with no such creature in the sentence the pronoun is not guessed at."""
+    earlier in the same sentence whose pronoun the possessive fits (else the previous sentence's only one,
+    see :func:`_pronoun_owner`). Like "Osei's father" (above), but the possessor told by a pronoun; with no
+    such creature the pronoun is not guessed at."""
     starts = {m.i for m in mentions}
     covered = {q for m in mentions for q in range(m.i, m.j)}
     n = len(tokens)
@@ -175,17 +192,7 @@ def _kin_by_pronoun_phrases(
         after = tokens[term + 1] if term + 1 < n else None
         if before in _COPULAS or (after is not None and after.text[:1].isupper() and not after.quoted):
             continue  # "he is his father's son"; "her brother Tomas" names him itself
-        # the possessor: the nearest creature named before, back to the sentence's start
-        owner: str | None = None
-        for m in reversed(mentions):
-            if m.i >= p:
-                continue
-            if any(tokens[q].text in (".", "!", "?") for q in range(m.j, p)):
-                break
-            e = snap.entities.get(m.id or "")
-            if e is not None and e.kind in ("pc", "npc") and not m.quoted and e.pronoun == want:
-                owner = e.id
-                break
+        owner = _pronoun_owner(p, want, mentions, tokens, snap)
         if owner is None:
             continue
         relatives = index.get((owner, role[0]), ())
@@ -199,3 +206,75 @@ def _kin_by_pronoun_phrases(
     if not added:
         return mentions
     return sorted([*mentions, *added], key=lambda m: (m.i, m.j))
+
+
+_ENDS = (".", "!", "?")
+
+
+def _pronoun_owner(
+    p: int, want: str, mentions: list[Mention], tokens: list[Token], snap: WorldSnapshot
+) -> str | None:
+    """Whom the possessive pronoun at token ``p`` stands for: the nearest creature of its pronoun named
+    earlier in the sentence; with none, the only one named in the sentence before ("Lorraine hovers by the
+    tray. When the boss looks away she bends to her uncle": the boss is no "her", so her uncle is Lorraine's).
+    Not when the sentence first brings in someone unnamed the pronoun may fit ("A woman enters; her son ...")
+    or the sentence before names two who fit."""
+    crossed = False
+    found: set[str] = set()
+    for m in reversed(mentions):
+        if m.i >= p:
+            continue
+        ends = sum(tokens[q].text in _ENDS and not tokens[q].quoted for q in range(m.j, p))
+        if ends and not crossed:
+            crossed = True
+            lo = m.j
+            while lo < p and not (tokens[lo].text in _ENDS and not tokens[lo].quoted):
+                lo += 1
+            if any(GENDER_NOUNS.get(t.low) == want for t in tokens[lo:p]):
+                return None  # "... A woman enters and her son follows": the son is hers
+        if ends > 1:
+            break
+        e = snap.entities.get(m.id or "")
+        if e is None or e.kind not in ("pc", "npc") or m.quoted or e.pronoun != want:
+            continue
+        if not crossed:
+            return e.id
+        found.add(e.id)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+# the ties that make one of a pair the elder: X is Y's parent, grandparent or step-parent
+_ELDER_ROLES = ("parent", "grandparent", "step_parent")
+
+
+def by_age(cands: tuple[str, ...], snap: WorldSnapshot, age: str) -> tuple[str, ...]:
+    """Which of several who share a name a compared age means: "the elder Tachibana" is the one the kin
+    records make the parent (or grandparent) of another candidate, "the younger" the child; failing a
+    recorded tie, the one whose recorded names alone carry an age word of that side ("the old chamberlain").
+    Returns every candidate that fits (more than one, or none, leaves the description naming nobody)."""
+    index = _kin_index(snap)
+
+    def elder(x: str, y: str) -> bool:
+        return any(x in index.get((y, role), ()) for role in _ELDER_ROLES)
+
+    if age == "old":
+        ranked = [c for c in cands if any(elder(c, d) for d in cands) and not any(elder(d, c) for d in cands)]
+    else:
+        ranked = [c for c in cands if any(elder(d, c) for d in cands) and not any(elder(c, d) for d in cands)]
+    if ranked:
+        return tuple(ranked)
+    said = {c: _age_words(snap.entities[c]) for c in cands}
+    return tuple(c for c in cands if said[c] == {age})
+
+
+def _age_words(e: Entity) -> set[str]:
+    """The age words ("old", "young", or their compared forms) in a creature's public recorded names."""
+    out: set[str] = set()
+    for a in e.names():
+        if a.visibility != "public":
+            continue
+        for w in a.name.lower().split():
+            age = w if w in AGES else age_degree(w)
+            if age is not None:
+                out.add(age)
+    return out

@@ -359,6 +359,47 @@ def person_variants(e: Entity) -> set[tuple[str, ...]]:
     return out
 
 
+def alias_title_variants(e: Entity) -> set[tuple[str, ...]]:
+    """ "Doc Okafor" for "Nadia Okafor" known as "Doc Nadia": a public alias that puts a word before one part
+    of the recorded name ("Doc Nadia", "Mayor Okafor", "Uncle Benny") gives that word as a title the
+    narrator may put before the other part too ("Black Tom" Harrow is also "Black Harrow": the pair is as
+    particular as the alias). Not an age word ("Old Tom"), which :func:`narrow` reads before any name."""
+    parts = person_parts(e)
+    if parts is None or parts.given is None or parts.family is None:
+        return set()
+    own = {parts.given, parts.family}
+    out: set[tuple[str, ...]] = set()
+    for a in e.aliases:
+        words = _words(a.name)
+        if a.visibility != "public" or len(words) != 2 or not all(w[:1].isupper() for w in words):
+            continue
+        lead, rest = (w.lower() for w in words)
+        if rest not in own or lead in own or lead in AGES:
+            continue
+        out |= {(lead, part) for part in own}
+    return out
+
+
+@lru_cache(maxsize=1)
+def _age_degrees() -> Mapping[str, str]:
+    """The comparative and superlative of the age words ("elder", "older", "youngest" ...) -> the age word,
+    from lemminflect's inflection tables."""
+    from lemminflect import getAllInflections
+
+    return {
+        form: age
+        for age in AGES
+        for tag in ("JJR", "JJS")
+        for form in cast("Mapping[str, tuple[str, ...]]", getAllInflections(age)).get(tag, ())
+    }
+
+
+def age_degree(word: str) -> str | None:
+    """ "old" for "elder", "older", "eldest"; "young" for "younger", "youngest"; None for any other word.
+    A compared age picks one of several who share a name ("the elder Tachibana")."""
+    return _age_degrees().get(word)
+
+
 def role_variants(e: Entity) -> set[tuple[str, ...]]:
     """ "the factor" for "the salt factor", "the captain" for "the captain of the gate": an alias's head."""
     if e.kind not in ("pc", "npc", "monster"):

@@ -19,6 +19,8 @@ from ledger.check.extract.linker import (
     DETERMINERS,
     GENDER_NOUNS,
     HONORIFICS,
+    age_degree,
+    alias_title_variants,
     is_common_word,
     item_variants,
     narrow,
@@ -104,7 +106,7 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
     for e in snapshot.entities.values():
         if e.visibility != "public":
             continue  # a part of a hidden name must not link (nor leak) anything
-        for k in person_variants(e) | role_variants(e) | title_variants(e):
+        for k in person_variants(e) | role_variants(e) | title_variants(e) | alias_title_variants(e):
             if k not in names:
                 people.setdefault(k, []).append(e.id)
                 derived_longest = max(derived_longest, len(k))
@@ -344,8 +346,9 @@ def _derived_person(
             return role
         k += 1
     age: str | None = None
-    if k < n and lows[k] in AGES and (the or tokens[k].text[:1].isupper()):
-        age = lows[k]
+    compared = the and k < n and age_degree(lows[k]) is not None
+    if k < n and (compared or (lows[k] in AGES and (the or tokens[k].text[:1].isupper()))):
+        age = age_degree(lows[k]) or lows[k]
         k += 1
     gender: str | None = None
     honorific: str | None = None
@@ -365,11 +368,13 @@ def _derived_person(
             continue
         end = k + size
         if the:
-            # "the young Aelindor lord": after "the" only a family name with a person noun names someone
-            if end >= n or lows[end] not in GENDER_NOUNS or tokens[end - 1].poss:
+            # "the young Aelindor lord": after "the" only a family name with a person noun names someone,
+            # or a name after a compared age ("the elder Tachibana": the older of those who share it)
+            if end < n and lows[end] in GENDER_NOUNS and not tokens[end - 1].poss:
+                gender = gender or GENDER_NOUNS[lows[end]]
+                end += 1
+            elif not compared:
                 return None
-            gender = gender or GENDER_NOUNS[lows[end]]
-            end += 1
         elif not prefixed and size == 1 and _sentence_start(tokens, i) and is_common_word(key[0]):
             # "Dusk comes down" is the word, unless someone of the scene is called so ("Finch lounges",
             # "Quill and the bosun ..."): linking one who is here costs nothing if the word was meant, since
@@ -378,6 +383,12 @@ def _derived_person(
                 return None
             ids = tuple(e for e in ids if e in snap.scene.present)
         cands = narrow(ids, snap, gender=gender, age=age, present_first=False)
+        if compared and len(cands) > 1:
+            from ledger.check.extract.kin_phrases import by_age  # it reads this module's Mention
+
+            cands = by_age(cands, snap, age or "old")
+            if len(cands) != 1:
+                return None  # "the elder Vance" of two Vances the records do not rank: nobody
         if len(cands) > 1 and honorific is not None:
             # "Master Tsuro": the one whose recorded name carries that title, not a namesake of the family
             titled = tuple(c for c in cands if (p := person_parts(snap.entities[c])) and p.title == honorific)

@@ -1,0 +1,186 @@
+"""Issue 10, "who is meant": a person told by a description no alias lists still links to the one record.
+
+A narrator names people as people do: a title the records give with one part of the name put before the other
+part ("Chief Ines" is also "Chief Varga"); "the elder Brandt" for the older of two who share a family name,
+told by the kin records (the parent is the elder); a kin phrase relative to someone named by name, alias or
+pronoun ("the harbourmaster's stepdaughter", "her uncle at the telescope", with the possessor in the sentence
+before), read off the recorded kin ties. Once linked, the judges of death, conditions and presence read the
+person. Controls stay clean: a description several records fit (two uncles), one that brings in someone new
+("a stranger's uncle"), a memory of the dead, two namesakes the records do not rank, an adjective before a
+name part. The worlds are invented here (an observatory, a harbour, a mill town), not the corpus's.
+"""
+
+from __future__ import annotations
+
+from ledger.check.judge import check
+from ledger.check.snapshot import Alias, Edge, Entity, Scene, WorldSnapshot
+
+
+def observatory(
+    *, second_uncle: bool = False, ranked: bool = True, namesake: bool = False, called_old: bool = False
+) -> WorldSnapshot:
+    """A mountain observatory: Chief Ines Varga (dead) and her brother Tomas; Ilse Marr and her deafened uncle
+    Oskar; old Aldo Brandt (dead) and his son Kurt, or two unrelated Brandts when not ``ranked``; with
+    ``namesake``, Chief Greta Varga of another family stands in the dome; with ``called_old``, Aldo is
+    also recorded as "the old keeper"."""
+    entities = [
+        Entity("pc-noor", "pc", "Noor", owner="1", location="loc-dome", pronoun="she"),
+        Entity(
+            "npc-ines",
+            "npc",
+            "Ines Varga",
+            aliases=_aliases("Chief Ines"),
+            alive=False,
+            location="loc-cairn",
+            pronoun="she",
+        ),
+        Entity(
+            "npc-tomas", "npc", "Tomas Varga", aliases=_aliases("Tomas"), location="loc-dome", pronoun="he"
+        ),
+        Entity("npc-ilse", "npc", "Ilse Marr", aliases=_aliases("Ilse"), location="loc-dome", pronoun="she"),
+        Entity(
+            "npc-oskar",
+            "npc",
+            "Oskar Marr",
+            aliases=_aliases("Oskar", "Black Oskar"),
+            location="loc-dome",
+            conditions=frozenset({"deafened"}),
+            pronoun="he",
+        ),
+        Entity(
+            "npc-aldo",
+            "npc",
+            "Aldo Brandt",
+            aliases=_aliases("the old keeper") if called_old else (),
+            alive=False,
+            location="loc-cairn",
+            pronoun="he",
+        ),
+        Entity("npc-kurt", "npc", "Kurt Brandt", aliases=_aliases("Kurt"), location="loc-dome", pronoun="he"),
+        Entity("loc-dome", "location", "the dome"),
+        Entity("loc-cairn", "location", "the cairn"),
+    ]
+    edges = [
+        Edge("edge-tomas-ines", "npc-tomas", "npc-ines", "kin", 80, "Tomas is Chief Ines's brother"),
+        Edge(
+            "edge-oskar-ilse",
+            "npc-oskar",
+            "npc-ilse",
+            "kin",
+            75,
+            "Oskar Marr is Ilse's uncle, her late father's brother",
+        ),
+    ]
+    if ranked:
+        edges.append(Edge("edge-kurt-aldo", "npc-kurt", "npc-aldo", "kin", 70, "Kurt is Aldo Brandt's son"))
+    if namesake:
+        entities.append(
+            Entity("npc-greta", "npc", "Greta Varga", aliases=_aliases("Chief Greta"), location="loc-dome")
+        )
+    if second_uncle:
+        entities.append(Entity("npc-bruno", "npc", "Bruno Kade", location="loc-dome", pronoun="he"))
+        edges.append(
+            Edge("edge-bruno-ilse", "npc-bruno", "npc-ilse", "kin", 60, "Bruno Kade is Ilse's uncle")
+        )
+    present = frozenset(e.id for e in entities if e.location == "loc-dome" and e.kind != "location")
+    return WorldSnapshot.build(entities=entities, edges=edges, scene=Scene("loc-dome", present))
+
+
+def _aliases(*names: str) -> tuple[Alias, ...]:
+    return tuple(Alias(n) for n in names)
+
+
+def harbour() -> WorldSnapshot:
+    """A harbour: Vela Sorn the harbourmaster, and her stepdaughter Nell, drowned last winter."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-bram", "pc", "Bram", owner="1", location="loc-quay", pronoun="he"),
+            Entity(
+                "npc-vela",
+                "npc",
+                "Vela Sorn",
+                aliases=_aliases("the harbourmaster", "Vela"),
+                location="loc-quay",
+                pronoun="she",
+            ),
+            Entity("npc-nell", "npc", "Nell Sorn", alive=False, location="loc-deep", pronoun="she"),
+            Entity("loc-quay", "location", "the quay"),
+            Entity("loc-deep", "location", "the deep"),
+        ],
+        # told from the stepmother's side: the stepdaughter is read off the tie's other end
+        edges=[Edge("edge-vela-nell", "npc-vela", "npc-nell", "kin", 65, "Vela Sorn was Nell's stepmother")],
+        scene=Scene("loc-quay", frozenset({"pc-bram", "npc-vela"})),
+    )
+
+
+def refuted(text: str, snap: WorldSnapshot) -> set[str | None]:
+    return {v.refuted_by for v in check(text, snap).conflicts()}
+
+
+def test_a_title_an_alias_gives_goes_before_the_other_part_of_the_name() -> None:
+    text = "The pumps shudder. Chief Varga shoulders past the crowd and checks the pressure valves."
+    assert refuted(text, observatory()) == {"npc-ines-alive"}
+    # controls: her living brother by name; a title before a name nobody bears; the dead remembered
+    assert refuted("The pumps shudder. Tomas Varga checks the pressure valves.", observatory()) == set()
+    assert refuted("The pumps shudder. Chief Osei checks the pressure valves.", observatory()) == set()
+    text = "The pumps shudder. Tomas remembers how Chief Varga used to check the valves every dawn."
+    assert refuted(text, observatory()) == set()
+
+
+def test_a_namesake_of_another_family_with_the_same_title_standing_here_is_the_one_meant() -> None:
+    snap = observatory(namesake=True)
+    text = "The pumps shudder. Chief Varga shoulders past the crowd and checks the pressure valves."
+    assert refuted(text, snap) == set()
+    # and the title names the dead chief once the namesake is not here
+    assert refuted(text, observatory()) == {"npc-ines-alive"}
+
+
+def test_the_elder_of_two_namesakes_is_the_one_the_kin_records_make_the_parent() -> None:
+    text = "Snow ticks on the dome. At the door the elder Brandt takes the coats and hangs them to dry."
+    assert refuted(text, observatory()) == {"npc-aldo-alive"}
+    # controls: the younger is the living son; two Brandts the records do not rank are nobody in particular
+    text = "Snow ticks on the dome. At the door the younger Brandt takes the coats and hangs them to dry."
+    assert refuted(text, observatory()) == set()
+    text = "Snow ticks on the dome. At the door the elder Brandt takes the coats and hangs them to dry."
+    assert refuted(text, observatory(ranked=False)) == set()
+    # unranked by kin, the one the records themselves call old is the elder
+    assert refuted(text, observatory(ranked=False, called_old=True)) == {"npc-aldo-alive"}
+
+
+def test_a_kin_phrase_after_an_alias_names_the_recorded_relative() -> None:
+    text = "Gulls wheel over the quay. The harbourmaster's stepdaughter mends a net by the bollards."
+    assert refuted(text, harbour()) == {"npc-nell-alive"}
+    # controls: a memory of the dead; someone else's stepdaughter
+    text = (
+        "Gulls wheel over the quay. The harbourmaster still talks of how her stepdaughter mended nets here."
+    )
+    assert refuted(text, harbour()) == set()
+    text = "Gulls wheel over the quay. The cooper's stepdaughter mends a net by the bollards."
+    assert refuted(text, harbour()) == set()
+
+
+def test_her_uncle_is_the_uncle_of_the_one_the_sentence_before_named() -> None:
+    text = (
+        "Ilse paces under the dome. When the shutter groans she leans to her uncle at the telescope and"
+        " whispers a question, and he hears her and answers at once."
+    )
+    assert refuted(text, observatory()) == {"npc-oskar-condition-deafened"}
+
+
+def test_her_uncle_names_nobody_when_two_fit_or_the_uncle_is_a_strangers() -> None:
+    text = (
+        "Ilse paces under the dome. When the shutter groans she leans to her uncle at the telescope and"
+        " whispers a question, and he hears her and answers at once."
+    )
+    assert refuted(text, observatory(second_uncle=True)) == set()
+    text = (
+        "Ilse paces under the dome. By the door a stranger's uncle leans on the rail, and he hears the"
+        " whisper and answers at once."
+    )
+    assert refuted(text, observatory()) == set()
+    # an unnamed woman brought in first is whom "her" stands for
+    text = (
+        "Ilse paces under the dome. A woman comes in from the snow and her uncle follows, and he hears the"
+        " bell and answers it."
+    )
+    assert refuted(text, observatory()) == set()
