@@ -29,6 +29,7 @@ from ledger.check.extract.linker import (
     role_variants,
     title_variants,
 )
+from ledger.check.extract.speakers import fronted_subject_at, turn_taker
 from ledger.check.extract.text import Token, _key
 from ledger.check.snapshot import WorldSnapshot
 
@@ -506,7 +507,7 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             return e.pronoun == want  # one recorded as they or it is never "he" or "she"
         return e.kind != "monster"
 
-    for a, b in sentences:
+    for n, (a, b) in enumerate(sentences):
         if prev_subject is not None:
             ex.antecedent[a] = prev_subject
         if prev_monster is not None:
@@ -524,11 +525,20 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             comma = next((q for q in range(k, min(b, k + 5)) if toks[q].text == ","), None)
             if comma is not None and comma + 1 < b and toks[comma + 1].low in ("he", "she"):
                 k = comma + 1
+        if k is not None and toks[k].low not in ("he", "she", "his", "her", "it"):
+            # "With his own hands he eases": the subject behind a fronted phrase goes on from the last one
+            q = fronted_subject_at(toks, a, b, frozenset())
+            if q is not None and toks[q].low in ("he", "she") and fits(prev_subject, toks[q].low):
+                k = q
         continued = False
         if k is not None and k < first_named and k + 1 <= b:
             low = toks[k].low
             nxt = toks[k + 1].low if k + 1 < b else ""
             chosen = pick(low)
+            if low in ("he", "she") and chosen is not None and n:
+                # '"Two weeks," he says' after an exchange of two who fit: the one spoken to answers
+                turn = turn_taker(toks, ex.mentions, sentences[n - 1], k, b, fits, low, chosen)
+                chosen = turn or chosen
             if low in ("he", "she") and chosen is not None:
                 added.append(Mention((chosen,), k, k + 1, False, False, "public"))
                 continued = True

@@ -47,6 +47,7 @@ from ledger.check.extract.places import (
     _where_place,
 )
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.speakers import addressed
 from ledger.check.extract.verbs import is_finite, tags, verb_class
 from ledger.check.extract.verbs import lemma as verb_lemma
 
@@ -279,8 +280,8 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         if m.poss and m.j < s.b and toks[m.j].low in _MOURN_NOUNS and not m.quoted:
             s.claim("dead", (eid,), m, s.modality(m), toks[m.j].low)
             continue
-        if m.quoted:
-            continue
+        if m.quoted or addressed(toks, m, s.a, s.b):
+            continue  # quoted, or called on: "Orrin, on his third pass he stops in front of you"
         if kind in ("npc", "monster") and _met_here(s, m):
             # "Mira finds the abbot waiting by the hearth", "you meet Voss at the door": met where the
             # narration is, unless a known place is named for the meeting (then that place is judged)

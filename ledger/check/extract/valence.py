@@ -25,14 +25,17 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
+    _GENDER_NOUNS,
     _OBJECT_PRONOUNS_ALL,
     _predicate,
     _previous_sentence,
+    _resolve_pronoun,
     _subjects,
     any_lemma,
     verb_lemma,
 )
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.speakers import fronted_subject_at
 from ledger.check.snapshot import WorldSnapshot
 
 # the least valence that makes a claim: warmth from one rated gesture ("embrace" 1.3, "thank" 1.5, "hug" 2.1);
@@ -138,6 +141,7 @@ def _score(
     total = 0.0
     words: list[str] = []
     counted: set[int] = set()
+    named = {q for m in s.mentions if m.id for q in range(m.i, m.j)}
     for n, (k, lemma) in enumerate(verbs):
         if lemma in DISPLAYS or lemma in OTHER_SENSE or lemma in SPEECH:
             continue  # a display, a word rated for another sense, or a tone of voice ("says sweetly")
@@ -162,11 +166,15 @@ def _score(
         if phrasal is None:
             # the noun the verb takes: "folds her into a long embrace"
             for q in range(k + 1, min(hi, k + 6)):
-                if toks[q].quoted or any(q == x for x, _ in verbs):
-                    break
+                if toks[q].quoted or any(q == x for x, _ in verbs) or toks[q].text in (",", ";"):
+                    break  # the verb's own object, not a phrase after a comma ("kneels, blind fingers ...")
+                if q in named:
+                    continue  # a creature's own name or title ("the smuggler") is no word of behaviour
                 w = toks[q].low
                 if w.isalpha() and q not in counted and not w.endswith("ly") and w not in _BODY_NOUNS:
                     nv = valence(w)
+                    if nv < 0 and _REMOVED & {x.low for x in toks[q + 1 : min(hi, q + 3)]}:
+                        break  # "eases the gag from her mouth": a harm taken away is no harm done
                     if nv and any_lemma(w) not in DISPLAYS | OTHER_SENSE:
                         v += nv
                         counted.add(q)
@@ -177,7 +185,9 @@ def _score(
         if COLD_MANNER & set(near) and v > 0:
             continue
         # and a manner adverb anywhere in the verb's own phrase: "lays her gloved hand gently over his"
-        for q in (k - 1, *range(k + 1, end)):
+        for q in (k - 1, *_fronted_manner(s, k), *range(k + 1, end)):
+            if q + 1 == end and end < hi and n + 1 < len(verbs) and end == verbs[n + 1][0]:
+                continue  # "glares at her, then tenderly wraps his daughter": the next verb's adverb
             if s.a <= q < hi and q not in counted and toks[q].low.endswith("ly") and not toks[q].quoted:
                 av = valence(toks[q].low)
                 if av:
@@ -190,6 +200,20 @@ def _score(
     return total, words
 
 
+_REMOVED = frozenset({"from", "off", "away"})
+
+
+def _fronted_manner(s: _Sentence, k: int) -> tuple[int, ...]:
+    """The adverb opening the sentence before a one-word subject and the verb at ``k``: "Gently he eases
+    the gag": the manner of the subject's first verb."""
+    toks = s.tokens
+    if k - 2 == s.a and toks[k - 1].low in _NOMINATIVE and toks[s.a].low.endswith("ly"):
+        return (s.a,)
+    if k - 3 == s.a and toks[k - 1].low in _NOMINATIVE and toks[k - 2].text == ",":
+        return (s.a,)
+    return ()
+
+
 def _tender(s: _Sentence, k: int, lemma: str, end: int, at: frozenset[int]) -> bool:
     """True when the verb at ``k`` touches a tender part of the other's body gently: "squeezes their
     fingers", "cups Mara's cheek" (the part right after the other's possessive), or takes something off it:
@@ -197,7 +221,7 @@ def _tender(s: _Sentence, k: int, lemma: str, end: int, at: frozenset[int]) -> b
     if lemma not in TENDER_TOUCH and lemma not in TENDER_TAKING:
         return False
     toks = s.tokens
-    for q in range(k + 1, min(end, k + 8)):
+    for q in range(k + 1, min(end, k + 11)):
         if toks[q].quoted or toks[q].low not in TENDER_PARTS:
             continue
         owner = q - 1 if q - 1 in at else (q - 2 if q - 2 in at and toks[q - 1].text.islower() else None)
@@ -254,6 +278,8 @@ FEIGNED_STEMS = (
     "but her eyes", "but his eyes", "but their eyes", "never reach", "not reach", "doesn't reach", "steely",
     "gritted", "clenched", "icily", "dislike", "distaste", "disgust", "loath", "hate", "hatred", "contempt",
     "grudg", "resent", "revuls",
+    # words told as a lie: "hears the lie for what it is", "a lie so big it has its own weather"
+    "the lie", "a lie", "lies through", "lying through", "liar", "falsehood", "untruth", "untrue",
 )  # fmt: skip
 _FEIGNED_RE = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in FEIGNED_STEMS) + r")")
 
@@ -448,7 +474,7 @@ def _attitudes(s: _Sentence) -> None:
     here = {m.id for m in s.ex.between(first, s.b) if m.id}
     if not (here & strong.keys()) and not charmed:
         return
-    for eid, m, mod, _ in _subjects(s):
+    for eid, m, mod in _actors(s):
         if eid not in strong and eid not in charmed:
             continue
         lo, hi = s.clause_of(m.i)
@@ -479,6 +505,31 @@ def _attitudes(s: _Sentence) -> None:
                     f"valence={total:+.1f};" + ",".join(words),
                 )
             )
+
+
+def _actors(s: _Sentence) -> list[tuple[str, Mention, Modality]]:
+    """The clause subjects of this sentence (:func:`_subjects`), and a subject behind fronted words that
+    pass does not read: "Instead Master Hobb crouches ...", "With his own hands he eases ..." (the pronoun
+    standing for the creature the sentence continues, or the one named just before that fits)."""
+    out = [(eid, m, mod) for eid, m, mod, _ in _subjects(s)]
+    named = [m for m in s.mentions if m.id and not m.quoted and not m.poss and s.kind(m) in _CREATURES]
+    q = fronted_subject_at(s.tokens, s.a, s.b, frozenset(k for m in named for k in range(m.i, m.j)))
+    if q is None or any(m.i <= q < m.j for _, m, _ in out):
+        return out
+    found = next((m for m in named if m.i == q), None)
+    if found is None and s.tokens[q].low in _NOMINATIVE:
+        eid = next((m.id for m in s.mentions if m.i == q and m.id), None) or _resolve_pronoun(
+            s, s.tokens[q].low
+        )
+        found = Mention((eid,), q, q + 1, False, False, "public") if eid else None
+    if found is not None and found.id:
+        out.append((found.id, found, s.modality(found)))
+    return out
+
+
+_CREATURES = ("pc", "npc", "monster")
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "this", "that", "my", "your"})
+_NOMINATIVE = frozenset({"he", "she", "they"})
 
 
 def _recent_start(s: _Sentence) -> int:
@@ -550,6 +601,25 @@ def _others(s: _Sentence, actor: str, lo: int, hi: int) -> dict[str, frozenset[i
             fits &= {m.id for m in near if m.id and not m.poss}
         if len(fits) == 1:
             found.setdefault(next(iter(fits)), set()).add(k)
+    for k in range(lo + 1, hi):
+        # "pats the young man's shoulder": a person described, owning a part of the body, is the one creature
+        # just spoken of whom the description fits
+        want = _GENDER_NOUNS.get(s.tokens[k].low)
+        if (
+            want is None
+            or not s.tokens[k].poss
+            or s.tokens[k].quoted
+            or any(m.i <= k < m.j for m in s.mentions)
+        ):
+            continue
+        q = k - 1
+        while q > lo and s.tokens[q].text.islower() and s.tokens[q].low not in _DETERMINERS:
+            q -= 1
+        if s.tokens[q].low != "the":
+            continue
+        fits = {r for r in recent if (e := s.snap.entities.get(r)) is not None and e.pronoun == want}
+        if len(fits) == 1 and me is not None:
+            found.setdefault(next(iter(fits)), set()).update(range(q, k + 1))
     for k in range(lo + 1, hi):
         # "curses his mistress", "sells her master out": the one the actor serves, by the recorded tie
         if s.tokens[k].low in _MASTER_NOUNS and s.tokens[k - 1].low in ("his", "her", "their") and me:
