@@ -184,3 +184,26 @@ def test_her_uncle_names_nobody_when_two_fit_or_the_uncle_is_a_strangers() -> No
         " bell and answers it."
     )
     assert refuted(text, observatory()) == set()
+
+
+def counting_house() -> WorldSnapshot:
+    """A counting house: Piet van Dorn and Mira of Ely, both blinded, and the clerk Ansel."""
+    blind = frozenset({"blinded"})
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-ansel", "pc", "Ansel", owner="1", location="loc-house", pronoun="he"),
+            Entity("npc-piet", "npc", "Piet van Dorn", location="loc-house", conditions=blind, pronoun="he"),
+            Entity("npc-mira", "npc", "Mira of Ely", location="loc-house", conditions=blind, pronoun="she"),
+            Entity("loc-house", "location", "the counting house"),
+        ],
+        scene=Scene("loc-house", frozenset({"pc-ansel", "npc-piet", "npc-mira"})),
+    )
+
+
+def test_a_name_joined_by_a_particle_is_called_by_its_last_part() -> None:
+    """ "Ono no Sukemasa" is "Sukemasa", "Piet van Dorn" is "Dorn": the particle joins one name."""
+    text = "Ansel sets the ledger down. Dorn squints at the columns, frowning."
+    assert refuted(text, counting_house()) == {"npc-piet-condition-blinded"}
+    # control: an English word that makes an epithet ends the name ("Mira of Ely" is never "Ely")
+    text = "Ansel sets the ledger down. Ely squints at the columns, frowning."
+    assert refuted(text, counting_house()) == set()

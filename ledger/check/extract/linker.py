@@ -239,6 +239,10 @@ def is_common_word(word: str) -> bool:
     return any(table(low, upos=pos).get(pos) for pos in ("NOUN", "VERB", "ADJ", "ADV"))
 
 
+# English words that join a name to an epithet or a place: "Ulf the Tall", "Tom of Ely", "Anna from the Mill"
+_EPITHET_JOINS = frozenset({"the", "of", "and", "from", "in", "on", "at", "with", "by", "upon", "a", "an"})
+
+
 @dataclass(frozen=True, slots=True)
 class PersonParts:
     """A person's recorded name split into title, given name and family name (lower-case words)."""
@@ -261,9 +265,13 @@ def person_parts(e: Entity) -> PersonParts | None:
     if not words or not words[0][:1].isupper():
         return None
     proper: list[str] = []
-    for w in words:
+    for n, w in enumerate(words):
         if not w[:1].isupper():
-            break
+            # a particle inside one name ("Ono no Sukemasa", "Piet van Dorn") is no part a narrator uses
+            # alone; an English word that makes an epithet ("Ulf the Tall", "Tom of Ely") ends the name
+            if w.lower() in _EPITHET_JOINS or n + 1 >= len(words) or not words[n + 1][:1].isupper():
+                break
+            continue
         proper.append(w)
     lows = [w.lower() for w in proper]
     alias_heads = {
