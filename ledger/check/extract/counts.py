@@ -10,14 +10,18 @@ A count word tied to an item mention says how many of the item there are, and
 - a number word or digits right before it ("eight black pearls"): at least that many (a narrator may show a
   few of a stack, never more than there are);
 - a plural mention ("the vials of squid ink", "gold nuggets") of an item whose own name is singular: at
-  least two.
+  least two;
+- an ordinal told as the last one ("the sixth, his very last") or a count closed by a phrase of totality
+  ("two cartridges, and that's the whole arsenal"): exactly that many (:mod:`.count_totals`).
 
-Imports :mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`; :func:`_counts` is one pass over a sentence.
+Imports :mod:`.lexicon`, :mod:`.names`, :mod:`.sentence` and :mod:`.count_totals`; :func:`_counts` is one
+pass over a sentence.
 """
 
 from __future__ import annotations
 
 from ledger.check.claims import Claim, Modality
+from ledger.check.extract.count_totals import ordinal_is_last, total_after, total_later
 from ledger.check.extract.lexicon import _NUMBERS, VERBS
 from ledger.check.extract.linker import is_plural, noun_lemma
 from ledger.check.extract.names import Mention
@@ -225,7 +229,7 @@ def _counts(s: _Sentence) -> None:
 
     sums = _tells_a_sum(s) if any(_is_money(s, m) for m in items) else False
     for m in items:
-        if owed_after(s, m.j) or (m.j < s.b and toks[m.j].low in _PAID_OVER):
+        if owed_after(s, m.j) or _paid_over(s, m.j):
             continue  # "the forty coins are still owing", "forty coins counted into his palm": a sum
         if _others_stack(s, m):
             continue  # "the bay's fuel cells are down to two": a stack of someone the ledger gives none
@@ -256,9 +260,13 @@ def _counts(s: _Sentence) -> None:
             if _number(lead) is not None and of_at - 2 >= s.a and toks[of_at - 2].low == "all":
                 claim(m, f"exact={_number(lead)}")  # "all five of Gideon's letters": every one there is
                 continue
-        if any(w in ORDINALS for w in words[:2]):
-            n = next(ORDINALS[w] for w in words[:2] if w in ORDINALS)
-            claim(m, f"min={n}")
+        # the ordinal before the name, or before "and last" ("her sixth and last candle" is all six)
+        at = next((q for q in range(m.i - 1, max(s.a, m.i - 4) - 1, -1) if toks[q].low in ORDINALS), -1)
+        if at >= 0 and (
+            any(w in ORDINALS for w in words[:2]) or words[:2] in (["last", "and"], ["final", "and"])
+        ):
+            n = ORDINALS[toks[at].low]
+            claim(m, f"exact={n}" if ordinal_is_last(s, at) else f"min={n}")
         elif words and words[0] == "both":
             claim(m, "exact=2")
         elif (
@@ -278,7 +286,8 @@ def _counts(s: _Sentence) -> None:
             n = _number(words[0]) or 0
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
                 n = 6  # "half a dozen"
-            claim(m, f"exact={n}" if _all_there_is(s, m, words) else f"min={n}")
+            whole = _all_there_is(s, m, words) or total_later(s, m.j, n, _item_starts(items, m))
+            claim(m, f"exact={n}" if whole else f"min={n}")
         elif _head_plural(s, m):
             claim(m, "min=2")
         left = _left_later(s, m, items)
@@ -296,6 +305,15 @@ def _counts(s: _Sentence) -> None:
             elif nxt == "all" and _number(toks[q + 2].low) is not None and not _named_since(toks, m.j, q):
                 # "lights candles for the dead, all nine": what is named since is what is counted
                 claim(m, f"exact={_number(toks[q + 2].low)}")
+            elif (
+                (some := _number(nxt)) is not None
+                and q + 4 < s.b
+                and toks[q + 2].low == "of"
+                and toks[q + 3].low in ("them", "those")
+                and not _named_since(toks, m.j, q)
+                and total_after(s, q + 4, some)
+            ):
+                claim(m, f"exact={some}")  # "pulls out her candles, three of them, the last she owns"
             break
     # "when the first vial is empty she uncorks her second": an ordinal standing for the last item named
     for k in range(s.a + 1, s.b - 1):
@@ -309,10 +327,14 @@ def _counts(s: _Sentence) -> None:
             for m in s.ex.mentions
             if m.id and m.i < k and not m.quoted and (e := s.snap.entities.get(m.id)) and e.kind == "item"
         ]
-        if recent and recent[-1].i >= _reach_back(s, recent[-1].i):
-            it = recent[-1]
+        # "the seventh" counts things of which there are several: a single thing named since ("one poem
+        # she swore never to show") is passed over for the stack named before it
+        stacks = [m for m in recent if _countable(s, m)]
+        it = stacks[-1] if stacks else recent[-1] if recent else None
+        if it is not None and it.i >= _reach_back(s, it.i):
             here = Mention(it.ids, k, k + 1, False, False, "public")  # the modality where the ordinal is
-            claim(it, f"min={ORDINALS[t.low]}", here)
+            n = ORDINALS[t.low]
+            claim(it, f"exact={n}" if ordinal_is_last(s, k) else f"min={n}", here)
     # "until all seven of them are wheeling overhead": "all N of them" is every one of the things last named
     for k in range(s.a, s.b - 3):
         if toks[k].quoted or toks[k].low != "all" or toks[k + 2].low != "of":
@@ -335,6 +357,34 @@ def _counts(s: _Sentence) -> None:
 
 
 _BE = frozenset({"is", "was", "are", "were", "be", "been", "being", "'s", "’s"})
+
+
+def _paid_over(s: _Sentence, j: int) -> bool:
+    """True when a participle of handing over follows the item mention ending at ``j``, next to it or set off
+    by a comma: "forty coins counted into his palm", "Forty chits, counted into his tin last market day"
+    tell a payment made, not how many there are now."""
+    toks = s.tokens
+    q = j + 1 if j < s.b and toks[j].text == "," else j
+    return q < s.b and toks[q].low in _PAID_OVER
+
+
+def _item_starts(items: list[Mention], m: Mention) -> frozenset[int]:
+    """The first tokens of the item mentions other than ``m``: a count's reach stops at another thing."""
+    return frozenset(x.i for x in items if x is not m)
+
+
+def _countable(s: _Sentence, m: Mention) -> bool:
+    """True when the mention names things of which there may be several: told as a plural ("the tanzaku"
+    for poem slips counts), or an item the ledger keeps as a stack (a plural name, or more than one held)."""
+    e = s.snap.entities.get(m.id or "")
+    if e is None:
+        return False
+    if m.plural or _told_plural_at(s, m):
+        return True
+    name = [w for w in e.name.lower().replace("'s", "").split() if w.isalpha()]
+    if name and is_plural(_head(name)):
+        return True
+    return sum(h.quantity for h in s.snap.holders_of(e.id).values()) > 1
 
 
 def _ordinal_of_someone(s: _Sentence, k: int) -> bool:

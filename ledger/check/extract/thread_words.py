@@ -104,6 +104,9 @@ _RELEASE_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("settled", "relieve", ("of",)),
     ("settled", "excuse", ("from",)),
 )
+# verbs of destroying the paper that records a debt or bond, when the thread is named by an alias right after
+# them ("tore up the marker", "burned Odo's bond"): the obligation is cancelled
+_DESTROY_LEMMAS = frozenset({"tear", "rip", "burn", "shred", "destroy", "cancel", "void"})
 _PERSIST_LEMMAS = frozenset(
     {
         "hang",

@@ -1,8 +1,9 @@
 """Thread claims: a favour, debt, oath or bounty told settled, broken or still open.
 
 A thread is found by one of its aliases, by its kind's word ("the favour you owe"), or by two of its parties
-owing each other; the status comes from a closed set of patterns. Imports :mod:`.lexicon` and
-:mod:`.sentence`.
+owing each other; the status comes from a closed set of patterns, from a status verb told in the passive
+("the slate was wiped clean"), or from the paper of a debt destroyed ("tore up the marker"). Imports
+:mod:`.lexicon`, :mod:`.sentence` and :mod:`.thread_grammar`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _HYPO
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.thread_grammar import PARTICLES, chained_pronoun, negative, passive_object
 from ledger.check.extract.thread_words import (
     _ANY_STATUS,
     _CUE_WORDS,
+    _DESTROY_LEMMAS,
     _OBJECT_PRONOUNS,
     _OPEN_IDIOMS,
     _PERSIST_LEMMAS,
@@ -48,8 +51,13 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
         if lemma is None or lemma not in _STATUS_VERBS:
             continue
         nxt = " " + " ".join(x.low for _, x in toks[n + 1 : n + 5]) + " "
+        passive = passive_object(s, [x for _, x in toks], n)
         for status, want, after in _STATUS_LEMMAS:
-            if lemma == want and any(f" {a} " in nxt or not a for a in after):
+            if lemma == want and (
+                any(f" {a} " in nxt or not a for a in after) or passive & set(after) - PARTICLES
+            ):
+                if passive and any(negative(x.low) for _, x in toks[max(0, n - 3) : n]):
+                    return ("open", q) if status == "settled" else None  # "the slate was never wiped"
                 if n > 0 and toks[n - 1][1].low in ("not", "never", "yet"):
                     return ("open", q) if status == "settled" else None
                 if _UNREAL & {x.low for _, x in toks[max(0, n - 3) : n]}:
@@ -96,12 +104,15 @@ def _threads_of(snap: WorldSnapshot, parties: set[str]) -> list[str]:
     return sorted(found, key=order.__getitem__)
 
 
-def _named_status(s: _Sentence) -> str | None:
-    """The status of a thread this sentence names, told by a release ("let Sefa off her vow") or by the
-    matter persisting ("is still hanging between them"); None when neither."""
+def _named_status(s: _Sentence) -> tuple[str, int | None] | None:
+    """(status, token) of a thread this sentence names, told by a release ("let Sefa off her vow"), by the
+    paper it is written on destroyed ("tore up the marker": the token is that verb's, for a deed told now),
+    or by the matter persisting ("is still hanging between them"); None when none of these."""
     from ledger.check.extract.predicates import verb_lemma
 
     toks = [t for t in s.tokens[s.a : s.b] if not t.quoted]
+    # where the thread is named by an alias ("Wren's marker"): a verb of destroying right before it
+    named_at = {st for _, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]}
     for n, t in enumerate(toks):
         lem = verb_lemma(t.low) if t.text.islower() else None
         if lem is None:
@@ -112,7 +123,11 @@ def _named_status(s: _Sentence) -> str | None:
         nxt = " " + " ".join(x.low for x in toks[n + 1 : n + 5]) + " "
         for status, want, after in _RELEASE_LEMMAS:
             if lem == want and any(f" {a} " in nxt for a in after):
-                return status
+                return status, None
+        destroyed = lem in _DESTROY_LEMMAS and any(x.start in named_at for x in toks[n + 1 : n + 4])
+        if destroyed and not _UNREAL & set(prev):
+            # "tore up the marker himself", "burns Odo's bond": the debt's paper gone
+            return "settled", next(q for q in range(s.a, s.b) if s.tokens[q] is t)
         # "is still hanging between them"; "still has a promise hanging over her": still with the verb
         # that holds the matter, a few words back, in the same clause
         wider = [x.low for x in toks[max(0, n - 5) : n]]
@@ -120,7 +135,7 @@ def _named_status(s: _Sentence) -> str | None:
             wider[wider.index("still") :]
         )
         if lem in _PERSIST_LEMMAS and ("still" in prev or still_before or nxt.startswith(" still ")):
-            return "open"
+            return "open", None
     return None
 
 
@@ -153,6 +168,8 @@ def _parties(s: _Sentence, lo: int, hi: int) -> tuple[set[str], set[str]]:
             }
             if len(fits) == 1:
                 eid = next(iter(fits))
+            elif not fits:
+                eid = chained_pronoun(s, want, people)
             else:
                 maybe |= fits
         if eid is not None:
@@ -385,6 +402,7 @@ def _by_what_for(s: _Sentence, words: list[str]) -> bool:
     if not table:
         return False
     present = set(words) | {w.removesuffix("'s") for w in words}
+    present |= {part for w in present if "-" in w for part in w.split("-")}  # "the pump-parts money"
     found = [
         tid
         for tid, (content, head) in table.items()
@@ -585,9 +603,12 @@ def _threads(s: _Sentence) -> None:
     now = False
     if status is None:
         by_lemma = _status_by_lemma(s)
-        status = by_lemma[0] if by_lemma else _named_status(s)
+        by_name = None if by_lemma else _named_status(s)
+        status = by_lemma[0] if by_lemma else by_name[0] if by_name else None
         if by_lemma is not None:
             status, now = _as_told_now(s, *by_lemma)
+        elif by_name is not None and by_name[1] is not None:
+            status, now = _as_told_now(s, by_name[0], by_name[1])
     if status is None and snap.threads[candidates[0]].kind == "oath":
         held = _HELD_TO.search(s.narr)
         if held is not None and not _NEGATING & set(s.narr[: held.start()].split()[-3:]):
@@ -667,33 +688,46 @@ def _indirect(s: _Sentence) -> bool:
     words = s.narr.split()
     if any(w in _HYPO or w in ("remember", "remembers", "if") for w in words):
         return False
+    spots: list[int] = []  # where the status is told: each place it is, in the text's order
     for st, pat in _STATUS_PATTERNS if some_pattern else ():
         hit = pat.search(s.narr)
         # open only with a word of owing or repaying ("never repaid her"): "never paid him any mind" is not
         if hit is not None and (st != "open" or any(w.startswith(("owe", "repa")) for w in words)):
             found = st, s.a + s.narr[: hit.start()].count(" ")
+            # every place a pattern of that status hits: "he still owes Ash ...; it sits between them like
+            # an unpaid tab" tells it in the first clause, whose parties are named, as well as the last
+            spots = sorted(
+                {
+                    s.a + s.narr[: h.start()].count(" ")
+                    for other, p in _STATUS_PATTERNS
+                    if other == st
+                    for h in p.finditer(s.narr)
+                }
+            )
             break
     if found is None:
         return False
-    status, k = found
-    k = min(max(k, s.a), s.b - 1)
-    status, now = _as_told_now(s, status, k) if by_lemma else (status, False)
-    framing = s.modality(Mention(("",), k, k + 1, False, False, "public"))
-    if framing.rumour or framing.hypothetical:
-        return False  # "word is Finch has paid off Magda": a rumour of a settlement is not one
-    lo, hi = s.clause_of(k)
-    people, maybe = _parties(s, lo, hi)
-    threads = s.snap.threads
-    tied = [
-        tid
-        for tid in _threads_of(s.snap, people)
-        if len(set(threads[tid].parties)) >= 2
-        and set(threads[tid].parties) <= people | maybe
-        and len(set(threads[tid].parties) & people) >= 1
-    ]
-    if len(tied) != 1:
-        return False
-    status = _kept_oath(s, threads[tied[0]].kind, status)
-    detail = ("now;" if now else "") + s.narr
-    s.ex.claims.append(Claim("thread_status", (tied[0], status), s.raw.strip(), s.span, Modality(), detail))
-    return True
+    status, first = found
+    for at in spots or [first]:
+        k = min(max(at, s.a), s.b - 1)
+        told, now = _as_told_now(s, status, k) if by_lemma else (status, False)
+        framing = s.modality(Mention(("",), k, k + 1, False, False, "public"))
+        if framing.rumour or framing.hypothetical:
+            return False  # "word is Finch has paid off Magda": a rumour of a settlement is not one
+        lo, hi = s.clause_of(k)
+        people, maybe = _parties(s, lo, hi)
+        threads = s.snap.threads
+        tied = [
+            tid
+            for tid in _threads_of(s.snap, people)
+            if len(set(threads[tid].parties)) >= 2
+            and set(threads[tid].parties) <= people | maybe
+            and len(set(threads[tid].parties) & people) >= 1
+        ]
+        if len(tied) != 1:
+            continue
+        told = _kept_oath(s, threads[tied[0]].kind, told)
+        detail = ("now;" if now else "") + s.narr
+        s.ex.claims.append(Claim("thread_status", (tied[0], told), s.raw.strip(), s.span, Modality(), detail))
+        return True
+    return False

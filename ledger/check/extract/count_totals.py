@@ -1,0 +1,224 @@
+"""Counts told as all there is, by the words around a count rather than before it.
+
+:mod:`.counts` reads "his last two" and "three arrows left"; this module reads the other ways English closes a
+count, so that :mod:`.counts` can claim ``exact=N`` instead of ``min=N``:
+
+- an ordinal told as the last one: "the sixth, his very last", "the sixth and final", "her seventh and last
+  candle" (the sixth of a stack is at least six; the sixth that is the last is all six);
+- a phrase of totality set off after a count: "two cartridges, and that's the whole arsenal", "three discs,
+  and that's the lot", "three of them, the last she owns", "four arrows, all he has", "six tokens, and not a
+  seventh to his name".
+
+A phrase of totality must close its clause (or end in a clause of having: "all she has left"), so "and that's
+all he'll say" or "the last time she saw them" count nothing. Pure functions of one sentence's tokens; imports
+:mod:`.sentence` and :mod:`.verbs` only.
+"""
+
+from __future__ import annotations
+
+from ledger.check.extract.lexicon import _NUMBERS
+from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.verbs import lemma as verb_lemma
+
+_LAST = frozenset({"last", "final"})
+_INTENSIFIERS = frozenset({"very", "only", "one", "absolute", "just"})
+_POSSESSIVE = frozenset({"his", "her", "their", "its", "my", "your", "our", "the"})
+# marks that close a clause (a phrase of totality must reach one)
+_CLOSE = frozenset({",", ".", ";", ":", "!", "?", "—", "–", ")", '"', "“", "”"})
+# verbs of having: "all she has", "the last he owns", "every one they carry", "all he's got left"
+_HAVING = frozenset({"have", "own", "hold", "carry", "possess", "get", "keep", "remain"})
+_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "it", "there", "that", "which"})
+# words that pick out a whole: "that's all", "that's the lot", "that's everything", "that's the whole arsenal"
+_WHOLE = frozenset({"all", "everything", "it", "lot", "whole", "every", "entire", "total", "sum"})
+_ORDINAL_OF = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+}
+
+
+def _closes(s: _Sentence, q: int) -> bool:
+    """True when token ``q`` ends the clause: a closing mark or the sentence's end."""
+    return q >= s.b or s.tokens[q].text in _CLOSE
+
+
+def _having_clause(s: _Sentence, q: int) -> int:
+    """The token after a short clause of having starting at ``q`` ("she owns", "he has left", "Odo's got",
+    "there are", "that remain"), or -1 when there is none."""
+    toks = s.tokens
+    if q >= s.b:
+        return -1
+    named = next((m for m in s.mentions if m.i == q and m.id), None)
+    if named is not None:
+        k = named.j
+    elif toks[q].low in _SUBJECTS:
+        k = q + 1
+    else:
+        return -1
+    if toks[k - 1].poss and k < s.b and toks[k].low == "got":
+        k += 1  # "he's got", "Odo's got"
+    else:
+        while k < s.b and toks[k].low in ("still", "ever", "now"):
+            k += 1
+        if k >= s.b:
+            return -1
+        if toks[k].low in ("is", "are", "was", "were"):
+            if toks[q].low not in ("there", "that", "which"):
+                return -1  # "all there is", "all that is left"; not "all she is"
+            k += 1
+        elif verb_lemma(toks[k].low) in _HAVING:
+            k += 1
+        else:
+            return -1
+        if k < s.b and toks[k].low == "got":
+            k += 1
+    if k < s.b and toks[k].low in ("left", "remaining", "over"):
+        k += 1
+    return k
+
+
+def _ends_here(s: _Sentence, q: int) -> bool:
+    """True when the clause ends at ``q``, or after a clause of having and a short place or time phrase
+    ("all he has in the world", "the last she owns", "to his name")."""
+    if _closes(s, q):
+        return True
+    after = _having_clause(s, q)
+    if after >= 0 and _closes(s, after):
+        return True
+    toks = s.tokens
+    k = after if after >= 0 else q
+    # "in the world", "to his name", "on her", "left in the tin": at most four words, no verb among them
+    if k < s.b and toks[k].low in ("in", "to", "on", "left", "about", "between"):
+        for r in range(k + 1, min(s.b, k + 5) + 1):
+            if _closes(s, r):
+                return all(toks[x].low not in _SUBJECTS for x in range(k + 1, r))
+    return False
+
+
+def ordinal_is_last(s: _Sentence, k: int) -> bool:
+    """True when the ordinal at token ``k`` is told as the last one: "the sixth and last", "the sixth, his
+    very last", "the sixth and final candle" (then the count is exact, not at least)."""
+    toks = s.tokens
+    q = k + 1
+    if q < s.b and toks[q].low == "and":
+        q += 1
+    elif q < s.b and toks[q].text in (",", "—", "–"):
+        q += 1
+        if q < s.b and toks[q].low in _POSSESSIVE:
+            q += 1
+        else:
+            return False  # "the sixth, last of all" is too loose; ask for "his last", "the last"
+    else:
+        return False
+    while q < s.b and toks[q].low in _INTENSIFIERS - {"one"}:
+        q += 1
+    if q >= s.b or toks[q].low not in _LAST:
+        return False
+    q += 1
+    if q < s.b and toks[q].low == "one":
+        return True  # "his very last one"
+    if q + 1 < s.b and toks[q].low == "of" and toks[q + 1].low in ("them", "those", "these"):
+        return True  # "the sixth and last of them"
+    # "the sixth and last candle": a noun (not a verb) then the clause's end; or the clause's end itself
+    if _ends_here(s, q):
+        return True
+    return q < s.b and any(m.i == q and m.id for m in s.mentions)
+
+
+def total_after(s: _Sentence, q: int, n: int) -> bool:
+    """True when the words from token ``q`` (right after a count of ``n`` and the thing counted) tell that
+    count as all there is: ", and that's the whole arsenal", ", the last she owns", ", all he has", ", and not
+    a seventh to his name". Only a phrase set off by a comma or dash, within the sentence."""
+    toks = s.tokens
+    if q >= s.b or toks[q].text not in (",", "—", "–", ":", ";"):
+        return False
+    q += 1
+    if q < s.b and toks[q].low in ("and", "but"):
+        q += 1
+    if q >= s.b or toks[q].quoted:
+        return False
+    w = toks[q].low
+    # "and not a seventh", "and no seventh": the next ordinal denied
+    if w in ("not", "no", "never") and q + 2 < s.b:
+        r = q + 1 + (toks[q + 1].low in ("a", "one"))
+        if r >= s.b:
+            return False
+        return _ORDINAL_OF.get(toks[r].low) == n + 1 or (toks[r].low == "more" and _ends_here(s, r + 1))
+    # "that's ...", "that is ...", "those are ...", "which is ..."
+    if w in ("that", "those", "which", "this") and (toks[q].poss or q + 1 < s.b):
+        if toks[q].poss:
+            q += 1
+        elif toks[q + 1].low in ("is", "was", "are", "were", "makes", "made"):
+            q += 2
+        else:
+            return False
+        return _whole_at(s, q)
+    # an appositive: "the last she owns", "all he has", "every one she carries", "the lot"
+    return _whole_at(s, q, appositive=True)
+
+
+def _whole_at(s: _Sentence, q: int, *, appositive: bool = False) -> bool:
+    """True when a phrase naming the whole of something starts at ``q`` and closes its clause: "all",
+    "the lot", "everything", "the whole arsenal", "every one of them", "the last of them", "the last she
+    owns". An appositive (no "that's" before it) needs a clause of having or "of them" after it: "the last"
+    or "all" alone may be the last of a task or everyone there."""
+    toks = s.tokens
+    if q >= s.b:
+        return False
+    w = toks[q].low
+    if w in ("the", "his", "her", "their", "my", "our", "your") and q + 1 < s.b:
+        q += 1
+        w = toks[q].low
+    if w not in _WHOLE | _LAST or (w in _LAST and toks[q - 1].low not in ("the", "his", "her", "their")):
+        return False
+    q += 1
+    if w in ("whole", "entire", "total", "every") and q < s.b and toks[q].text.isalpha():
+        q += 1  # "the whole arsenal", "the entire stock", "every one", "every chit"
+    if q + 1 < s.b and toks[q].low == "of" and toks[q + 1].low in ("them", "it", "those", "these"):
+        return _ends_here(s, q + 2)  # "every one of them", "the last of them", "all of it"
+    if appositive or w in _LAST:
+        after = _having_clause(s, q)
+        return after >= 0 and _ends_here(s, after)
+    return _ends_here(s, q)
+
+
+def number_at(s: _Sentence, q: int) -> int | None:
+    """The count a number word or digits at token ``q`` gives ("three", "12"), or None."""
+    w = s.tokens[q].low if q < s.b else ""
+    if w.isdigit():
+        return int(w)
+    n = _NUMBERS.get(w)
+    return None if w in ("a", "an", "single", "dozen") else n
+
+
+def total_later(s: _Sentence, j: int, n: int, others: frozenset[int]) -> bool:
+    """True when a phrase of totality (:func:`total_after`) follows a count of ``n`` things whose mention
+    ends at ``j``, later in its sentence: "three stamped discs slide onto the table, each one punched, and
+    that's the lot". Stops at the sentence's end, at another thing named (a token in ``others``), or at
+    another number: what is counted whole is then no longer sure to be these."""
+    toks = s.tokens
+    for q in range(j, min(s.b, j + 16)):
+        t = toks[q]
+        if t.quoted or t.text in (".", "!", "?") or q in others:
+            return False
+        counted = number_at(s, q) is not None and toks[q - 1].low not in (
+            "each",
+            "every",
+            "the",
+            "that",
+            "this",
+        )
+        if q > j and (counted or t.low in ("rest", "others", "more", "another")):
+            return False  # "and nine knots", "the rest": other things counted; "each one" is none
+        if t.text in (",", "—", "–", ":", ";") and total_after(s, q, n):
+            return True
+    return False

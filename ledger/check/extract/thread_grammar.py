@@ -1,0 +1,67 @@
+"""Grammar the thread pass reads around a status word: a status verb told in the passive ("Wren's slate was
+wiped clean"), a word of negation, and a pronoun carried over two sentences ("Doc Ames is grey tonight. When
+Ash sits down, he smiles. He still owes Ash ..."). Pure functions of one sentence; imports :mod:`.sentence`,
+:mod:`.text` and :mod:`.verbs` (and :mod:`.predicates`, late, for sentence bounds).
+"""
+
+from __future__ import annotations
+
+from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.text import Token
+from ledger.check.extract.verbs import lemma, tags
+
+_NEGATING = frozenset({"not", "never", "no", "n't", "nor"})
+# words after a status verb that are no object noun ("paid off", "made good", "squared away")
+PARTICLES = frozenset({"off", "back", "up", "out", "in full", "good", "away", "now", "it", "on", "back on"})
+_BE_OR_GET = frozenset({"is", "was", "are", "were", "be", "been", "being", "got", "gets", "get", "getting"})
+
+
+def passive_object(s: _Sentence, toks: list[Token], n: int) -> set[str]:
+    """The words before a status verb told in the passive ("Wren's slate with the boss was wiped clean", "the
+    debt has been forgiven"): a past participle after a form of "be" or "get" (a "not" or an adverb may come
+    between), with the six words before that form, where its object stands; empty when not passive."""
+    form = toks[n].low
+    base = lemma(form)
+    if base is None or not {"VBN", "VBD"} & tags(form, base) or form == base:
+        return set()
+    k = n - 1
+    while k >= 0 and (negative(toks[k].low) or toks[k].low.endswith("ly")):
+        k -= 1
+    if k < 0:
+        return set()
+    be = toks[k].low.removesuffix("n't") in _BE_OR_GET
+    if not (be or (toks[k].poss and toks[k].low != "it")):
+        return set()  # "the slate's wiped clean": a possessive "'s" here is "is"
+    end = k if be else k + 1
+    return {t.low for t in toks[max(0, end - 6) : end]}
+
+
+def negative(word: str) -> bool:
+    """True for a word of negation ("not", "never", "wasn't")."""
+    return word in _NEGATING or word.endswith("n't")
+
+
+_FORMS = {"he": ("he", "him", "his", "himself"), "she": ("she", "her", "hers", "herself")}
+_FORMS["they"] = ("they", "them", "their", "themselves")
+
+
+def chained_pronoun(s: _Sentence, want: str, people: set[str]) -> str | None:
+    """The creature a pronoun stands for when the sentence before names none that fits but uses the same
+    pronoun itself ("Doc Ames is grey tonight. When Ash sits down, he smiles. He still owes Ash ..."): the
+    one fitting creature named in the sentence before that, the chain's start."""
+    from ledger.check.extract.predicates import _previous_sentence
+
+    prev, before = _previous_sentence(s), _previous_sentence(s, 2)
+    if before >= prev or not any(t.low in _FORMS.get(want, ()) for t in s.tokens[prev : s.a] if not t.quoted):
+        return None
+    fits = {
+        m.id
+        for m in s.ex.between(before, prev)
+        if m.id
+        and not m.quoted
+        and m.id not in people
+        and (e := s.snap.entities.get(m.id)) is not None
+        and e.kind in ("pc", "npc")
+        and e.pronoun == want
+    }
+    return next(iter(fits)) if len(fits) == 1 else None
