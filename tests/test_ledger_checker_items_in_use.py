@@ -148,3 +148,13 @@ def test_a_particle_between_the_verb_and_its_object_and_a_part_of_the_thing() ->
     assert "item-drone-holder" in at_station("On the bench lies the survey drone, humming as it spins up.")
     assert at_station("On the bench lies what is left of the survey drone.") == set()
     assert at_station("On the bench lies the shattered survey drone.") == set()
+
+
+def test_a_described_gone_thing_working_and_a_device_switched_on() -> None:
+    assert "item-drone-holder" in at_station("The battered survey drone whirs into life on the bench.")
+    assert "item-drone-holder" in at_station("Bo switches on the survey drone and waits.")
+    # controls: a wreck described as one lying about; a verb with "on" that works nothing
+    assert at_station("The shattered survey drone lies on the bench.") == set()
+    assert at_station("The charred survey drone sits in the corner where it fell.") == set()
+    assert at_station("Bo relies on the survey drone in his stories of the dive.") == set()
+    assert at_station("Bo puts his cup on the survey drone.") == set()

@@ -45,7 +45,7 @@ from ledger.check.extract.owners import (
     _worn_at,
 )
 from ledger.check.extract.sentence import _Sentence
-from ledger.check.extract.text import _number
+from ledger.check.extract.text import Token, _number
 from ledger.check.extract.verbs import is_finite, verb_class
 from ledger.check.extract.verbs import lemma as lexicon_lemma
 
@@ -102,6 +102,18 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     """An item opening its clause, then a present-tense verb of lying about ("sits", "gleams", "is on")."""
     c0, _ = s.clause_of(it.i)
     lead = it.i - 1
+    # "The battered radio crackles": up to two words describing the thing after its article; told so, it
+    # is read only working, not lying about (a wreck described "shattered" may lie anywhere)
+    described = 0
+    while (
+        described < 2
+        and lead - 1 >= s.a
+        and s.tokens[it.i].low not in _NOUN_MARKERS  # "the counter the brass bell": the name has its own
+        and _describing(s.tokens[lead])
+    ):
+        lead, described = lead - 1, described + 1
+    if described and s.tokens[lead].low not in ("the", "your", "my", "our"):
+        lead, described = it.i - 1, 0
     if lead >= s.a and s.tokens[lead].low in ("a", "an", "another", "some"):
         return False  # "A horn sounds in the valley": a new thing, not the one recorded
     if lead >= s.a and s.tokens[lead].low in ("the", "a", "an", "your", "my", "our"):
@@ -129,6 +141,9 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     if j > it.j and s.tokens[j].low in ("is", "are"):
         j = it.j  # "the lamp still is ..." reads as before, from the item
     form = s.tokens[j].low
+    if described:
+        here = lexicon_lemma(form) in _ITEM_HERE | _PUT_AWAY
+        return not here and _works_though_destroyed(s, it, form, j)
     if form in ("is", "are") and it.j + 2 < s.b:
         # "the ferry is lying in the cove", "the almanac is on the lectern"
         nxt, far = s.tokens[it.j + 1].low, s.tokens[it.j + 2]
@@ -159,6 +174,20 @@ def _item_is_here(s: _Sentence, it: Mention) -> bool:
     if form in _ITEM_HERE and _told_plural(s, it) and j + 1 < s.b and s.tokens[j + 1].low in _HERE_PREPS:
         return True  # "the tide tables hang on the wall": a plural's present is the bare form
     return _works_though_destroyed(s, it, form, j)
+
+
+def _describing(t: Token) -> bool:
+    """A lower-case word that may describe a thing between its article and its name ("battered", "station"):
+    no preposition, conjunction, determiner, pronoun, number or possessive."""
+    return (
+        t.text.isalpha()
+        and t.text.islower()
+        and not t.quoted
+        and not t.poss
+        and t.low not in _PREPOSITIONS | _CLAUSE_BREAKS | _NOUN_MARKERS | _LOCATIVE
+        and t.low not in _NUMBERS
+        and t.low not in ("this", "that", "these", "those", "some", "any", "no", "every", "each", "it")
+    )
 
 
 # adverbs that may stand between a thing and its verb: "the lamp still hangs", "the horn now sounds"
@@ -312,6 +341,24 @@ _IN_HAND = frozenset(
     | {"hoist", "pocket", "sling", "strap", "wrap", "pack", "unpack", "fold", "shuffle", "wield", "lug"}
 )
 _THROUGH = frozenset({"through", "over"})
+# phrasal verbs of working a device, their particle before the thing: "switches on the radio"
+_OPERATE = frozenset(
+    {
+        "switch",
+        "turn",
+        "power",
+        "fire",
+        "boot",
+        "start",
+        "crank",
+        "rev",
+        "key",
+        "flick",
+        "click",
+        "wind",
+        "warm",
+    }
+)
 # turning a book's pages: "leafs through the almanac" has it in hand ("leans over the chart" does not)
 _LEAF_THROUGH = frozenset({"leaf", "thumb", "flick", "page", "riffle", "rifle", "pore", "browse", "skim"})
 
@@ -349,6 +396,8 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
     k = _before_determiners(s, it.i - 1, subject.j, ("the", "a", "an", "his", "her", "their", "its"))
     if k - 1 >= subject.j and toks[k].low in _THROUGH:
         k -= 1  # "leafs through the almanac", "pores over the chart"
+    elif k - 1 >= subject.j and toks[k].low in ("on", "off", "up") and _lemma_of(toks[k - 1].low) in _OPERATE:
+        k -= 1  # "switches on the radio", "cranks up the generator": a device worked by hand
     if k < subject.j or k >= it.i or toks[k].quoted:
         return ""
     between = [t.low for t in toks[subject.j : k]]
@@ -405,6 +454,8 @@ def _landmark(s: _Sentence, it: Mention, subject: Mention) -> bool:
     k = _before_determiners(s, it.i - 1, subject.j, ("the", "a", "an", "this", "that"))
     if toks[k].low in _THROUGH and _lemma_of(toks[k - 1].low) in _LEAF_THROUGH:
         return False  # "leafs through the almanac": the book is in the hands that leaf it
+    if toks[k].low in ("on", "off", "up") and _lemma_of(toks[k - 1].low) in _OPERATE:
+        return False  # "switches on the radio": the particle of a device worked, no place
     return k > subject.j and toks[k].low in _LOCATIVE and not toks[k].quoted
 
 
