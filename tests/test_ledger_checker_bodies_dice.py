@@ -120,6 +120,18 @@ def test_a_landed_blow_told_glancing_off_the_hide() -> None:
     assert "round:action-1" in _dice(text, snap)
 
 
+def test_a_landed_blow_told_with_the_target_getting_out_of_its_way() -> None:
+    snap = _world((HALE_HITS, MARISOL_MISSES))
+    text = "Hale hacks at the troll's knees. The troll rolls aside, and the cleaver chops only reeds."
+    assert "round:action-1" in _dice(text, snap)
+
+
+def test_a_missed_throw_of_an_improvised_weapon_told_striking_the_target() -> None:
+    snap = _world((HALE_HITS, MARISOL_MISSES))
+    text = "Marisol's lantern sails end over end and smashes the troll's snout in a burst of oil."
+    assert "round:action-2" in _dice(text, snap)
+
+
 # --- told as rolled: must stay clean ----------------------------------------------------------------------
 
 
@@ -147,6 +159,12 @@ def test_an_unnamed_pronoun_ends_the_attackers_passage() -> None:
         "Marisol's hook snags the troll's ear-ring and tears free. He answers with a kick to Pell Rudd's "
         "ribs."
     )
+    assert _dice(text, snap) == set()
+
+
+def test_a_hand_taken_is_no_blow() -> None:
+    snap = _world((HALE_MISSES,))
+    text = "Hale's cleaver goes wide of the troll. He takes Pell Rudd's arm and hauls him back from the bank."
     assert _dice(text, snap) == set()
 
 

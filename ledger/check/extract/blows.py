@@ -19,7 +19,7 @@ attack's outcome is read from what the blow meets:
 A passage with evidence of one kind only gives a ``hit`` or ``missed`` claim; both or neither give none.
 Attacks :mod:`.combat` already told are left to it. Quoted words, negated, hypothetical, remembered and
 reported passages make no claim. Run once per narration by :mod:`.pipeline` after the sentence passes;
-imports :mod:`.combat` for its word classes.
+imports :mod:`.combat` and its word classes (:mod:`.combat_words`).
 """
 
 from __future__ import annotations
@@ -30,16 +30,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ledger.check.claims import Claim, ClaimKind
-from ledger.check.extract.combat import (
-    _BODY_PARTS,
-    _CONTACT,
-    _HIT,
-    _MISS,
-    _MISS_PHRASES,
-    _is_attack,
-    _pronoun_fits,
-    _weapon_follows,
-)
+from ledger.check.extract.combat import _is_attack, _pronoun_fits, _weapon_follows
+from ledger.check.extract.combat_words import _BODY_PARTS, _CONTACT, _HIT, _MISS, _MISS_PHRASES
+from ledger.check.extract.lexicon import _BODY_NOUNS
 from ledger.check.extract.names import Extraction, Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.verbs import lemma as verb_lemma
@@ -70,6 +63,14 @@ _BODY = _BODY_PARTS | {
     "shoulder",
     "body",
 }
+# verbs of a blow landing on what they take as object, by lemma
+_STRIKES = frozenset(
+    {"hit", "strike", "slam", "bite", "cut", "slash", "pierce", "wound", "smash", "cleave", "stab", "gash"}
+    | {"crunch", "slice", "punch", "rake", "skewer", "impale", "batter", "sear", "scorch", "hammer", "crush"}
+    | {"maul", "gore", "smite", "claw", "clip", "graze", "nick", "thump", "whack", "bash", "club", "kick"}
+    | {"gouge", "sting", "bludgeon", "backhand", "pummel", "pound", "wallop", "clout", "cuff", "ram", "lash"}
+    | {"slap", "smack", "trample", "stomp", "scratch", "crack", "split", "spear", "shoot", "burn", "scald"}
+)
 # prepositions of a blow meeting what follows: with any verb before them
 _INTO = frozenset({"into", "across", "against", "onto", "deep"})
 # prepositions that tell contact only after a verb of a blow ("takes him high in the shoulder")
@@ -128,6 +129,10 @@ def _blows(ex: Extraction, snap: WorldSnapshot, text: str, sentences: list[tuple
                 # a later clause whose subject is the blow's target tells it taking or dodging the blow
                 # ("and the brute twists"), unless it tells that creature's own attack
                 aimed = {x.target for x in by_actor.get(current or "", ())}
+                if current is not None and who in aimed and _evades(s, anchor):
+                    # "The hound flows aside", "and the brute twists away": the blow misses it
+                    _read(s, lo, hi, by_actor[current], found, anchor, evaded=who)
+                    continue
                 if n == 0 or anchor.poss or who not in aimed or _aims_here(s, lo, hi, by_actor.get(who, [])):
                     current = who if who in by_actor else None
                     if current is not None:
@@ -200,8 +205,8 @@ def _agent(
         kind = s.kind(m)
         if kind in ("pc", "npc", "monster"):
             if m.poss:
-                if _weapon_follows(s, m):
-                    return m.id, m
+                if _weapon_follows(s, m) or _thing_acts(s, m):
+                    return m.id, m  # "Fen's spear flies", "Wren's ashtray sails a foot wide"
                 return None  # "the spirit's brow", "Hotaru's chest": where a blow lands
             if first and m.j < hi and toks[m.j].text == "," and _addressed(s, m.j + 1, hi):
                 return m.id, m
@@ -215,6 +220,39 @@ def _agent(
         if kind == "item" and not m.poss and m.id in held and _verb_next(s, m, hi):
             return held[m.id], m
     return None
+
+
+def _evades(s: _Sentence, m: Mention) -> bool:
+    """True when the creature's verb tells it getting out of a blow's way: a verb of defence ("ducks",
+    "sidesteps") or any verb with "aside", "clear" or "away" after it ("flows aside", "leaps clear")."""
+    if m.poss:
+        return False
+    v = s.verb_after(m)
+    if v is None or _negated(s, m.j, v[0]):
+        return False
+    after = {s.tokens[q].low for q in range(v[0] + 1, min(s.b, v[0] + 3))}
+    return v[2] in _DEFENCES or bool(after & {"aside", "clear", "away"})
+
+
+def _negated(s: _Sentence, lo: int, hi: int) -> bool:
+    return any(s.tokens[q].low in _NEGATION for q in range(lo, hi + 1))
+
+
+_DEFENCES = frozenset({"dodge", "sidestep", "duck", "evade", "parry", "deflect", "block", "swerve"})
+
+
+def _thing_acts(s: _Sentence, m: Mention) -> bool:
+    """True when a possessive names a thing of the creature's, not its body, as the subject of a verb: an
+    improvised weapon ("Wren's ashtray sails", "Odo's lantern smashes")."""
+    toks = s.tokens
+    if m.j >= s.b or not toks[m.j].text.isalpha() or not toks[m.j].text.islower():
+        return False
+    noun = toks[m.j].low
+    if _body(noun) or noun in _BODY_NOUNS or verb_lemma(noun) == noun:
+        return False  # "Pell's face goes white"; "Pell's cut" reads as a verb
+    nxt = toks[m.j + 1].low if m.j + 1 < s.b else ""
+    base = verb_lemma(nxt)
+    return base is not None and nxt != base and not nxt.endswith("ing")  # "sails", "sailed"
 
 
 def _addressed(s: _Sentence, lo: int, hi: int) -> bool:
@@ -280,6 +318,7 @@ def _read(
     actions: list[ActionResult],
     found: dict[str, _Told],
     anchor: Mention | None,
+    evaded: str | None = None,
 ) -> None:
     """Count the marks of contact and of missing in the clause [lo, hi) for each of the attacker's
     actions."""
@@ -297,7 +336,9 @@ def _read(
             if t.quoted:
                 continue
             low = t.low
-            if low in _INTO or (low in _IN and _blow_before(s, lo, k)):
+            if _striking(s, k) and _target_np(s, k + 1, hi, a):
+                hits += 1  # "the wrench cracks the hound's skull", "claws Pell's back"
+            elif low in _INTO or (low in _IN and _blow_before(s, lo, k)):
                 q = k + 1 if low != "deep" else k + 2  # "bites deep into the thing's shoulder"
                 if low == "deep" and not (k + 1 < hi and toks[k + 1].low in ("into", "in")):
                     continue
@@ -314,7 +355,7 @@ def _read(
         told_miss = (
             any(w in _MISS_WORDS for w in words) or _MISS_PHRASES.search(phrase) or _MISS_TOLD.search(phrase)
         )
-        if told_miss and not others:
+        if (told_miss and not others) or evaded == a.target:
             misses += 1
         if hits and _NEGATION & set(words):
             hits = 0  # "does not sink into its hide"
@@ -336,6 +377,16 @@ def _anchor(s: _Sentence, lo: int, hi: int) -> Mention | None:
     if k is None:
         return None
     return Mention(("",), k, k + 1, False, False, "public")
+
+
+def _striking(s: _Sentence, k: int) -> bool:
+    """True when the word at ``k`` is a verb of a blow landing, as a verb (not after a determiner): only the
+    blows themselves, not the verbs that also take, hold or find ("takes Pell's hand")."""
+    t = s.tokens[k]
+    if not t.text.islower() or (k > s.a and s.tokens[k - 1].low in _DETERMINERS) or t.low.endswith("ing"):
+        return False
+    base = verb_lemma(t.low)
+    return base is not None and base in _STRIKES
 
 
 def _blow_before(s: _Sentence, lo: int, k: int) -> bool:
