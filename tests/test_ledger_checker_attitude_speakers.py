@@ -201,3 +201,32 @@ def test_a_name_called_on_is_no_subject(text: str) -> None:
 )
 def test_an_apposition_or_a_relative_clause_keeps_the_name_the_subject(text: str) -> None:
     assert pc_flags(text) == {"round:submission-pc-ione"}, text
+
+
+# --- a PC's own business: handling one's things is no choice, going somewhere is --------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ione runs a whetstone along the knife she took from the ferryman and says nothing.",
+        "Ione comes up with her last three coins.",
+        "Ione oils her old marching boots by the fire.",
+    ],
+)
+def test_a_pc_who_wrote_nothing_may_handle_their_own_things(text: str) -> None:
+    assert pc_flags(text) == set(), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ione gets up and walks out into the snow.",
+        "Ione runs to the gate.",
+        "Ione runs a whetstone along her knife and strides to the gate.",
+        "Ione comes up with the abbot to the gate.",
+        "Ione runs a whetstone along the knife Sister Maren lends her.",
+    ],
+)
+def test_going_somewhere_or_drawing_someone_in_is_still_a_choice(text: str) -> None:
+    assert pc_flags(text) == {"round:submission-pc-ione"}, text

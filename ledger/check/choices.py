@@ -94,3 +94,50 @@ def speaks(submission: str) -> bool:
         w in low.split()
         for w in ("say", "ask", "tell", "shout", "yell", "whisper", "call", "reply", "answer")
     )
+
+
+# --- a PC's own business: going somewhere is a choice, handling one's things is not -----------------------
+
+_JOINED = frozenset({"and", "then", ",", "to", ";"})
+_OBJECT_LEAD = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "your", "our", "one", "two"})
+_OWN = frozenset({"his", "her", "their", "its"})
+_PRODUCE = frozenset({"up", "out"})  # "comes up with his last two rounds": produces them
+_SUBJECTS = frozenset({"he", "she", "they", "i", "we"})
+
+
+def goes(verb: str, clause: str) -> bool:
+    """True when a PC's clause (its first word the verb of lemma ``verb``) tells them going somewhere: the
+    verb is one of motion and goes ("strides to the door"), not one that moves a thing ("runs a whetstone
+    along the blade", "walks her fingers over the map") or brings it out ("comes up with his last two
+    rounds"); or a verb of motion is joined to it ("shoulders his axe and stomps off", "rises to leave").
+    A word of motion inside a noun phrase ("a slow marching song") is none."""
+    from ledger.check.extract.lexicon import MOTION, VERBS
+
+    words = clause.lower().replace(",", " , ").split()
+    if not words:
+        return verb in MOTION
+    if verb in MOTION:
+        nxt = words[1:4]
+        handles = bool(nxt) and nxt[0] in _OBJECT_LEAD
+        brings = len(nxt) >= 3 and nxt[0] in _PRODUCE and nxt[1] == "with" and nxt[2] in _OWN
+        if not (handles or brings):
+            return True
+    return any(VERBS.get(w) in MOTION and words[n - 1] in _JOINED for n, w in enumerate(words) if n)
+
+
+def told_now(clause: str) -> tuple[str, str | None]:
+    """The part of a PC's clause that tells what they do now, without a relative clause in the past that
+    only describes a thing ("runs a whetstone along the scimitar she took from Maro": Maro is no party to
+    the whetting), and the subject pronoun of that relative clause ("she": the thing is one she got)."""
+    from ledger.check.extract.verbs import is_finite
+    from ledger.check.extract.verbs import lemma as verb_lemma
+
+    words = clause.split()
+    for n in range(1, len(words) - 1):
+        low, nxt = words[n].lower(), words[n + 1].lower()
+        if low not in _SUBJECTS or words[n - 1].lower() in _JOINED or not words[n - 1].isalpha():
+            continue
+        base = verb_lemma(nxt)
+        if base is not None and is_finite(nxt, base) and not nxt.endswith("s"):
+            return " ".join(words[:n]), low
+    return clause, None

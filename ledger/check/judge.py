@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ledger.check.choices import CLUSTERS, LEMMA_CLUSTER, commitments, decides, speaks
+from ledger.check.choices import CLUSTERS, LEMMA_CLUSTER, commitments, decides, goes, speaks, told_now
 from ledger.check.claims import CheckReport, Claim, Leak, Verdict
 from ledger.check.extract import (
     CHOICE,
     INCAPACITATING,
     MOTION,
     SPEECH,
-    VERBS,
     Extraction,
     content_words,
     extract,
@@ -481,21 +480,18 @@ class _Judge:
         verb, _, clause = rest.partition(":")
         e = self.entity(pc)
         words = clause.lower().replace(",", " ").split()
-        if verb in MOTION or verb in _ABANDON or e is None:
+        if verb in _ABANDON or e is None:
             return False
-        moves = any(
-            VERBS.get(w) in MOTION and (n == 0 or words[n - 1] not in _DETERMINERS)
-            for n, w in enumerate(words)
-        )  # "on her barrel" is a noun
-        if {"off", "away"} & set(words) or moves:
+        if {"off", "away"} & set(words) or goes(verb, clause):
             return False  # "shoulders his greataxe and stomps off": leaving is a choice
         own = {"his"} if e.pronoun == "he" else {"her"} if e.pronoun == "she" else {"their", "his", "her"}
         # "Tamsin yawns", "fidgets on her barrel", "scratches at a flea bite": no object, nothing taken up
         after = [w for w in words[1:3] if not w.endswith("ly")]
         intransitive = not after or after[0] in _IDLE_AFTER
-        if not own & set(words) and not intransitive:
+        now, got_by = told_now(clause)  # "the scimitar she took from Maro": a thing of hers, Maro long gone
+        if not own & set(words) and not intransitive and (got_by is None or got_by != e.pronoun):
             return False
-        low = f" {' '.join(words)} "
+        low = f" {' '.join(now.lower().replace(',', ' ').split())} "
         for other in self.snap.entities.values():
             if other.id == pc or other.kind not in ("pc", "npc", "monster"):
                 continue
