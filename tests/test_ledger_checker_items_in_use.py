@@ -158,3 +158,33 @@ def test_a_described_gone_thing_working_and_a_device_switched_on() -> None:
     assert at_station("The charred survey drone sits in the corner where it fell.") == set()
     assert at_station("Bo relies on the survey drone in his stories of the dive.") == set()
     assert at_station("Bo puts his cup on the survey drone.") == set()
+
+
+def quay() -> WorldSnapshot:
+    """A river quay: Tamsin sold her barge the Grey Heron; Fen keeps the red skiff."""
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-tam", "pc", "Tamsin", owner="1", location="loc-q", pronoun="she"),
+            Entity("pc-fen", "pc", "Fen", owner="2", location="loc-q", pronoun="he"),
+            Entity("loc-q", "location", "the quay"),
+            Entity("item-heron", "item", "the barge Grey Heron", (Alias("the Grey Heron"),)),
+            Entity("item-skiff", "item", "the red skiff", (Alias("red skiff"),)),
+        ],
+        holdings=[Holding("item-skiff", "pc-fen")],
+        fates=[ItemFate("item-heron", "sold")],
+        scene=Scene("loc-q", frozenset({"pc-tam", "pc-fen"})),
+    )
+
+
+def at_quay(text: str) -> set[str | None]:
+    return {v.refuted_by for v in check(text, quay()).conflicts()}
+
+
+def test_a_gone_craft_boarded() -> None:
+    assert "item-heron-holder" in at_quay("Tamsin steps aboard the Grey Heron and casts off.")
+    assert "item-heron-holder" in at_quay("Tamsin boards the Grey Heron at dawn.")
+    # controls: a passenger on a craft someone keeps, others boarding, a memory, a wish
+    assert at_quay("Tamsin clambers aboard the red skiff and sits in the bow.") == set()
+    assert at_quay("Tamsin watches the new owners step aboard the Grey Heron.") == set()
+    assert at_quay("Tamsin remembers stepping aboard the Grey Heron before she sold her.") == set()
+    assert at_quay("Tamsin would step aboard the Grey Heron again if she could.") == set()

@@ -281,6 +281,7 @@ _AT_A_DISTANCE = frozenset(
 # "rides the grey mare", "sails the lugger out": whoever does it has that thing in hand
 _STEERED = frozenset(
     {"row", "sail", "ride", "drive", "steer", "pilot", "pole", "paddle", "scull", "punt", "helm", "launch"}
+    | {"board"}
 )
 
 
@@ -398,6 +399,9 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
         k -= 1  # "leafs through the almanac", "pores over the chart"
     elif k - 1 >= subject.j and toks[k].low in ("on", "off", "up") and _lemma_of(toks[k - 1].low) in _OPERATE:
         k -= 1  # "switches on the radio", "cranks up the generator": a device worked by hand
+    boarded = k - 1 >= subject.j and toks[k].low == "aboard"
+    if boarded:
+        k -= 1  # "steps aboard the Grey Heron", "clambers aboard the skiff": the craft is taken out
     if k < subject.j or k >= it.i or toks[k].quoted:
         return ""
     between = [t.low for t in toks[subject.j : k]]
@@ -416,10 +420,16 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
     base = lexicon_lemma(form) if toks[k].text.islower() else None
     if base is None or not is_finite(form, base):
         return ""
-    if verb_class(base) in _NOT_HANDLING and base not in _STEERED:
+    if (
+        verb_class(base) in _NOT_HANDLING
+        and base not in _STEERED
+        and not (boarded and verb_class(base) == "motion")
+    ):
         return ""
     if base in _AT_A_DISTANCE:
         return ""
+    if (boarded or base == "board") and s.snap.holders_of(it.id or ""):
+        return ""  # "climbs aboard the captain's skiff": a passenger on a craft someone holds, not its keeper
     return "hold"
 
 
