@@ -207,3 +207,39 @@ def test_a_name_joined_by_a_particle_is_called_by_its_last_part() -> None:
     # control: an English word that makes an epithet ends the name ("Mira of Ely" is never "Ely")
     text = "Ansel sets the ledger down. Ely squints at the columns, frowning."
     assert refuted(text, counting_house()) == set()
+
+
+def mill(deaf: str) -> WorldSnapshot:
+    """A fulling mill: Wenna the spinner, Edric and Bors; ``deaf`` is the one deafened."""
+    ids = {"edric": "npc-edric", "bors": "npc-bors"}
+
+    def man(key: str, name: str) -> Entity:
+        cond = frozenset({"deafened"}) if key == deaf else frozenset()
+        return Entity(ids[key], "npc", name, location="loc-mill", conditions=cond, pronoun="he")
+
+    return WorldSnapshot.build(
+        entities=[
+            Entity("pc-wenna", "pc", "Wenna", owner="1", location="loc-mill", pronoun="she"),
+            man("edric", "Edric"),
+            man("bors", "Bors"),
+            Entity("loc-mill", "location", "the mill"),
+        ],
+        scene=Scene("loc-mill", frozenset({"pc-wenna", "npc-edric", "npc-bors"})),
+    )
+
+
+def test_one_named_only_in_a_fronted_clause_is_not_whom_the_next_he_goes_on_with() -> None:
+    text = "When Bors looks away she hands Edric the key. The wheel groans. He hears her whisper and nods."
+    assert refuted(text, mill("edric")) == {"npc-edric-condition-deafened"}
+    text = "When Bors looks away, she hands Edric the key. He hears her whisper and nods."
+    assert refuted(text, mill("edric")) == {"npc-edric-condition-deafened"}
+
+
+def test_a_fronted_clause_decides_nothing_when_the_main_clause_leaves_two_or_has_its_own_he() -> None:
+    text = "When Bors looks away she hands Edric the key. He hears her whisper and nods."
+    assert refuted(text, mill("bors")) == set()
+    text = "When Wenna looks away she hands Edric and Bors the key. He hears her whisper and nods."
+    assert refuted(text, mill("edric")) == set()
+    # the main clause's own "he" may be either man: the next "he" goes on with it, not with Edric
+    text = "When Bors calls, he shouts back to Edric that all is well. Then he hears the bell."
+    assert refuted(text, mill("edric")) == set()

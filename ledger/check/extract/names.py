@@ -467,6 +467,38 @@ def _unnamed_subject(toks: list[Token], a: int, first_named: int) -> str | None:
     return None
 
 
+_SUBJECT_PRONOUNS = frozenset({"he", "she", "they", "i", "we", "you"})
+
+
+def _backgrounded(
+    toks: list[Token], a: int, b: int, creatures: list[Mention]
+) -> tuple[frozenset[str], str | None]:
+    """Those named only inside the adverbial clause a sentence opens with ("When the boss looks away she
+    bends to her uncle"; "As Tolliver works, Nils ..."): the clause ends at its comma or, with none, at
+    the main clause's subject pronoun after the clause's own subject. With them, that main clause's subject
+    pronoun, if it opens with one. Nothing for other openings."""
+    if toks[a].low not in _SUBORDINATORS or toks[a].quoted:
+        return frozenset(), None
+    own_subject = False
+    end: int | None = None
+    for q in range(a + 1, b):
+        if toks[q].quoted:
+            continue
+        if toks[q].text == ",":
+            end = q
+            break
+        if toks[q].low in _SUBJECT_PRONOUNS and own_subject:
+            end = q
+            break
+        own_subject = own_subject or toks[q].low in _SUBJECT_PRONOUNS or any(m.i == q for m in creatures)
+    if end is None:
+        return frozenset(), None
+    inside = {m.id for m in creatures if m.j <= end and m.id}
+    main = end + 1 if toks[end].text == "," else end
+    pronoun = toks[main].low if main < b and toks[main].low in _SUBJECT_PRONOUNS else None
+    return frozenset(inside - {m.id for m in creatures if m.i > end}), pronoun
+
+
 # adverbs that may open a sentence right before its pronoun subject
 _LEAD_ADVERBS = frozenset({"then", "now", "still", "later", "finally", "so", "and", "but", "yet", "suddenly"})
 
@@ -481,6 +513,8 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
     prev_subject: str | None = None
     prev_monster: str | None = None
     prev_people: list[str] = []
+    prev_background: frozenset[str] = frozenset()  # named only in the previous sentence's fronted clause
+    prev_main: str | None = None  # the subject pronoun of that sentence's main clause
     toks = ex.tokens
 
     def pick(word: str) -> str | None:
@@ -490,6 +524,13 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
         if prev_subject is not None and fits(prev_subject, word):
             return prev_subject
         fitting = [p for p in prev_people if fits(p, word)]
+        if len(fitting) > 1 and prev_main != _PRONOUN_GENDER.get(word):
+            # "When the boss looks away she bends to her uncle ... He hears her": one named only in the
+            # fronted clause is the background; the main clause's one who fits is whom "he" goes on with
+            # (not when the main clause's own subject is a "he": "When Mei calls, he shouts back that he saw
+            # the ferryman. Then he spits" goes on with that "he")
+            fore = [p for p in fitting if p not in prev_background]
+            fitting = fore if len(fore) == 1 else fitting
         known = all(snap.entities[p].pronoun is not None for p in fitting if p in snap.entities)
         return fitting[0] if len(fitting) == 1 and known else None
 
@@ -535,7 +576,7 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             low = toks[k].low
             nxt = toks[k + 1].low if k + 1 < b else ""
             chosen = pick(low)
-            if low in ("he", "she") and chosen is not None and n:
+            if low in ("he", "she") and n:
                 # '"Two weeks," he says' after an exchange of two who fit: the one spoken to answers
                 turn = turn_taker(toks, ex.mentions, sentences[n - 1], k, b, fits, low, chosen)
                 chosen = turn or chosen
@@ -599,6 +640,7 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             people = [p for p in dict.fromkeys(m.id for m in creatures) if p and kind(p) in ("pc", "npc")]
             first: list[str] = [opener.id] if opener is not None and opener.id else []
             prev_people = [*first, *(p for p in people if p not in first)]
+            prev_background, prev_main = _backgrounded(toks, a, b, creatures)
             unnamed = _unnamed_subject(toks, a, first_named) if opener is None else None
             if unnamed is not None:
                 # "The boy grins at the shieldman": an unnamed person opens the sentence, so a "he" next is
