@@ -275,6 +275,31 @@ def test_the_incapacitated_shown_as_such_stay_clean() -> None:
     assert _conditions(text) == set()
 
 
-def test_a_restrained_man_pacing_the_hall() -> None:
-    text = "Corin Vell cannot keep still. He strides up and down the chapter house, flinging his arms about."
-    assert "npc-corin-condition-restrained" in _conditions(text)
+def test_a_restrained_man_going_the_length_of_a_room() -> None:
+    for text in (
+        "Corin Vell cannot keep still. He strides up and down the chapter house, flinging his arms about.",
+        "Corin Vell paces the length of the chapter house, waving his arms as he talks.",
+        "Corin Vell crosses the cloister to the well and draws a bucket.",
+    ):
+        assert "npc-corin-condition-restrained" in _conditions(text), text
+
+
+def test_a_restrained_man_rocking_or_straining_in_place_is_clean() -> None:
+    for text in (
+        "Corin Vell rocks back and forth on his bench, muttering.",
+        "Corin Vell strains against the chain, then glances across the cloister at the abbot.",
+    ):
+        assert _conditions(text) == set(), text
+
+
+def test_a_blinded_man_judging_by_eye() -> None:
+    text = "Brother Anselm holds the seal to the lamp and judges the wax by eye."
+    assert "npc-anselm-condition-blinded" in _conditions(text)
+
+
+def test_a_deafened_man_hearing_a_whisper_and_answering_it() -> None:
+    text = (
+        "Ysolde bends to Tomas Reeve and whispers the password behind her hand. He hears her out, nods, "
+        'and whispers back, "Not tonight."'
+    )
+    assert "npc-tomas-condition-deafened" in _conditions(text)

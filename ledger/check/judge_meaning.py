@@ -48,6 +48,8 @@ FACULTY_LOST: Mapping[str, tuple[str, ...]] = {
         "paralysed",
         "asleep",
     ),
+    # going the length of a room, or across it: held fast, a creature cannot
+    "movement": ("restrained", "grappled"),
 }
 # ailments that make "hale and hearty" false whatever the HP
 AILMENTS = ("poisoned", "diseased", "sick", "exhausted", "cursed")

@@ -1,4 +1,5 @@
-"""Senses used: ``senses(entity, sight|hearing|speech)`` for a creature whose condition could take them away.
+"""Faculties used: ``senses(entity, sight|hearing|speech|movement)`` for a creature whose condition could
+take them away.
 
 A verb of the subject's predicate whose lemma (lemminflect) is in the sight class (reads, watches, squints
 ...), the hearing class (hears, listens, or a reply right after someone else spoke: "answers her just as
@@ -8,11 +9,14 @@ that have a condition able to take the faculty away are read (:func:`_sense_bloc
 the pass costs nothing on a healthy cast. Negated or modal verbs ("hears nothing", "cannot answer", "rather
 than looking") make no claim. A voice told sounding ("her voice, when it comes, is low") is speech; words
 given by hand or in writing ("in finger-speech", "with a stub of chalk") are not; eyes moved over a thing
-("runs his gaze down the slip") and "looks up ... at" are sight. Read by :mod:`.conditions`; imports
+("runs his gaze down the slip"), "looks up ... at" and "by eye" are sight; going the length of a room or
+across it to somewhere is movement, which a restrained creature has lost. Read by :mod:`.conditions`; imports
 :mod:`.predicates`.
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
@@ -28,6 +32,7 @@ from ledger.check.extract.predicates import (
 )
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token
+from ledger.check.extract.verbs import verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 # --- faculties: verb lemma classes ------------------------------------------------------------------------
@@ -82,7 +87,7 @@ _LOUD_AFTER = frozenset({"aloud", "out"})  # "reads the prices out", "reads ... 
 # the conditions that could take a faculty away (see ledger.check.judge_meaning.FACULTY_LOST)
 _SENSE_CONDITIONS = frozenset(
     {"blinded", "blind", "deafened", "deaf", "silenced", "gagged", "mute", "muted", "unconscious", "asleep"}
-    | {"petrified", "paralyzed", "paralysed", "stunned", "incapacitated"}
+    | {"petrified", "paralyzed", "paralysed", "stunned", "incapacitated", "restrained", "grappled"}
 )
 
 
@@ -163,6 +168,10 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
         # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
         phrase = nxt[: nxt.index(",")] if "," in nxt else nxt
+        if _by_eye(phrase) and not unseeing:
+            out.append(("sight", f"{toks[k].low} by eye"))  # "judges the brushwork by eye"
+        if _traverses(lemma, nxt):
+            out.append(("movement", f"{toks[k].low} {' '.join(nxt[:3])}"))  # "paces the length of the hall"
         by_touch = bool({"fingers", "fingertips", "touch", "braille", "lips"} & set(phrase))
         # "notices the draught", "reads the room by sound and smell": a percept of another sense
         objects = [w for w in phrase[:5] if w not in _DETERMINERS][:2]  # the object noun, after its article
@@ -242,6 +251,35 @@ def _moves_gaze(lemma: str, nxt: list[str]) -> bool:
         return False
     at = next((n for n, w in enumerate(nxt[1:4], 1) if w in ("gaze", "eyes", "eye")), None)
     return at is not None and not _UNSEEING_EYES & set(nxt[1:at])
+
+
+def _by_eye(phrase: list[str]) -> bool:
+    """True when the clause names the eyes as its means: "judges the brushwork by eye", "by sight"."""
+    return any(w == "by" and nxt in ("eye", "sight", "eyesight") for w, nxt in pairwise(phrase))
+
+
+# what follows a verb to make it a way across a space: "the length of the hall", "up and down the deck",
+# "back and forth across the yard"; a restrained creature cannot go the length of anything
+_SPANS = (
+    ("the", "length", "of"),
+    ("the", "width", "of"),
+    ("up", "and", "down", "the"),
+    ("from", "end", "to"),
+)
+_TO_AND_FRO = frozenset({"across", "along", "through"})
+
+
+def _traverses(lemma: str, nxt: list[str]) -> bool:
+    """True when a verb of doing (not of speaking, seeing or handling a thing) takes a way across a space
+    ("paces the length of the hall", "stalks up and down the deck", "walks back and forth across the
+    yard"), or "crosses" a space to somewhere ("crosses the room to the window")."""
+    if verb_class(lemma) not in ("act", "motion"):
+        return False
+    if any(tuple(nxt[: len(span)]) == span for span in _SPANS):
+        return True
+    if nxt[:3] in (["back", "and", "forth"], ["to", "and", "fro"]) and len(nxt) > 3 and nxt[3] in _TO_AND_FRO:
+        return True
+    return lemma == "cross" and nxt[:1] == ["the"] and len(nxt) > 3 and nxt[2] in ("to", "toward", "towards")
 
 
 def _looks_at(nxt: list[str]) -> bool:
