@@ -72,6 +72,10 @@ def test_a_count_set_off_by_a_phrase_of_totality_is_exact() -> None:
     text = "Three iron pitons clink onto the table, each one bent at the eye, and that's the lot."
     assert "item-pitons-quantity" in counted(text)
     assert "item-flares-quantity" in counted("Anselm pulls out his flares, two of them, the last he owns.")
+    assert "item-flares-quantity" in counted("Anselm lays out three flares, all that's left of the stock.")
+    assert "item-flares-quantity" in counted("Anselm sets down four flares, and nothing more.")
+    assert "item-flares-quantity" in counted("Anselm fires the last of his four flares over the reef.")
+    assert counted("Marta lights the last of her three candles and sets it in the window.") == set()
     # controls: the right count; "that's all" of something else; other counts after it; a partitive
     assert counted("Marta lights three tallow candles, and that's all she has.") == set()
     assert counted("Anselm fires two flares, and that's all he'll say about the wreck.") == set()
@@ -135,8 +139,11 @@ def test_an_open_debt_told_settled_in_the_passive_or_by_its_paper_torn() -> None
     assert "debt-mule" in owed("Ines's slate with Brother Caul was wiped clean at Candlemas.")
     assert "debt-mule" in owed("Last winter Brother Caul tore up Ines's note in front of witnesses.")
     assert "debt-mule" in owed("The grey-mule money is paid, every coin of it.")
+    assert "debt-mule" in owed("Brother Caul crossed Ines's debt off his books at Michaelmas.")
+    assert "debt-mule" in owed("Ines's slate with Brother Caul is long since clean.")
     # controls: never wiped; hoped for; a rumour; remembered; a quoted lie; some other paper torn
     assert owed("Ines's slate with Brother Caul has never been wiped clean.") == set()
+    assert owed("Ines's slate with Brother Caul is not clean, and he reminds her of it.") == set()
     assert owed("Ines hopes her slate with Brother Caul will be wiped clean by spring.") == set()
     assert owed("Ines means to wipe the slate clean with Brother Caul before the thaw.") == set()
     assert owed("Rumour in the taproom has it that Ines's slate with Brother Caul was wiped clean.") == set()

@@ -64,8 +64,8 @@ def _having_clause(s: _Sentence, q: int) -> int:
         k = q + 1
     else:
         return -1
-    if toks[k - 1].poss and k < s.b and toks[k].low == "got":
-        k += 1  # "he's got", "Odo's got"
+    if toks[k - 1].poss and k < s.b and toks[k].low in ("got", "left", "remaining"):
+        k += 1  # "he's got", "Odo's got", "all that's left", "all there's left"
     else:
         while k < s.b and toks[k].low in ("still", "ever", "now"):
             k += 1
@@ -96,8 +96,8 @@ def _ends_here(s: _Sentence, q: int) -> bool:
         return True
     toks = s.tokens
     k = after if after >= 0 else q
-    # "in the world", "to his name", "on her", "left in the tin": at most four words, no verb among them
-    if k < s.b and toks[k].low in ("in", "to", "on", "left", "about", "between"):
+    # "in the world", "to his name", "of the stock", "left in the tin": at most four words, no subject
+    if k < s.b and toks[k].low in ("in", "to", "on", "of", "left", "about", "between"):
         for r in range(k + 1, min(s.b, k + 5) + 1):
             if _closes(s, r):
                 return all(toks[x].low not in _SUBJECTS for x in range(k + 1, r))
@@ -152,7 +152,11 @@ def total_after(s: _Sentence, q: int, n: int) -> bool:
         r = q + 1 + (toks[q + 1].low in ("a", "one"))
         if r >= s.b:
             return False
-        return _ORDINAL_OF.get(toks[r].low) == n + 1 or (toks[r].low == "more" and _ends_here(s, r + 1))
+        # "and not a seventh", "and no more", "and not another to his name"
+        more = toks[r].low in ("more", "another") and _ends_here(s, r + 1)
+        return _ORDINAL_OF.get(toks[r].low) == n + 1 or more
+    if w in ("nothing", "none") and q + 1 < s.b and toks[q + 1].low in ("more", "else", "left", "besides"):
+        return _ends_here(s, q + 2)  # "and nothing more", "and none left"
     # "that's ...", "that is ...", "those are ...", "which is ..."
     if w in ("that", "those", "which", "this") and (toks[q].poss or q + 1 < s.b):
         if toks[q].poss:
@@ -181,6 +185,8 @@ def _whole_at(s: _Sentence, q: int, *, appositive: bool = False) -> bool:
     if w not in _WHOLE | _LAST or (w in _LAST and toks[q - 1].low not in ("the", "his", "her", "their")):
         return False
     q += 1
+    if w == "every" and q < s.b and toks[q].low in ("last", "single"):
+        q += 1  # "every last one", "every single one"
     if w in ("whole", "entire", "total", "every") and q < s.b and toks[q].text.isalpha():
         q += 1  # "the whole arsenal", "the entire stock", "every one", "every chit"
     if q + 1 < s.b and toks[q].low == "of" and toks[q + 1].low in ("them", "it", "those", "these"):

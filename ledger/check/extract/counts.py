@@ -260,6 +260,10 @@ def _counts(s: _Sentence) -> None:
             if _number(lead) is not None and of_at - 2 >= s.a and toks[of_at - 2].low == "all":
                 claim(m, f"exact={_number(lead)}")  # "all five of Gideon's letters": every one there is
                 continue
+            whole = _number(toks[of_at + 2].low) if of_at + 2 < m.i else None
+            if lead in ("last", "final") and toks[of_at + 1].low in _POSSESSIVE and whole is not None:
+                claim(m, f"exact={whole}")  # "the last of his four flares": four was all he had
+                continue
         # the ordinal before the name, or before "and last" ("her sixth and last candle" is all six)
         at = next((q for q in range(m.i - 1, max(s.a, m.i - 4) - 1, -1) if toks[q].low in ORDINALS), -1)
         if at >= 0 and (

@@ -77,12 +77,14 @@ _ANY_STATUS = re.compile("|".join(f"(?:{pat.pattern})" for _, pat in _STATUS_PAT
 _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("settled", "make", ("good",)),
     ("settled", "pay", ("off", "back", "up", "out", "in full")),
-    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "name", "score", "it")),
+    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "name", "score", "it", "tab")),
     ("settled", "settle", ("account", "accounts", "debt", "score", "up")),
     ("settled", "square", ("account", "accounts", "away", "up", "now")),
     ("settled", "keep", ("faith", "word", "promise", "oath", "vow")),
     ("settled", "forgive", ("debt", "debts", "loan")),
-    ("settled", "wipe", ("slate",)),
+    ("settled", "wipe", ("slate", "debt", "debts", "account", "tab", "books")),
+    ("settled", "cross", ("debt", "debts", "tab", "account", "loan", "marker")),
+    ("settled", "strike", ("debt", "debts", "tab", "account", "loan", "marker")),
     ("settled", "write", ("off",)),
     ("settled", "call", ("it even", "it square", "it quits", "us even", "us square")),
     ("broken", "break", ("faith", "word", "oath", "vow", "promise")),
@@ -145,7 +147,11 @@ _UNREAL = frozenset(
     | {"before", "when", "whether", "cannot", "should"}
 )
 _STATUS_VERBS = frozenset(want for _, want, _ in _STATUS_LEMMAS)
-_SETTLED_AS = re.compile(r"\b(?:as|now|all) (?:closed|settled|square|even|quits)\b")
+# "counts it as closed", "all square"; "his slate with her is clean", "the slate was long since clean"
+_SETTLED_AS = re.compile(
+    r"\b(?:as|now|all) (?:closed|settled|square|even|quits)\b"
+    r"|\bslate (?:\w+ ){0,3}?(?:is|was) (?:(?!not |never )\w+ ){0,2}clean\b"
+)
 # idioms, matched on tokens (a possessive "'s" is part of its token: "each other's" reads "each other")
 _OPEN_IDIOMS = ("at each other throats", "at one another throats", "still feuding", "sits heavy")
 _OBJECT_PRONOUNS = {"him": "he", "her": "she", "them": "they", "he": "he", "she": "she", "they": "they"}
