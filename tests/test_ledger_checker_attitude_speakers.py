@@ -155,6 +155,7 @@ def pc_flags(text: str) -> set[str | None]:
         '"Sweep the chapel first," he says at last.',
         'Bram pleads for a bed, and Abbot Teodor listens without a word. "The loft is dry," he says.',
         'Bram asks Abbot Teodor for a bed. "Sweep the chapel first," he replies.',
+        '"Is there a bed for the night?" Bram asks Abbot Teodor. "Sweep the chapel first," he says.',
     ],
 )
 def test_the_one_spoken_to_answers(text: str) -> None:
@@ -168,6 +169,8 @@ def test_the_one_spoken_to_answers(text: str) -> None:
         'Bram turns to the abbot. "I swear I will pay you double by spring," he says.',
         # the listener is a woman: "he" fits only Bram
         'Bram makes his case, and Sister Maren hears it out. "I will sweep the chapel for it," he says.',
+        # a question, then the same speaker going on
+        '"Is there a bed for the night?" Bram asks Abbot Teodor. "I swear I will pay double," he adds.',
     ],
 )
 def test_the_last_subject_keeps_the_line_without_an_exchange_of_two_who_fit(text: str) -> None:

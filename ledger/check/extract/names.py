@@ -576,7 +576,7 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
             low = toks[k].low
             nxt = toks[k + 1].low if k + 1 < b else ""
             chosen = pick(low)
-            if low in ("he", "she") and chosen is not None and n:
+            if low in ("he", "she") and n:
                 # '"Two weeks," he says' after an exchange of two who fit: the one spoken to answers
                 turn = turn_taker(toks, ex.mentions, sentences[n - 1], k, b, fits, low, chosen)
                 chosen = turn or chosen

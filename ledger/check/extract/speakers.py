@@ -5,8 +5,9 @@ Two patterns of English decide it where the words alone do not:
 - Turn-taking. A line of speech tagged by a pronoun ('"Two weeks," he says') goes to the last subject the
   pronoun fits, unless the beat before it was an exchange between two people the pronoun fits equally: then
   the one spoken to answers. The beat names who that is when one party listens ("Odo makes his case, and
-  Master Hobb hears it out": Hobb replies), or the tag itself is a verb of replying ("he answers": not the
-  one who spoke last). :func:`turn_taker` is asked by the pronoun pass (:mod:`.names`).
+  Master Hobb hears it out": Hobb replies), the beat asked a question (the one asked answers, unless the
+  tag goes on with the same words: "he adds"), or the tag itself is a verb of replying ("he answers": not
+  the one who spoke last). :func:`turn_taker` is asked by the pronoun pass (:mod:`.names`).
 - The narrator's address. A name set off by a comma at the opening of a sentence whose clause has a subject
   of its own ("Orrin, on his third pass he stops in front of you", "Ash, the needle is yours if you want
   it", "Kaede, the ladies have stopped breathing") calls on that person: it is no subject, so nothing in the
@@ -31,6 +32,8 @@ LISTENING = frozenset({"listen", "heed", "consider", "weigh", "ponder", "mull", 
 _HEAR_OUT = frozenset({"out", "through"})
 # a line tagged by one of these answers what the other party said
 REPLYING = frozenset({"reply", "answer", "retort", "respond", "counter", "rejoin"})
+# and one of these goes on with the same speaker's words ('"Well?" Bram asks the abbot. "Tonight," he adds')
+CONTINUING = frozenset({"add", "continue", "insist", "press", "repeat", "persist", "finish"})
 _SUBJECT_PRONOUNS = frozenset({"he", "she", "they", "you", "we", "i", "it"})
 _RELATIVES = frozenset({"who", "whose", "whom", "which", "that"})
 _LEADS = frozenset({"and", "but", "so", "then", "now", "oh", "well"})
@@ -106,9 +109,10 @@ def turn_taker(
 ) -> str | None:
     """Whose turn it is to speak when the pronoun ``word`` at token ``k`` (in a sentence ending before
     ``b``) tags a line of speech and two people of the previous sentence ``prev`` (token range) fit it
-    (``fits(id, word)``): the one who listened there, or, for a verb of replying, the one who did not speak
-    last (``last``). None when the pronoun tags no speech, or the beat names no such exchange (the caller
-    keeps the last subject)."""
+    (``fits(id, word)``): the one who listened there, or, after a question or for a verb of replying, the
+    one who did not speak last (the one named saying something there, else ``last``); for a verb of going
+    on ("he adds"), the one who spoke last. None when the pronoun tags no speech, or the beat names no such
+    exchange (the caller keeps its own pick)."""
     verb = tag_verb(tokens, k, b)
     if verb is None:
         return None
@@ -122,9 +126,26 @@ def turn_taker(
     heard = _listener(tokens, people, pb)
     if heard is not None:
         return heard
-    if verb in REPLYING and last in ids:
+    spoke = next((m.id for m in people if _said_by(tokens, m, pb)), None)
+    last = spoke if spoke is not None else last
+    if last not in ids:
+        return None
+    if verb in CONTINUING:
+        return last  # '"Is there a bed?" Bram asks the abbot. "I'll pay," he adds': Bram goes on
+    asked = any(tokens[q].quoted and tokens[q].text == "?" for q in range(pa, pb))
+    if verb in REPLYING or asked:
+        # '"Is there a bed?" Bram asks the abbot. "None," he says': a question is answered by the one asked
         return next(x for x in ids if x != last)
     return None
+
+
+def _said_by(tokens: Sequence[Token], m: _Named, b: int) -> bool:
+    """True when the name ``m`` is the subject of a verb of saying right after it ('Bram asks the abbot',
+    '"...," Bram says')."""
+    q = m.j
+    if q < b and tokens[q].low.endswith("ly") and not tokens[q].quoted:
+        q += 1
+    return q < b and _lemma_at(tokens, q) in SPEECH
 
 
 def addressed(tokens: Sequence[Token], m: _Named, a: int, b: int) -> bool:
