@@ -243,3 +243,26 @@ def test_a_fronted_clause_decides_nothing_when_the_main_clause_leaves_two_or_has
     # the main clause's own "he" may be either man: the next "he" goes on with it, not with Edric
     text = "When Bors calls, he shouts back to Edric that all is well. Then he hears the bell."
     assert refuted(text, mill("edric")) == set()
+
+
+def hearth(*, second_woman: bool = False) -> WorldSnapshot:
+    """A hearth: Cass the storyteller, silenced; with ``second_woman``, Wren sits with her."""
+    entities = [
+        Entity("pc-tam", "pc", "Tam", owner="1", location="loc-hall", pronoun="he"),
+        Entity(
+            "npc-cass", "npc", "Cass", location="loc-hall", conditions=frozenset({"silenced"}), pronoun="she"
+        ),
+        Entity("loc-hall", "location", "the hall"),
+    ]
+    if second_woman:
+        entities.append(Entity("npc-wren", "npc", "Wren", location="loc-hall", pronoun="she"))
+    present = frozenset(e.id for e in entities if e.kind != "location")
+    return WorldSnapshot.build(entities=entities, scene=Scene("loc-hall", present))
+
+
+def test_a_she_later_in_a_sentence_that_opened_with_her_goes_on_with_her() -> None:
+    text = "Cass sits by the fire. Her voice, when it comes, is low, and she tells the tale of the flood."
+    assert refuted(text, hearth()) == {"npc-cass-condition-silenced"}
+    # control: the opening "her" goes on with Wren, the sentence before's subject, and so does the "she"
+    text = "Wren sits by Cass. Her voice, when it comes, is low, and she tells the tale of the flood."
+    assert refuted(text, hearth(second_woman=True)) == set()

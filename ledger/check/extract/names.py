@@ -592,12 +592,16 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
                 added.append(Mention((prev_monster,), k, k + 1, False, False, "public"))
         # "It is Tobin, and he is limping": a pronoun opening a later clause of the same sentence is the one
         # person named before it whom it fits
-        for q in range(max(a + 1, first_named + 1), b):
+        # ("Her voice, when it comes, is low, and she draws the syllables out": the one the sentence opened
+        # with by a pronoun counts as named there)
+        opened = chosen if continued and k is not None else None
+        for q in range(max(a + 1, (k + 1 if opened and k is not None else first_named + 1)), b):
             if toks[q].quoted or toks[q].low not in ("he", "she") or any(m.i == q for m in ex.mentions):
                 continue
             if toks[q - 1].low not in ("and", "but", ",", ";", "then", "while", "as", "when", "until"):
                 continue
             named = {m.id for m in creatures if m.i < q and m.id is not None}
+            named |= {opened} if opened else set()
             fitting = [p for p in named if fits(p, toks[q].low)]
             if len(named) == 1 and len(fitting) == 1 and snap.entities[fitting[0]].pronoun is not None:
                 added.append(Mention((fitting[0],), q, q + 1, False, False, "public"))
