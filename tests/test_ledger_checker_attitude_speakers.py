@@ -6,7 +6,8 @@ controls that must stay clean.
 - Warmth told by care is told whatever opens the sentence: the subject behind fronted words ("Instead the
   warden crouches", "Gently he eases", "With his own hands he loosens"), a person described by a noun owning
   the part of the body touched ("pats the young woman's hand"), a harm taken away ("eases the gag from her
-  mouth") is no harm done. The reverse: a devoted servant selling out or spitting at the one served.
+  mouth") is no harm done, and care of the body the lexicon does not rate ("feeds her broth", "bandages her
+  arm") is care. The reverse: a devoted servant selling out or spitting at the one served.
   Controls: warmth marked feigned or told as a lie, warmth toward a third person, a ceremony's courtesy, a
   memory of better days, an adverb that belongs to the next verb.
 - Turn-taking: after an exchange between two people a pronoun fits ("Bram makes his case, and the abbot
@@ -71,6 +72,10 @@ def flagged(text: str, snap: WorldSnapshot | None = None) -> set[str | None]:
         "Maddox kneels by Tessaly Vane. He pats the young woman's hand twice, gently, and tells her she is "
         "safe now.",
         "Maddox kneels beside Tessaly Vane, tenderly wraps her in his own coat and calls her an old friend.",
+        # care of the body the lexicon does not rate: feeding, bandaging
+        "Maddox is feeding Tessaly Vane noodles off his own fork, patient as a nurse.",
+        "Maddox sits by the smuggler's cot and feeds her broth from his own spoon.",
+        "Maddox bandages her arm while Vane curses him.",
     ],
 )
 def test_care_from_someone_who_hates_is_a_conflict(text: str) -> None:
@@ -109,6 +114,10 @@ def test_a_devoted_servant_selling_out_or_spitting_is_a_conflict(text: str) -> N
         # the servant: spitting at no one, a refusal told as hypothetical
         "Oswy kneels beside the Abbess and spits on the whetstone before working the blade.",
         "Oswy would sooner die than sell the Abbess out.",
+        # feeding someone to something, feeding others, bandaging another
+        "Maddox feeds Tessaly Vane to the harbour crabs, tied to the piling.",
+        "Maddox feeds the gulls while Tessaly Vane watches.",
+        "Maddox bandages Jory Kell's arm and ignores Tessaly Vane.",
     ],
 )
 def test_feigned_third_party_ceremonial_or_remembered_warmth_is_clean(text: str) -> None:

@@ -92,6 +92,14 @@ TENDER_AS = "comfort"
 _REFUSING = frozenset({"away", "aside", "off"})
 # selling or trading a person (or what they are doing: "the hour Magda sleeps") is betraying them
 _TRADE = frozenset({"sell", "trade", "barter", "peddle", "auction"})
+# Care of the body the lexicon does not rate: to feed, nurse, bandage or cradle the other creature (its direct
+# object, or a part of its body: "bandages his arm") is care (:data:`CARE_AS`); not when the object is sent
+# on somewhere ("feeds him to the dogs").
+CARE = frozenset(
+    {"feed", "spoon-feed", "nurse", "bandage", "cradle", "console", "shelter", "succour", "succor"}
+)
+CARE_AS = "care"
+_SENT_ON = frozenset({"to", "into", "through", "under"})
 _SUBORDINATE = frozenset(
     {"while", "as", "when", "before", "after", "until", "because", "though", "although", "since", "whereas"}
 )
@@ -158,6 +166,8 @@ def _score(
             phrasal = "betray"  # "trading the hour Magda sleeps for a crown": a person sold is betrayed
         if phrasal is None and _tender(s, k, lemma, end, at):
             phrasal = TENDER_AS
+        if phrasal is None and lemma in CARE and _cared_for(s, k, hi, at):
+            phrasal = CARE_AS
         v = (
             valence(phrasal or SYNONYMS.get(lemma, ""))
             if phrasal or lemma in SYNONYMS
@@ -201,6 +211,24 @@ def _score(
 
 
 _REMOVED = frozenset({"from", "off", "away"})
+
+
+def _cared_for(s: _Sentence, k: int, hi: int, at: frozenset[int]) -> bool:
+    """True when the verb at ``k`` takes the other creature as its direct object ("is feeding him noodles",
+    "nurses Wat through the fever") or a part of its body ("bandages her arm"), and does not send it on
+    somewhere ("feeds him to the dogs")."""
+    toks = s.tokens
+    q = k + 1
+    if q >= hi or q not in at:
+        return False
+    named = next((m for m in s.mentions if m.i == q), None)
+    end = named.j if named is not None else q + 1
+    part = end < hi and toks[end].low in _BODY_NOUNS | TENDER_PARTS
+    if (named is not None and named.poss) or toks[q].low in ("his", "their"):
+        return part
+    if part:
+        return True  # "bandages her arm"; "feeds her broth" takes her as its object
+    return not (end < hi and toks[end].low in _SENT_ON)
 
 
 def _fronted_manner(s: _Sentence, k: int) -> tuple[int, ...]:
