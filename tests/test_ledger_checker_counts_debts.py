@@ -53,12 +53,14 @@ def test_an_ordinal_told_as_the_last_one_is_all_there_are() -> None:
     assert "item-pitons-quantity" in counted(text)
     assert "item-pitons-quantity" in counted("Nadia hammers home her ninth and final piton.")
     assert "item-flares-quantity" in counted(
-        "Anselm fires his flares until the fourth and last of them is gone."
+        "Anselm fires his flares one after another: the fourth, his last."
     )
     # controls: the last one is the right one; an ordinal not told as the last is only "at least"
     assert counted("Marta lights her candles: the second, then the third and last.") == set()
     assert counted("Anselm fires his sixth and final flare over the reef.") == set()
     assert counted("Nadia drives her pitons into the ice: the seventh, then the eighth.") == set()
+    # no owner: the last of a task, not of what he has
+    assert counted("Anselm fires the fourth and last flare of the night.") == set()
     # "the last time" is no count of the pitons
     assert counted("Nadia sets her pitons down; the eighth, the last time she climbs, is long past.") == set()
 
@@ -73,12 +75,16 @@ def test_a_count_set_off_by_a_phrase_of_totality_is_exact() -> None:
     assert "item-pitons-quantity" in counted(text)
     assert "item-flares-quantity" in counted("Anselm pulls out his flares, two of them, the last he owns.")
     assert "item-flares-quantity" in counted("Anselm lays out three flares, all that's left of the stock.")
-    assert "item-flares-quantity" in counted("Anselm sets down four flares, and nothing more.")
+    assert "item-flares-quantity" in counted("Anselm turns out four flares, and nothing more.")
     assert "item-flares-quantity" in counted("Anselm fires the last of his four flares over the reef.")
     assert counted("Marta lights the last of her three candles and sets it in the window.") == set()
     # controls: the right count; "that's all" of something else; other counts after it; a partitive
     assert counted("Marta lights three tallow candles, and that's all she has.") == set()
     assert counted("Anselm fires two flares, and that's all he'll say about the wreck.") == set()
+    # a bare "that's all" after a deed counts the deed, not the stock
+    assert counted("Anselm fires two flares, and that's all.") == set()
+    assert counted("Anselm fires four flares over the reef, and not a fifth.") == set()
+    assert "item-flares-quantity" in counted("Anselm comes up with two flares, and that's all.")
     assert counted("Nadia racks four pitons while Anselm checks nine knots, and that's the lot.") == set()
     assert counted("Anselm hands Nadia one of his six flares.") == set()
     assert counted("Marta lights the last of the three tallow candles.") == set()

@@ -290,7 +290,7 @@ def _counts(s: _Sentence) -> None:
             n = _number(words[0]) or 0
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
                 n = 6  # "half a dozen"
-            whole = _all_there_is(s, m, words) or total_later(s, m.j, n, _item_starts(items, m))
+            whole = _all_there_is(s, m, words) or total_later(s, m.i - 1, m.j, n, _item_starts(items, m))
             claim(m, f"exact={n}" if whole else f"min={n}")
         elif _head_plural(s, m):
             claim(m, "min=2")
@@ -315,7 +315,7 @@ def _counts(s: _Sentence) -> None:
                 and toks[q + 2].low == "of"
                 and toks[q + 3].low in ("them", "those")
                 and not _named_since(toks, m.j, q)
-                and total_after(s, q + 4, some)
+                and total_after(s, q + 4, some, q + 1)
             ):
                 claim(m, f"exact={some}")  # "pulls out her candles, three of them, the last she owns"
             break
