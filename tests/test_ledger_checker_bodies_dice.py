@@ -162,6 +162,12 @@ def test_an_unnamed_pronoun_ends_the_attackers_passage() -> None:
     assert _dice(text, snap) == set()
 
 
+def test_the_attacker_darting_past_the_target_is_no_miss() -> None:
+    snap = _world((HALE_HITS,))
+    text = "Hale ducks past the troll, quick as a weasel, hacking at its flank as he goes."
+    assert _dice(text, snap) == set()
+
+
 def test_a_hand_taken_is_no_blow() -> None:
     snap = _world((HALE_MISSES,))
     text = "Hale's cleaver goes wide of the troll. He takes Pell Rudd's arm and hauls him back from the bank."
@@ -172,6 +178,13 @@ def test_a_blow_washing_over_the_target_is_no_miss() -> None:
     snap = _world((HALE_HITS,))
     text = "Hale hurls the lamp oil and the flame washes over the troll, blackening its hide."
     assert _dice(text, snap) == set()
+
+
+def test_a_name_that_is_also_a_health_word_tells_no_health() -> None:
+    # "Hale's cleaver comes down on the troll's shoulder": Hale is a name, not the troll told hale
+    snap = _world((HALE_HITS,))
+    text = "Hale's cleaver comes down on the troll's shoulder with a wet crack."
+    assert [v.refuted_by for v in check(text, snap).conflicts()] == []
 
 
 def test_blows_in_quotation_hypothesis_and_memory_are_not_told() -> None:

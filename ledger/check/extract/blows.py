@@ -81,6 +81,7 @@ _BY = frozenset({"past", "beside", "behind", "above", "wide"})
 _DISTANCE = frozenset(
     {"inch", "inches", "foot", "feet", "yard", "yards", "hair", "hair's", "handspan", "breadth", "width"}
 )
+_DODGES = frozenset({"dodge", "dodges", "dodged", "duck", "ducks", "sidestep", "sidesteps", "evades"})
 _MISS_WORDS = _MISS | {"harmless", "unscathed", "unharmed", "untouched", "unhurt"}
 _MISS_TOLD = re.compile(
     r"\b(?:not|without) (?:a|so much as a) (?:scratch|mark|nick|graze)\b|"
@@ -344,7 +345,7 @@ def _read(
                     continue
                 if _target_np(s, q, hi, a):
                     hits += 1
-            elif _passing(s, lo, k) and _target_np(s, k + 1, hi, a):
+            elif _passing(s, lo, k) and _target_np(s, k + 1, hi, a) and not _creature_goes(s, lo, k):
                 misses += 1
         # a word of missing with no target of its own: this attack's, unless the clause names someone else
         # ("whistles past Durgan's ear" is a blow at Durgan)
@@ -352,8 +353,12 @@ def _read(
             lo <= m.i < hi and not m.quoted and m.id not in (a.actor, a.target) and s.kind(m) in _CREATURES
             for m in s.mentions
         )
+        # "Hale ducks past the troll": the attacker's own dodging is no word of its blow missing
+        own = _creature_goes(s, lo, hi)
         told_miss = (
-            any(w in _MISS_WORDS for w in words) or _MISS_PHRASES.search(phrase) or _MISS_TOLD.search(phrase)
+            any(w in _MISS_WORDS and not (own and w in _DODGES) for w in words)
+            or _MISS_PHRASES.search(phrase)
+            or _MISS_TOLD.search(phrase)
         )
         if (told_miss and not others) or evaded == a.target:
             misses += 1
@@ -398,6 +403,18 @@ def _blow_before(s: _Sentence, lo: int, k: int) -> bool:
         if low in _HIT or (base is not None and (base in _CONTACT or base in ("take", "catch", "put"))):
             return True
     return False
+
+
+def _creature_goes(s: _Sentence, lo: int, k: int) -> bool:
+    """True when the clause before ``k`` opens on a creature or a personal pronoun: "Ilse darts past the
+    ghoul", "you duck past it" tell a body moving, not a blow passing its target."""
+    toks = s.tokens
+    q = next((x for x in range(lo, k) if toks[x].text.isalpha()), None)
+    if q is None:
+        return False
+    if toks[q].low in ("he", "she", "you", "they", "i", "we"):
+        return True
+    return any(m.i == q and not m.poss and s.kind(m) in _CREATURES for m in s.mentions)
 
 
 def _passing(s: _Sentence, lo: int, k: int) -> bool:

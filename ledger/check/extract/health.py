@@ -170,6 +170,31 @@ def _health_trigger(word: str) -> bool:
 _INJURED_OR_HEALED = INJURY_NOUNS | _HEALED
 
 
+_PRONOUNS = frozenset({"he", "she", "it", "they", "his", "her", "its", "their", "him", "them", "i", "you"})
+
+
+def _named(s: _Sentence) -> set[int]:
+    """The tokens of names that are no health word: "Hale's cleaver comes down", "Hale nods". A name
+    that opens a sentence or a quotation and is followed by neither a possessive nor a verb is read as the
+    word it also is ('"Hale as a bull," he says')."""
+    toks = s.tokens
+    out: set[int] = set()
+    for m in s.mentions:
+        first = (
+            m.i == s.a
+            or toks[m.i - 1].text in ('"', "\u201c", "'", "\u2018")
+            or toks[m.i].quoted != toks[m.i - 1].quoted
+        )
+        nxt = toks[m.j] if m.j < s.b else None
+        verb = nxt is not None and nxt.text.islower() and verb_lemma(nxt.low) is not None and nxt.low != "as"
+        if not first or m.poss or toks[m.j - 1].poss or verb:
+            # the capitalised words of the name; not a pronoun standing for someone ("as strong as he was")
+            out.update(
+                q for q in range(m.i, m.j) if toks[q].text[:1].isupper() and toks[q].low not in _PRONOUNS
+            )
+    return out
+
+
 def _health(
     s: _Sentence,
     subjects: list[tuple[str, Mention, Modality, bool]],
@@ -178,6 +203,7 @@ def _health(
     """health(entity, unhurt|near_death) for a health phrase describing a clause subject."""
     toks = s.tokens
     subject_ends = {m.j for _, m, _, _ in subjects}
+    named = _named(s)
     k = s.a
     while k < s.b:
         t = toks[k]
@@ -197,7 +223,7 @@ def _health(
         end = k
         while end < s.b and toks[end].text not in (",", ";", ".", "—", ":") and not toks[end].quoted:
             end += 1
-        words = [x.low for x in toks[k:end]]
+        words = ["<name>" if q in named else toks[q].low for q in range(k, end)]
         while words and words[0] in _SEGMENT_SKIP:
             words = words[1:]
         state = _health_state(words)
