@@ -97,6 +97,18 @@ def test_a_count_set_off_by_a_phrase_of_totality_is_exact() -> None:
     assert counted("The gale lasts two nights; Nadia's pitons hold.") == set()
 
 
+def test_an_elided_last_n_with_an_owner_is_all_that_is_left() -> None:
+    assert "item-pitons-quantity" in counted("Nadia tips out her pitons. She counts out her last three.")
+    text = "Nadia tips out her pitons. She hammers in the last three she has."
+    assert "item-pitons-quantity" in counted(text)
+    assert "item-flares-quantity" in counted("Anselm checks his flares. He fires his last two over the reef.")
+    # controls: the right count; no owner (a task's last three); a noun after it; a clause of seeing
+    assert counted("Anselm checks his flares. He fires his last six over the reef.") == set()
+    assert counted("Nadia tips out her pitons. She hammers in the last three and climbs on.") == set()
+    assert counted("Nadia tips out her pitons. Her last two winters were hard.") == set()
+    assert counted("Nadia tips out her pitons. She hammers in the last three she has seen.") == set()
+
+
 def test_an_elided_ordinal_counts_the_stack_not_a_single_thing_named_since() -> None:
     text = "Marta sets out her candles beside the brass lantern. She lights the fifth."
     assert "item-candles-quantity" in counted(text)

@@ -79,7 +79,7 @@ def _having_clause(s: _Sentence, q: int) -> int:
             if toks[q].low not in ("there", "that", "which"):
                 return -1  # "all there is", "all that is left"; not "all she is"
             k += 1
-        elif verb_lemma(toks[k].low) in _HAVING:
+        elif toks[k].low in ("has", "have", "had") or verb_lemma(toks[k].low) in _HAVING:
             k += 1
         else:
             return -1
@@ -281,3 +281,26 @@ def total_later(s: _Sentence, at: int, j: int, n: int, others: frozenset[int]) -
         if t.text in (",", "—", "–", ":", ";") and total_after(s, q, n, at):
             return True
     return False
+
+
+# words after an elided count that end the phrase it stands in: "his last three.", "his last two onto the bar"
+_AFTER_ELIDED = frozenset({"and", "to", "onto", "on", "into", "in", "from", "then", "over", "across", "for"})
+
+
+def elided_last(s: _Sentence, k: int) -> int | None:
+    """The count of "last N" at token ``k`` standing for things named before it and told as all that is
+    left: "he counts out his last three", "she lays down the last two she has". None when a noun follows
+    ("his last two years") or no owner is told ("loads the last three onto the cart" may be a task's)."""
+    toks = s.tokens
+    if toks[k].low != "last" or k + 1 >= s.b or k - 1 < s.a:
+        return None
+    n = number_at(s, k + 1)
+    if n is None or n < 2:
+        return None
+    after = k + 2
+    if toks[k - 1].low in _POSSESSIVE - {"the"}:
+        return n if _closes(s, after) or toks[after].low in _AFTER_ELIDED else None
+    if toks[k - 1].low == "the":
+        end = _having_clause(s, after)
+        return n if end >= 0 and (_closes(s, end) or toks[end].low in _AFTER_ELIDED) else None
+    return None

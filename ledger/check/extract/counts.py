@@ -21,7 +21,7 @@ pass over a sentence.
 from __future__ import annotations
 
 from ledger.check.claims import Claim, Modality
-from ledger.check.extract.count_totals import ordinal_is_last, total_after, total_later
+from ledger.check.extract.count_totals import elided_last, ordinal_is_last, total_after, total_later
 from ledger.check.extract.lexicon import _NUMBERS, VERBS
 from ledger.check.extract.linker import is_plural, noun_lemma
 from ledger.check.extract.names import Mention
@@ -212,7 +212,7 @@ def _counts(s: _Sentence) -> None:
     items = [
         m for m in s.mentions if m.id and s.kind(m) == "item" and not m.quoted and not kind_not_item(s, m)
     ]
-    if not items and not any(toks[k].low in ORDINALS for k in range(s.a, s.b)):
+    if not items and not any(toks[k].low in ORDINALS or toks[k].low == "last" for k in range(s.a, s.b)):
         return
     made: set[tuple[str, str]] = set()
 
@@ -319,12 +319,16 @@ def _counts(s: _Sentence) -> None:
             ):
                 claim(m, f"exact={some}")  # "pulls out her candles, three of them, the last she owns"
             break
-    # "when the first vial is empty she uncorks her second": an ordinal standing for the last item named
+    # "when the first vial is empty she uncorks her second": an ordinal standing for the last item named; and
+    # "he counts out his last three", "the last two she has": all that is left of it
     for k in range(s.a + 1, s.b - 1):
         t = toks[k]
-        if t.quoted or t.low not in ORDINALS or toks[k - 1].low not in _DETERMINERS - {"a", "an"}:
+        left = None if t.quoted or t.low in ORDINALS else elided_last(s, k)  # "counts out his last three"
+        if left is None and (
+            t.quoted or t.low not in ORDINALS or toks[k - 1].low not in _DETERMINERS - {"a", "an"}
+        ):
             continue
-        if toks[k + 1].low not in _ELLIPSIS_AFTER or _ordinal_of_someone(s, k):
+        if left is None and (toks[k + 1].low not in _ELLIPSIS_AFTER or _ordinal_of_someone(s, k)):
             continue
         recent = [
             m
@@ -334,9 +338,12 @@ def _counts(s: _Sentence) -> None:
         # "the seventh" counts things of which there are several: a single thing named since ("one poem
         # she swore never to show") is passed over for the stack named before it
         stacks = [m for m in recent if _countable(s, m)]
-        it = stacks[-1] if stacks else recent[-1] if recent else None
+        it = stacks[-1] if stacks else recent[-1] if recent and left is None else None
         if it is not None and it.i >= _reach_back(s, it.i):
             here = Mention(it.ids, k, k + 1, False, False, "public")  # the modality where the ordinal is
+            if left is not None:
+                claim(it, f"exact={left}", here)
+                continue
             n = ORDINALS[t.low]
             claim(it, f"exact={n}" if ordinal_is_last(s, k) else f"min={n}", here)
     # "until all seven of them are wheeling overhead": "all N of them" is every one of the things last named
