@@ -143,6 +143,9 @@ def test_the_elder_of_two_namesakes_is_the_one_the_kin_records_make_the_parent()
     assert refuted(text, observatory()) == set()
     text = "Snow ticks on the dome. At the door the elder Brandt takes the coats and hangs them to dry."
     assert refuted(text, observatory(ranked=False)) == set()
+    # "Old Brandt" of a father and son is the father, though the son is the one in the scene
+    text = "Snow ticks on the dome. At the door Old Brandt takes the coats and hangs them to dry."
+    assert refuted(text, observatory()) == {"npc-aldo-alive"}
     # unranked by kin, the one the records themselves call old is the elder
     assert refuted(text, observatory(ranked=False, called_old=True)) == {"npc-aldo-alive"}
 
@@ -156,6 +159,18 @@ def test_a_kin_phrase_after_an_alias_names_the_recorded_relative() -> None:
     )
     assert refuted(text, harbour()) == set()
     text = "Gulls wheel over the quay. The cooper's stepdaughter mends a net by the bollards."
+    assert refuted(text, harbour()) == set()
+
+
+def test_the_kin_term_of_a_name_is_the_same_relative() -> None:
+    text = (
+        "Gulls wheel over the quay. The only stepdaughter of the harbourmaster mends a net by the bollards."
+    )
+    assert refuted(text, harbour()) == {"npc-nell-alive"}
+    # controls: "a stepdaughter of" is one of several; after a copula it says who someone is
+    text = "Gulls wheel over the quay. A stepdaughter of the harbourmaster mends a net by the bollards."
+    assert refuted(text, harbour()) == set()
+    text = "Gulls wheel over the quay. The girl by the bollards is the stepdaughter of Vela, mending a net."
     assert refuted(text, harbour()) == set()
 
 

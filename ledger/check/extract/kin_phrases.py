@@ -152,7 +152,52 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
             out.append(m)
             continue
         out.append(Mention((rel.id,), m.i, term + 1, tokens[term].poss, False, "public", True))
+    out = _kin_of_phrases(out, tokens, snap, index, KIN_TERMS)
     return _kin_by_pronoun_phrases(out, tokens, snap, index, KIN_TERMS)
+
+
+def _kin_of_phrases(
+    mentions: list[Mention],
+    tokens: list[Token],
+    snap: WorldSnapshot,
+    index: Mapping[tuple[str, str], tuple[str, ...]],
+    kin_terms: Mapping[str, tuple[str, str]],
+) -> list[Mention]:
+    """ "the stepmother of the boatwright", "the late widow of Captain Hale": "the", up to two modifiers, a
+    singular kinship term and "of" before a creature's name is the one relative the records tie to that
+    creature by that term, like "the boatwright's stepmother". Not "a brother of Osric" (one of several), nor
+    after a copula ("she is the daughter of Osric" is a kinship claim for :mod:`.relations`)."""
+    covered = {q for m in mentions for q in range(m.i, m.j)}
+    out: list[Mention] = []
+    for m in mentions:
+        e = snap.entities.get(m.id or "")
+        term = m.i - 2
+        if e is None or e.kind not in ("pc", "npc") or m.quoted or term < 1 or tokens[m.i - 1].low != "of":
+            out.append(m)
+            continue
+        role = kin_terms.get(tokens[term].low)
+        the = term - 1
+        while (
+            the > 0 and term - the <= _KIN_ADJ_MAX and tokens[the].text.islower() and tokens[the].low != "the"
+        ):
+            the -= 1
+        relatives = index.get((e.id, role[0]), ()) if role is not None else ()
+        if (
+            role is None
+            or tokens[the].low != "the"
+            or len(relatives) != 1
+            or any(q in covered or tokens[q].quoted for q in range(the, m.i))
+            or (the > 0 and tokens[the - 1].low in _COPULAS)
+        ):
+            out.append(m)
+            continue
+        rel = snap.entities[relatives[0]]
+        want = {"m": "he", "f": "she"}.get(role[1])
+        if want is not None and rel.pronoun not in (want, None):
+            out.append(m)
+            continue
+        out.append(Mention((rel.id,), the, m.j, m.poss, False, "public", True))
+    return out
 
 
 _KIN_PRONOUNS = {"his": "he", "her": "she"}

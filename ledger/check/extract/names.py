@@ -384,12 +384,14 @@ def _derived_person(
                 return None
             ids = tuple(e for e in ids if e in snap.scene.present)
         cands = narrow(ids, snap, gender=gender, age=age, present_first=False)
-        if compared and len(cands) > 1:
+        if age is not None and len(cands) > 1:
             from ledger.check.extract.kin_phrases import by_age  # it reads this module's Mention
 
-            cands = by_age(cands, snap, age or "old")
-            if len(cands) != 1:
+            ranked = by_age(cands, snap, age)
+            if compared and len(ranked) != 1:
                 return None  # "the elder Vance" of two Vances the records do not rank: nobody
+            # "Old Brandt" of a father and son is the father, whoever of them is in the scene
+            cands = ranked if len(ranked) == 1 else cands
         if len(cands) > 1 and honorific is not None:
             # "Master Tsuro": the one whose recorded name carries that title, not a namesake of the family
             titled = tuple(c for c in cands if (p := person_parts(snap.entities[c])) and p.title == honorific)
