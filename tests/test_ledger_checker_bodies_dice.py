@@ -316,3 +316,17 @@ def test_a_deafened_man_hearing_a_whisper_and_answering_it() -> None:
         'and whispers back, "Not tonight."'
     )
     assert "npc-tomas-condition-deafened" in _conditions(text)
+
+
+def test_what_a_body_did_before_the_scene_is_not_told_now() -> None:
+    for text in (
+        "Hob Lark murmured in his sleep an hour ago, the infirmarian says, but now he lies still.",
+        "Sister Orla's voice was the finest in the choir, before the charm.",
+        "Ysolde sits with Tomas Reeve. He heard the bells from the valley, years ago, before the fever.",
+    ):
+        assert _conditions(text) == set(), text
+
+
+def test_the_present_perfect_is_now() -> None:
+    text = "Ysolde says nothing aloud. Tomas Reeve looks up all the same: he's heard every word of it."
+    assert "npc-tomas-condition-deafened" in _conditions(text)

@@ -32,7 +32,7 @@ from ledger.check.extract.predicates import (
 )
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token
-from ledger.check.extract.verbs import verb_class
+from ledger.check.extract.verbs import is_past, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 # --- faculties: verb lemma classes ------------------------------------------------------------------------
@@ -150,11 +150,13 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
     predicate = _predicate(s, m)
     # "Her voice is gone, stolen by the charm": one verb telling the voice gone tells the whole predicate
     voice = m.poss and m.j < s.b and toks[m.j].low == "voice"
+    # "Her voice was the finest in the choir, before the charm": what the voice was, before it was taken
+    voice = voice and not (any(w in ("was", "were") for _, w in _forms(s, predicate)) and _said_before(s))
     voice = voice and all(
         _voice_sounds(lemma, [toks[q].low for q in range(k + 1, min(s.b, k + 8))]) for k, lemma in predicate
     )
     for k, lemma in predicate:
-        if _negated_at(s, k):
+        if _negated_at(s, k) or _before_now(s, k, lemma):
             continue
         nxt = [toks[q].low for q in range(k + 1, min(s.b, k + 8))]
         if voice:
@@ -251,6 +253,36 @@ def _moves_gaze(lemma: str, nxt: list[str]) -> bool:
         return False
     at = next((n for n, w in enumerate(nxt[1:4], 1) if w in ("gaze", "eyes", "eye")), None)
     return at is not None and not _UNSEEING_EYES & set(nxt[1:at])
+
+
+# words that place a past verb before the scene ("murmured an hour ago", "was the finest, before the charm")
+_BACK_THEN = frozenset({"ago", "formerly", "yesterday", "used"})
+_NOW_AUX = frozenset({"has", "have", "is", "are", "am", "be", "been", "being", "gets", "get", "just"})
+
+
+def _before_now(s: _Sentence, k: int, lemma: str) -> bool:
+    """True when the verb at ``k`` tells the past, not the scene: a past form in a narration told in the
+    present tense, or a past form with a word that places it back then in the sentence."""
+    word = s.tokens[k].low
+    if not is_past(word, lemma) and word not in ("was", "were"):
+        return False
+    prev = s.tokens[k - 1] if k > s.a else None
+    if prev is not None and (prev.text.lower().endswith(("'s", "’s", "'ve", "’ve")) or prev.low in _NOW_AUX):
+        return False  # "she's heard it", "has heard", "is heard": the present perfect or a passive, now
+    return s.ex.present_tense or any(t.low in _BACK_THEN for t in s.tokens[s.a : s.b] if not t.quoted)
+
+
+def _forms(s: _Sentence, predicate: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    return [(k, s.tokens[k].low) for k, _ in predicate]
+
+
+def _said_before(s: _Sentence) -> bool:
+    """True when the sentence sets what it tells before something ("before the charm", "before the fever")."""
+    toks = s.tokens
+    return any(
+        toks[q].low == "before" and q + 1 < s.b and toks[q + 1].low in ("the", "his", "her", "their")
+        for q in range(s.a, s.b)
+    )
 
 
 def _by_eye(phrase: list[str]) -> bool:
