@@ -170,6 +170,11 @@ def test_an_open_debt_told_settled_in_the_passive_or_by_its_paper_torn() -> None
     text = '"My slate with Brother Caul was wiped clean at Candlemas," Ines lies, smiling.'
     assert owed(text) == set()
     assert owed("Brother Caul tears up the abbot's letter and feeds it to the stove.") == set()
+    # the wiping told apart from the parties; a name cleared is a reputation, not an account
+    text = "The slate over the bar was wiped clean, and Brother Caul chalked up a new tab for Ines."
+    assert owed(text) == set()
+    assert owed("Ines's name was cleared by Brother Caul before the magistrate.") == set()
+    assert owed("Brother Caul cleared Ines's name before the magistrate.") == set()
 
 
 def test_tearing_up_the_note_in_the_narration_is_a_deed_told_now() -> None:

@@ -36,6 +36,21 @@ def passive_object(s: _Sentence, toks: list[Token], n: int) -> set[str]:
     return {t.low for t in toks[max(0, end - 6) : end]}
 
 
+def passive_span(s: _Sentence, q: int) -> tuple[int, int] | None:
+    """The tokens a status verb told in the passive at token ``q`` is about: from its subject (up to six
+    words before the form of "be") to the end of its own clause part (the next comma, "and" or the end), so
+    "the slate over the bar was wiped clean, and Caul chalked up a tab for Ines" ties no one to the wiping.
+    None when the verb is not passive."""
+    toks = s.tokens[s.a : s.b]
+    n = q - s.a
+    if not passive_object(s, toks, n):
+        return None
+    end = next(
+        (k for k in range(q + 1, s.b) if s.tokens[k].text in (",", ";", "—") or s.tokens[k].low == "and"), s.b
+    )
+    return max(s.a, q - 9), end
+
+
 def negative(word: str) -> bool:
     """True for a word of negation ("not", "never", "wasn't")."""
     return word in _NEGATING or word.endswith("n't")

@@ -77,7 +77,8 @@ _ANY_STATUS = re.compile("|".join(f"(?:{pat.pattern})" for _, pat in _STATUS_PAT
 _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("settled", "make", ("good",)),
     ("settled", "pay", ("off", "back", "up", "out", "in full")),
-    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "name", "score", "it", "tab")),
+    # not "cleared her name": a name cleared is a reputation, not an account
+    ("settled", "clear", ("account", "debt", "debts", "slate", "books", "score", "it", "tab")),
     ("settled", "settle", ("account", "accounts", "debt", "score", "up")),
     ("settled", "square", ("account", "accounts", "away", "up", "now")),
     ("settled", "keep", ("faith", "word", "promise", "oath", "vow")),

@@ -14,7 +14,13 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _HYPO
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
-from ledger.check.extract.thread_grammar import PARTICLES, chained_pronoun, negative, passive_object
+from ledger.check.extract.thread_grammar import (
+    PARTICLES,
+    chained_pronoun,
+    negative,
+    passive_object,
+    passive_span,
+)
 from ledger.check.extract.thread_words import (
     _ANY_STATUS,
     _CUE_WORDS,
@@ -702,8 +708,12 @@ def _indirect(s: _Sentence) -> bool:
                     for other, p in _STATUS_PATTERNS
                     if other == st
                     for h in p.finditer(s.narr)
+                    # "her name was cleared": a reputation, not an account
+                    if not {"name", "reputation"} & set(s.narr[: h.start()].split()[-3:])
                 }
             )
+            if not spots:
+                return False
             break
     if found is None:
         return False
@@ -715,6 +725,9 @@ def _indirect(s: _Sentence) -> bool:
         if framing.rumour or framing.hypothetical:
             return False  # "word is Finch has paid off Magda": a rumour of a settlement is not one
         lo, hi = s.clause_of(k)
+        span = passive_span(s, k) if by_lemma else None
+        if span is not None:
+            lo, hi = max(lo, span[0]), min(hi, span[1])  # "the slate was wiped clean, and Caul ..."
         people, maybe = _parties(s, lo, hi)
         threads = s.snap.threads
         tied = [
