@@ -281,3 +281,9 @@ def test_a_she_later_in_a_sentence_that_opened_with_her_goes_on_with_her() -> No
     # control: the opening "her" goes on with Wren, the sentence before's subject, and so does the "she"
     text = "Wren sits by Cass. Her voice, when it comes, is low, and she tells the tale of the flood."
     assert refuted(text, hearth(second_woman=True)) == set()
+
+
+def test_a_plural_noun_opening_a_sentence_is_no_new_name() -> None:
+    """ "Lanterns sway" names nobody new; "Hobbs waves" still does (a name in -s is no plural noun)."""
+    report = check("Lanterns sway over the quay. Hobbs waves from the boat.", harbour())
+    assert report.new_entities == ("Hobbs",)

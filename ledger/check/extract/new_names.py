@@ -7,6 +7,7 @@ Holds the titles that start a name and the capitalised words that never are one.
 from __future__ import annotations
 
 from ledger.check.extract.lexicon import VERBS
+from ledger.check.extract.linker import noun_lemma
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import _QUOTE_CHARS
 
@@ -254,7 +255,9 @@ def _new_names(s: _Sentence, covered: set[int]) -> None:
         sentence_start = start == s.a or toks[start - 1].text in _QUOTE_CHARS or toks[start - 1].text in ".!?"
         if sentence_start and len(run) == 1:
             nxt = toks[k].low if k < s.b else ""
-            if nxt not in VERBS or t.low in VERBS:
+            if nxt not in VERBS or t.low in VERBS or (not t.poss and noun_lemma(t.low) != t.low):
+                # "Lanterns sway", "Gulls wheel": a plural the lexicon knows opening a sentence is the word
+                # (a name that ends in s and is no plural, "Jones", "Hobbs", is still reported)
                 continue
         name = " ".join(run)
         if name not in s.ex.new_entities:
