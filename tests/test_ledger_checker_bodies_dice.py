@@ -330,3 +330,8 @@ def test_what_a_body_did_before_the_scene_is_not_told_now() -> None:
 def test_the_present_perfect_is_now() -> None:
     text = "Ysolde says nothing aloud. Tomas Reeve looks up all the same: he's heard every word of it."
     assert "npc-tomas-condition-deafened" in _conditions(text)
+
+
+def test_a_line_attributed_to_a_silenced_woman_by_any_verb_of_voice() -> None:
+    assert "npc-orla-condition-silenced" in _conditions('Sister Orla leans close. "Not here," she breathes.')
+    assert _conditions('Sister Orla leans close. "Not here," she mouths.') == set()

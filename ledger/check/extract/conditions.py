@@ -14,7 +14,14 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _health, _health_trigger
 from ledger.check.extract.lexicon import _BODY_NOUNS
 from ledger.check.extract.names import Mention
-from ledger.check.extract.predicates import _AUX_LEMMAS, SPOKEN, _negated_at, _predicate, _subjects
+from ledger.check.extract.predicates import (
+    _AUX_LEMMAS,
+    SPOKEN,
+    _negated_at,
+    _predicate,
+    _subjects,
+    verb_lemma,
+)
 from ledger.check.extract.senses import _bare_quote_speaker, _faculties, _sense_blocked, says_heard
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import WorldSnapshot
@@ -59,6 +66,10 @@ def _conditions(s: _Sentence) -> None:
                 heard = says_heard([t for t in s.tokens[s.a : s.b] if t.quoted])
                 if heard is not None:
                     claim("senses", (c.args[0], "hearing"), c.modality, f"says {heard}")
+        for eid, m, mod, _ in subjects:
+            said = _attribution(s, m) if eid in blocked else None
+            if said is not None:
+                claim("senses", (eid, "speech"), mod, said)  # '"Not here," she breathes.'
         speaker = _bare_quote_speaker(s, ante)
         if speaker is not None and speaker in blocked:
             claim("senses", (speaker, "speech"), Modality(), "a line of speech after their action")
@@ -66,6 +77,36 @@ def _conditions(s: _Sentence) -> None:
         _health(s, subjects, claim)
     if cured:
         _cured(s, subjects, claim)
+
+
+# verbs that can follow a line without the voice: written, signed, mouthed, gestured ('"No," she mouths')
+_WORDLESS = frozenset(
+    {"mouth", "write", "sign", "scrawl", "scribble", "chalk", "gesture", "mime", "spell", "type", "tap"}
+    | {"nod", "shrug", "smile", "grin", "point", "wave", "shake", "motion", "indicate", "frown", "wink"}
+)
+
+
+def _attribution(s: _Sentence, m: Mention) -> str | None:
+    """The verb attributing a quotation to ``m``: the quotation closes on a comma right before the subject
+    ('"Not here," she breathes'), so the words are theirs, spoken, unless the verb gives them without the
+    voice ("mouths", "writes", "nods")."""
+    toks = s.tokens
+    if m.poss or m.i <= s.a or not toks[m.i - 1].quoted:
+        return None
+    q = m.i - 1
+    while q > s.a and toks[q].quoted and not toks[q].text.isalnum():
+        if toks[q].text == ",":
+            break
+        q -= 1
+    if toks[q].text != "," or not toks[q].quoted:
+        return None
+    v = s.verb_after(m)
+    if v is None or v[0] != m.j or _negated_at(s, v[0]):
+        return None
+    lemma = verb_lemma(v[1]) or v[2]
+    if lemma in _WORDLESS or lemma in _AUX_LEMMAS:
+        return None
+    return v[1]
 
 
 def _capitals(word: str) -> bool:
