@@ -168,6 +168,12 @@ def test_the_attacker_darting_past_the_target_is_no_miss() -> None:
     assert _dice(text, snap) == set()
 
 
+def test_a_first_try_missing_before_a_second_lands_is_no_miss() -> None:
+    snap = _world((HALE_HITS,))
+    text = "Hale's first swing goes wide. His second does not: the cleaver takes the troll in the hip."
+    assert _dice(text, snap) == set()
+
+
 def test_a_hand_taken_is_no_blow() -> None:
     snap = _world((HALE_MISSES,))
     text = "Hale's cleaver goes wide of the troll. He takes Pell Rudd's arm and hauls him back from the bank."

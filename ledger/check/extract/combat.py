@@ -389,6 +389,8 @@ def _combat(s: _Sentence) -> None:
         hit, miss = _polarity(words)
         if hit and not m.poss and _grasps(words):
             hit = False  # "He takes Pell's arm and hauls him back": a hand laid on, not a blow
+        if miss and m.poss and any(toks[q].low == "first" for q in range(m.j, start)):
+            continue  # "Bram's first swing goes wide. His second doesn't": one try of several
         if not hit and not miss:
             hit = _contact(s, start, stop) or _struck_by(s, m)
         nxt_end = c1
