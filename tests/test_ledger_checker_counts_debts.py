@@ -177,6 +177,19 @@ def test_an_open_debt_told_settled_in_the_passive_or_by_its_paper_torn() -> None
     assert owed("Brother Caul cleared Ines's name before the magistrate.") == set()
 
 
+def test_who_owes_whom_the_creditor_owing_nothing_tells_no_status() -> None:
+    # Ines owes Caul: that Caul owes her nothing is true whatever the debt's status
+    assert owed("Brother Caul owes Ines nothing now.") == set()
+    assert owed("Brother Caul no longer owes Ines anything.") == set()
+    assert owed("Brother Caul doesn't owe Ines a penny any more.") == set()
+    # the debtor owing nothing is the debt settled
+    assert "debt-mule" in owed("Ines owes Brother Caul nothing now.")
+    assert "debt-mule" in owed("Ines no longer owes Brother Caul anything.")
+    # the debt named by its kind's word, and Tobin (who owed Ines) owing nothing is the favour settled: true
+    assert owed("Brother Caul owes Ines nothing on the debt.") == set()
+    assert owed("Tobin Marsh owes Ines nothing for the ferry now.") == set()
+
+
 def test_tearing_up_the_note_in_the_narration_is_a_deed_told_now() -> None:
     # present tense, told happening: replayed as settled from here on, so the debt told paid after it is true
     text = "Brother Caul tears up Ines's note and drops the pieces into the fire. Ines's debt is paid now."

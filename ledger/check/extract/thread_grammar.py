@@ -80,3 +80,28 @@ def chained_pronoun(s: _Sentence, want: str, people: set[str]) -> str | None:
         and e.pronoun == want
     }
     return next(iter(fits)) if len(fits) == 1 else None
+
+
+_OWING = frozenset({"owe", "owes", "owed", "owing"})
+_NOTHING_OWED = frozenset({"nothing", "no", "none", "longer", "anymore", "any", "more"})
+
+
+def owes_nothing_subject(s: _Sentence) -> str | None:
+    """The one said to owe nothing ("Caul owes Ines nothing now", "Caul no longer owes her anything",
+    "Caul doesn't owe Ines a penny any more"): the creature named last before the word of owing, in its
+    clause; None when the sentence says no such thing or names no one there."""
+    toks = s.tokens
+    at = next((k for k in range(s.a, s.b) if toks[k].low in _OWING and not toks[k].quoted), -1)
+    if at < 0:
+        return None
+    near = {toks[k].low for k in range(max(s.a, at - 3), min(s.b, at + 5))}
+    denied = any(negative(toks[k].low) for k in range(max(s.a, at - 3), at))
+    if not (near & _NOTHING_OWED or denied):
+        return None
+    lo = s.clause_of(at)[0]
+    before = [
+        m.id
+        for m in s.mentions
+        if m.id and lo <= m.i < at and not m.quoted and s.kind(m) in ("pc", "npc", "monster")
+    ]
+    return before[-1] if before else None

@@ -18,6 +18,7 @@ from ledger.check.extract.thread_grammar import (
     PARTICLES,
     chained_pronoun,
     negative,
+    owes_nothing_subject,
     passive_object,
     passive_span,
 )
@@ -437,6 +438,16 @@ def _by_what_for(s: _Sentence, words: list[str]) -> bool:
     return True
 
 
+def _creditor_owes_nothing(s: _Sentence, tid: str) -> bool:
+    """True when the sentence says a party owes nothing who is not the one the thread binds: "Caul owes Ines
+    nothing" of Ines's debt to Caul is true whatever its status, and tells none."""
+    who = owes_nothing_subject(s)
+    if who is None or who not in s.snap.threads[tid].parties:
+        return False
+    role = s.snap.threads[tid].role_of(who)
+    return role not in ("owes", "sworn") if role is not None else who != _bound(s.snap, tid)
+
+
 def _bound(snap: WorldSnapshot, tid: str) -> str | None:
     """The party a thread binds (the one who swore, or owes): the party its terms name first."""
     t = snap.threads[tid]
@@ -619,7 +630,7 @@ def _threads(s: _Sentence) -> None:
         held = _HELD_TO.search(s.narr)
         if held is not None and not _NEGATING & set(s.narr[: held.start()].split()[-3:]):
             status = "unbroken"  # "he has held to the truce"
-    if status is None:
+    if status is None or (status == "settled" and _creditor_owes_nothing(s, candidates[0])):
         return
     status = _kept_oath(s, snap.threads[candidates[0]].kind, status)
     s.ex.claims.append(
@@ -737,7 +748,7 @@ def _indirect(s: _Sentence) -> bool:
             and set(threads[tid].parties) <= people | maybe
             and len(set(threads[tid].parties) & people) >= 1
         ]
-        if len(tied) != 1:
+        if len(tied) != 1 or (told == "settled" and _creditor_owes_nothing(s, tied[0])):
             continue
         told = _kept_oath(s, threads[tied[0]].kind, told)
         detail = ("now;" if now else "") + s.narr
