@@ -91,7 +91,7 @@ def _aliases(*names: str) -> tuple[Alias, ...]:
 
 
 def harbour() -> WorldSnapshot:
-    """A harbour: Vela Sorn the harbourmaster, and her stepdaughter Nell, drowned last winter."""
+    """A harbour: Vela Sorn the harbourmaster, and her stepdaughter Nell the netmaker, drowned last winter."""
     return WorldSnapshot.build(
         entities=[
             Entity("pc-bram", "pc", "Bram", owner="1", location="loc-quay", pronoun="he"),
@@ -103,7 +103,15 @@ def harbour() -> WorldSnapshot:
                 location="loc-quay",
                 pronoun="she",
             ),
-            Entity("npc-nell", "npc", "Nell Sorn", alive=False, location="loc-deep", pronoun="she"),
+            Entity(
+                "npc-nell",
+                "npc",
+                "Nell Sorn",
+                aliases=_aliases("the netmaker"),
+                alive=False,
+                location="loc-deep",
+                pronoun="she",
+            ),
             Entity("loc-quay", "location", "the quay"),
             Entity("loc-deep", "location", "the deep"),
         ],
@@ -287,3 +295,11 @@ def test_a_plural_noun_opening_a_sentence_is_no_new_name() -> None:
     """ "Lanterns sway" names nobody new; "Hobbs waves" still does (a name in -s is no plural noun)."""
     report = check("Lanterns sway over the quay. Hobbs waves from the boat.", harbour())
     assert report.new_entities == ("Hobbs",)
+
+
+def test_a_role_alias_of_one_noun_is_a_title_before_the_name() -> None:
+    """ "the netmaker" Nell Sorn is "Netmaker Sorn"; "the harbourmaster" Vela Sorn is "Harbourmaster Sorn"."""
+    text = "Gulls wheel over the quay. Netmaker Sorn mends a net by the bollards."
+    assert refuted(text, harbour()) == {"npc-nell-alive"}
+    text = "Gulls wheel over the quay. Harbourmaster Sorn mends a net by the bollards."
+    assert refuted(text, harbour()) == set()

@@ -371,7 +371,9 @@ def alias_title_variants(e: Entity) -> set[tuple[str, ...]]:
     """ "Doc Okafor" for "Nadia Okafor" known as "Doc Nadia": a public alias that puts a word before one part
     of the recorded name ("Doc Nadia", "Mayor Okafor", "Uncle Benny") gives that word as a title the
     narrator may put before the other part too ("Black Tom" Harrow is also "Black Harrow": the pair is as
-    particular as the alias). Not an age word ("Old Tom"), which :func:`narrow` reads before any name."""
+    particular as the alias), and so does a role alias of one noun ("the doc" Nadia Okafor is "Doc Okafor").
+    Not an age word ("Old Tom"), which :func:`narrow` reads before any name, nor a general person noun ("the
+    woman")."""
     parts = person_parts(e)
     if parts is None or parts.given is None or parts.family is None:
         return set()
@@ -379,10 +381,14 @@ def alias_title_variants(e: Entity) -> set[tuple[str, ...]]:
     out: set[tuple[str, ...]] = set()
     for a in e.aliases:
         words = _words(a.name)
-        if a.visibility != "public" or len(words) != 2 or not all(w[:1].isupper() for w in words):
+        if a.visibility != "public" or len(words) != 2:
             continue
         lead, rest = (w.lower() for w in words)
-        if rest not in own or lead in own or lead in AGES:
+        if lead == "the" and rest not in _GENERIC_HEADS and rest not in own and rest not in AGES:
+            # a role alias of one noun is a title too: "the doc" is "Doc Okafor", "the mayor" "Mayor Okafor"
+            out |= {(rest, part) for part in own}
+            continue
+        if not all(w[:1].isupper() for w in words) or rest not in own or lead in own or lead in AGES:
             continue
         out |= {(lead, part) for part in own}
     return out
