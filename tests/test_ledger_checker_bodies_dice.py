@@ -174,6 +174,11 @@ def test_a_first_try_missing_before_a_second_lands_is_no_miss() -> None:
     assert _dice(text, snap) == set()
 
 
+def test_a_look_shot_at_the_target_is_no_blow() -> None:
+    snap = _world((HALE_MISSES,))
+    assert _dice("Hale shoots the troll a look of pure loathing over the cleaver's edge.", snap) == set()
+
+
 def test_a_hand_taken_is_no_blow() -> None:
     snap = _world((HALE_MISSES,))
     text = "Hale's cleaver goes wide of the troll. He takes Pell Rudd's arm and hauls him back from the bank."

@@ -337,7 +337,7 @@ def _read(
             if t.quoted:
                 continue
             low = t.low
-            if _striking(s, k) and _target_np(s, k + 1, hi, a):
+            if _striking(s, k) and _target_np(s, k + 1, hi, a) and not _given(s, k + 1, hi):
                 hits += 1  # "the wrench cracks the hound's skull", "claws Pell's back"
             elif low in _INTO or (low in _IN and _blow_before(s, lo, k)):
                 q = k + 1 if low != "deep" else k + 2  # "bites deep into the thing's shoulder"
@@ -392,6 +392,13 @@ def _striking(s: _Sentence, k: int) -> bool:
         return False
     base = verb_lemma(t.low)
     return base is not None and base in _STRIKES
+
+
+def _given(s: _Sentence, q: int, hi: int) -> bool:
+    """True when the creature after the verb is the receiver of a thing named next ("shoots the sergeant a
+    look", "cracks him a grin"): the verb gives, it does not strike."""
+    m = next((x for x in s.mentions if x.i in (q, q + 1) and not x.poss), None)
+    return m is not None and m.j < hi and s.tokens[m.j].low in ("a", "an", "one", "that", "this")
 
 
 def _blow_before(s: _Sentence, lo: int, k: int) -> bool:
