@@ -179,6 +179,11 @@ def test_a_look_shot_at_the_target_is_no_blow() -> None:
     assert _dice("Hale shoots the troll a look of pure loathing over the cleaver's edge.", snap) == set()
 
 
+def test_a_miss_denied_is_no_miss() -> None:
+    snap = _world((HALE_HITS,))
+    assert _dice("Hale hefts the cleaver. This time he doesn't miss.", snap) == set()
+
+
 def test_a_hand_taken_is_no_blow() -> None:
     snap = _world((HALE_MISSES,))
     text = "Hale's cleaver goes wide of the troll. He takes Pell Rudd's arm and hauls him back from the bank."

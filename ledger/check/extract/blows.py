@@ -360,9 +360,11 @@ def _read(
             or _MISS_PHRASES.search(phrase)
             or _MISS_TOLD.search(phrase)
         )
-        if (told_miss and not others) or evaded == a.target:
+        # "the arrow doesn't miss", "never misses": a word of missing denied tells nothing here
+        denied = any(w in ("not", "never", "cannot") or w.endswith("n't") for w in words)
+        if (told_miss and not others and not denied) or evaded == a.target:
             misses += 1
-        if hits and _NEGATION & set(words):
+        if hits and (_NEGATION & set(words) or denied):
             hits = 0  # "does not sink into its hide"
         if not hits and not misses:
             continue
