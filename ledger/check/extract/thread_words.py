@@ -82,7 +82,7 @@ _STATUS_LEMMAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("settled", "settle", ("account", "accounts", "debt", "score", "up")),
     ("settled", "square", ("account", "accounts", "away", "up", "now")),
     ("settled", "keep", ("faith", "word", "promise", "oath", "vow")),
-    ("settled", "forgive", ("debt", "debts", "loan")),
+    ("settled", "forgive", ("debt", "debts", "loan", "money", "sum", "owed", "owes", "owing")),
     ("settled", "wipe", ("slate", "debt", "debts", "account", "tab", "books")),
     ("settled", "cross", ("debt", "debts", "tab", "account", "loan", "marker")),
     ("settled", "strike", ("debt", "debts", "tab", "account", "loan", "marker")),

@@ -65,7 +65,9 @@ def _status_by_lemma(s: _Sentence) -> tuple[str, int] | None:
             ):
                 if passive and any(negative(x.low) for _, x in toks[max(0, n - 3) : n]):
                     return ("open", q) if status == "settled" else None  # "the slate was never wiped"
-                if n > 0 and toks[n - 1][1].low in ("not", "never", "yet"):
+                near = [x.low for _, x in toks[max(0, n - 2) : n]]
+                if (n > 0 and toks[n - 1][1].low == "yet") or any(negative(w) or w == "cannot" for w in near):
+                    # "never paid her back", "couldn't pay him off", "can't forgive the debt": still open
                     return ("open", q) if status == "settled" else None
                 if _UNREAL & {x.low for _, x in toks[max(0, n - 3) : n]}:
                     continue  # "until he can pay Edda back", "means to pay": not a deed done or a state
