@@ -96,6 +96,20 @@ def test_a_missed_shot_told_taking_the_target_high_in_a_body_part() -> None:
     assert "round:action-3" in _dice(text, snap)
 
 
+def test_a_missed_blow_told_landing_on_the_target_called_by_an_epithet() -> None:
+    snap = _world((HALE_MISSES,))
+    assert "round:action-1" in _dice("Hale roars, and the cleaver crunches into the brute hilt-deep.", snap)
+
+
+def test_you_after_a_player_is_addressed_by_name_is_that_player() -> None:
+    snap = _world((MARISOL_MISSES,))
+    text = (
+        "Marisol, the troll looms over you. You drive the boathook up under its jaw, and it bites deep "
+        "into the soft flesh of its throat."
+    )
+    assert "round:action-2" in _dice(text, snap)
+
+
 # --- a hit told as a miss ----------------------------------------------------------------------------------
 
 

@@ -34,6 +34,7 @@ from ledger.check.extract.combat import _is_attack, _pronoun_fits, _weapon_follo
 from ledger.check.extract.combat_words import _BODY_PARTS, _CONTACT, _HIT, _MISS, _MISS_PHRASES
 from ledger.check.extract.lexicon import _BODY_NOUNS
 from ledger.check.extract.names import Extraction, Mention
+from ledger.check.extract.predicates import _GENDER_NOUNS
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.snapshot import ActionResult, WorldSnapshot
@@ -120,11 +121,17 @@ def _blows(ex: Extraction, snap: WorldSnapshot, text: str, sentences: list[tuple
     held = {item: actor for actor in by_actor for item in _held_by(snap, actor)}
     found: dict[str, _Told] = {}
     current: str | None = None
+    addressed: str | None = None  # the player character the narration last spoke to by name
     for lo_s, hi_s in sentences:
         s = _Sentence(ex, snap, text, lo_s, hi_s)
         pieces = _pieces(s)
         for n, (lo, hi) in enumerate(pieces):
             agent = _agent(s, lo, hi, by_actor, held, first=n == 0)
+            if n == 0:
+                addressed = _vocative(s) or addressed
+            if agent is None and n == 0 and addressed is not None and _opens_on_you(s, lo, hi):
+                # "Hotaru, you stagger ... Your ward flutters past": "you" is the one last addressed
+                agent = (addressed, Mention((addressed,), lo, lo + 1, False, False, "public"))
             if agent is not None:
                 who, anchor = agent
                 # a later clause whose subject is the blow's target tells it taking or dodging the blow
@@ -254,6 +261,22 @@ def _thing_acts(s: _Sentence, m: Mention) -> bool:
     nxt = toks[m.j + 1].low if m.j + 1 < s.b else ""
     base = verb_lemma(nxt)
     return base is not None and nxt != base and not nxt.endswith("ing")  # "sails", "sailed"
+
+
+def _vocative(s: _Sentence) -> str | None:
+    """The player character a sentence opens by addressing: a name, then a comma ("Marisol, the troll
+    looms over you")."""
+    toks = s.tokens
+    m = next((x for x in s.mentions if x.i == s.a and not x.quoted), None)
+    if m is None or m.id is None or m.poss or s.kind(m) != "pc" or m.j >= s.b or toks[m.j].text != ",":
+        return None
+    return m.id
+
+
+def _opens_on_you(s: _Sentence, lo: int, hi: int) -> bool:
+    """True when the clause's first word is "you" or "your" (narration)."""
+    k = next((q for q in range(lo, hi) if not s.tokens[q].quoted and s.tokens[q].text.isalpha()), None)
+    return k is not None and s.tokens[k].low in ("you", "your")
 
 
 def _addressed(s: _Sentence, lo: int, hi: int) -> bool:
@@ -467,7 +490,31 @@ def _target_np(s: _Sentence, q: int, hi: int, a: ActionResult) -> bool:
     if first in _POSSESSIVES:
         return _pronoun_fits(s.snap, target, first) and _body_within(s, q + 1, hi)
     if first in _DETERMINERS or first in ("high", "low", "deep", "square", "full"):
-        return _body_within(s, q + 1, hi)
+        return _body_within(s, q + 1, hi) or (first in _DETERMINERS and _epithet(s, q + 1, hi, target))
+    return False
+
+
+# what a narrator calls a creature it does not name: "the beast", "the thing"; "the man", "the woman"
+_BEAST_WORDS = frozenset({"beast", "brute", "creature", "thing", "monster", "horror", "abomination", "fiend"})
+
+
+def _epithet(s: _Sentence, q: int, hi: int, target: str) -> bool:
+    """True when the noun phrase at ``q`` (up to two modifiers) is headed by a word for an unnamed creature
+    that fits the target: a beast word for a monster, a word for a man or a woman that fits its pronoun
+    ("crunches into the old man")."""
+    e = s.snap.entities.get(target)
+    if e is None:
+        return False
+    toks = s.tokens
+    for k in range(q, min(hi, q + 3)):
+        t = toks[k]
+        if t.poss or not t.text.isalpha() or any(m.i == k for m in s.mentions):
+            return False
+        if e.kind == "monster" and t.low in _BEAST_WORDS:
+            return True
+        want = _GENDER_NOUNS.get(t.low)
+        if want is not None and e.kind != "monster":
+            return e.pronoun in (None, want)
     return False
 
 
