@@ -4,8 +4,9 @@
 details the judge replays in text order; the bundle and handling word lists live here, and an item
 told lying about or working though destroyed. Whose an item is lives in :mod:`.owners`, what its name counts
 in :mod:`.item_mentions`, hand-overs of "it" and letting go in :mod:`.handovers`, an item worked as a tool,
-drawn from one's own bag or lying in view by inversion in :mod:`.in_use`, all four imported here with
-:mod:`.lexicon`, :mod:`.text`, :mod:`.names` and :mod:`.sentence`.
+drawn from one's own bag or lying in view by inversion in :mod:`.in_use`, an item taken up as "it" or
+"them" by a later verb in :mod:`.item_pronouns`, all five imported here with :mod:`.lexicon`, :mod:`.text`,
+:mod:`.names` and :mod:`.sentence`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ledger.check.extract.item_mentions import (
     _partitive,
     _told_plural,
 )
+from ledger.check.extract.item_pronouns import pronoun_objects
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -222,12 +224,14 @@ def _works_though_destroyed(s: _Sentence, it: Mention, form: str, j: int) -> boo
 def _holdings(s: _Sentence) -> None:
     """holds(holder, item, qty?) from possessives, pronouns and handling verbs; hand-overs as details."""
     items = [m for m in s.mentions if s.kind(m) == "item" and not m.quoted and not kind_not_item(s, m)]
-    if not items:
-        return
-    _item_claims(s, items)
-    _items_in_use(s, items)
-    _handed_it(s, items)
-    _kept_in_hand(s, items)
+    if items:
+        _item_claims(s, items)
+        _items_in_use(s, items)
+    if any(t.low in ("it", "them") for t in s.tokens[s.a + 1 : s.b]):
+        _pronoun_claims(s, items)
+    if items:
+        _handed_it(s, items)
+        _kept_in_hand(s, items)
 
 
 _LOCATIVE = frozenset(
@@ -328,6 +332,12 @@ def _thing_subject(s: _Sentence, lo: int, hi: int) -> bool:
     return False
 
 
+# verbs of writing in a thing, which may lie on a desk while it is done: "signs the log", "initials the
+# manifest"; whoever writes in it need not hold it
+_WRITE_IN = frozenset(
+    {"sign", "countersign", "initial", "endorse", "annotate", "inscribe", "stamp", "witness", "notarise"}
+    | {"notarize", "autograph", "amend", "update"}
+)
 # verbs of touching, striking or tending a thing without taking it in hand
 _CONTACT = frozenset(
     {"touch", "tap", "brush", "stroke", "pat", "nudge", "kick", "knock", "bump", "poke", "prod", "kiss"}
@@ -426,7 +436,7 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
         and not (boarded and verb_class(base) == "motion")
     ):
         return ""
-    if base in _AT_A_DISTANCE:
+    if base in _AT_A_DISTANCE or base in _WRITE_IN:
         return ""
     if (boarded or base == "board") and s.snap.holders_of(it.id or ""):
         return ""  # "climbs aboard the captain's skiff": a passenger on a craft someone holds, not its keeper
@@ -649,6 +659,36 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+def _pronoun_claims(s: _Sentence, items: list[Mention]) -> None:
+    """Items taken up as "it" or "them" by a later verb (:mod:`.item_pronouns`): the verb is judged as one
+    naming the thing would be. A verb of doing holds it, one of taking acquires it, one of giving hands it
+    on (unless the hand-over pass reads it from a thing named in this sentence); verbs of saying, seeing,
+    going, wanting, touching or writing in it say nothing of whose hands it is in."""
+    creatures = s.creatures()
+    for po in pronoun_objects(s):
+        iid, holder, base = po.it.id or "", po.subject, po.verb
+        if holder.id is None or _holder_also_fits(s, holder, iid):
+            continue
+        if base in _AT_A_DISTANCE | _WRITE_IN | _CONTACT:
+            continue
+        sent = _sent_to(s, po.it.j, creatures)
+        detail = ""
+        if base in _GIVE_VERBS or sent is not None:
+            if any(m.j <= po.it.i for m in items):
+                continue  # "... and hands it to Pim": the hand-over pass reads it
+            to = sent or next((c for c in creatures if c.i > po.it.j and c.id != holder.id), None)
+            if to is None or to.id is None or to.id == holder.id:
+                continue
+            detail = f"give:{to.id}"
+        elif base in _ACQUIRE_VERBS or (base == "pick" and po.it.j < s.b and s.tokens[po.it.j].low == "up"):
+            detail = "acquire"
+        elif base not in _HOLD_VERBS and verb_class(base) in _NOT_HANDLING and base not in _STEERED:
+            continue
+        if po.qty is not None:
+            detail = (detail + ";" if detail else "") + (f"qty={po.qty}" if po.exact else f"qty>={po.qty}")
+        s.claim("holds", (holder.id, iid), holder, _held_modality(s, holder, po.it), detail)
 
 
 def _held_modality(s: _Sentence, holder: Mention, it: Mention) -> Modality:

@@ -9,12 +9,14 @@ of", "some of"), an ordinal ("his second vial"), and whether the name or its rec
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ledger.check.extract.counts import _QUALIFIERS
 from ledger.check.extract.lexicon import (
     _NUMBERS,
     _PRONOUN_POSS,
 )
-from ledger.check.extract.linker import ORDINALS, is_noun, is_plural, is_verb, noun_lemma
+from ledger.check.extract.linker import ORDINALS, _lemma_table, is_noun, is_plural, is_verb, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token
@@ -108,19 +110,59 @@ _MODIFIED_ENDS = frozenset({"on", "in", "at", "from", "into", "onto", "with", "b
 
 
 def _modifier_noun(s: _Sentence, it: Mention) -> bool:
-    """True when a one-word item name after an article, a possessive or "of" modifies the noun right after it
-    ("a harpoon iron on the anvil", "the bell rope.", "a heel of barley bread into her hand"): that next
-    word is a lower-case singular noun that is no past verb form (so "the bell rang" stays the bell) and
-    ends its phrase (a preposition or a mark after it)."""
+    """True when an item name after an article, a possessive or "of" modifies the noun right after it ("a
+    harpoon iron on the anvil", "the bell rope.", "a heel of barley bread into her hand", "taps the
+    station's log display", "repairs the drone bay door"): that next word (or the next two, a compound)
+    is a lower-case singular noun that is no past verb form (so "the bell rang" stays the bell) nor a word
+    of time or direction ("the drone back"), and the phrase ends after it (a preposition, a conjunction or
+    a mark)."""
     toks = s.tokens
-    if it.j - it.i != 1 or it.j + 1 >= s.b or it.i == s.a or toks[it.i - 1].low not in _MODIFIED_AFTER:
+    if it.j + 1 >= s.b or it.poss or _told_plural(s, it):
+        return False  # a plural names no modifier: "Saskia's candles lie at her feet" is the candles
+    led = toks[it.i].low in ("the", "a", "an")  # a name recorded with its article: "the drone"
+    before = toks[it.i - 1] if it.i > s.a else None
+    if not led and (before is None or (before.low not in _MODIFIED_AFTER and not before.poss)):
         return False
-    nxt, after = toks[it.j], toks[it.j + 1]
-    if nxt.quoted or not nxt.text.isalpha() or not nxt.text.islower() or nxt.low.endswith("s"):
+    if not led and it.j - it.i != 1 and before is not None and before.low not in ("the", "a", "an"):
+        return False  # a longer name after "of" or a pronoun is read as before: the thing itself
+    for end in (it.j, it.j + 1):
+        if end + 1 >= s.b or not _compound_noun(toks[end]):
+            return False
+        after = toks[end + 1]
+        if (
+            after.low in _MODIFIED_ENDS
+            or after.low in _COMPOUND_ENDS
+            or after.text in (",", ".", ";", "!", "?")
+        ):
+            return True
+    return False
+
+
+# what may end a compound's phrase besides a preposition: "the drone bay and ...", "the log display while"
+_COMPOUND_ENDS = frozenset({"and", "but", "or", "while", "as", "then", "until", "before", "after", "—", "–"})
+
+
+@lru_cache(maxsize=20000)
+def is_adverb(word: str) -> bool:
+    """True when lemminflect knows ``word`` as an adverb too ("back", "round", "today", "aside")."""
+    return bool(_lemma_table()(word, upos="ADV").get("ADV"))
+
+
+@lru_cache(maxsize=20000)
+def is_adjective(word: str) -> bool:
+    """True when lemminflect knows ``word`` as an adjective ("hard", "easy", "clean")."""
+    return bool(_lemma_table()(word, upos="ADJ").get("ADJ"))
+
+
+def _compound_noun(nxt: Token) -> bool:
+    """True when ``nxt`` may be the head noun a thing's name modifies: a lower-case singular noun, no past
+    verb form, no word the lexicon also reads as an adverb ("the drone back", "twists the signet round",
+    "the log today") and no reflexive ("the charter itself")."""
+    if nxt.quoted or not nxt.text.isalpha() or not nxt.text.islower() or nxt.low.endswith(("s", "self")):
         return False
-    if noun_lemma(nxt.low) != nxt.low or not is_noun(nxt.low) or can_be_past(nxt.low):
+    if noun_lemma(nxt.low) != nxt.low or not is_noun(nxt.low) or is_adverb(nxt.low):
         return False
-    return after.low in _MODIFIED_ENDS or after.text in (",", ".", ";", "!", "?")
+    return not can_be_past(nxt.low)
 
 
 _ACT_LEAD = frozenset({"from", "after", "mid", "into", "during", "before", "of"})
