@@ -109,6 +109,22 @@ def test_an_elided_last_n_with_an_owner_is_all_that_is_left() -> None:
     assert counted("Nadia tips out her pitons. She hammers in the last three she has seen.") == set()
 
 
+def test_a_stack_told_by_another_word_and_closed_as_all_there_is() -> None:
+    text = "Nadia upends the sack she keeps her pitons in. Four iron spikes clatter out, and that's the lot."
+    assert "item-pitons-quantity" in counted(text)
+    # controls: the right count; two things named before; no phrase of totality; someone named
+    text = (
+        "Nadia upends the sack she keeps her pitons in. Ten bent iron spikes clatter out, and that's the lot."
+    )
+    assert counted(text) == set()
+    text = "Nadia upends her sack of pitons and flares. Four bent spikes clatter out, and that's the lot."
+    assert counted(text) == set()
+    text = "Nadia upends the sack she keeps her pitons in. Four bent iron spikes clatter out onto the rock."
+    assert counted(text) == set()
+    text = "Nadia upends the sack she keeps her pitons in. Four gulls wheel past Anselm, and that's the lot."
+    assert counted(text) == set()
+
+
 def test_an_elided_ordinal_counts_the_stack_not_a_single_thing_named_since() -> None:
     text = "Marta sets out her candles beside the brass lantern. She lights the fifth."
     assert "item-candles-quantity" in counted(text)

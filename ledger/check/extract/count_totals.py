@@ -13,12 +13,13 @@ count, so that :mod:`.counts` can claim ``exact=N`` instead of ``min=N``:
 
 A phrase of totality must close its clause (or end in a clause of having: "all she has left"), so "and that's
 all he'll say" or "the last time she saw them" count nothing. Pure functions of one sentence's tokens; imports
-:mod:`.lexicon`, :mod:`.sentence` and :mod:`.verbs` only.
+:mod:`.lexicon`, :mod:`.linker`, :mod:`.sentence` and :mod:`.verbs` only.
 """
 
 from __future__ import annotations
 
 from ledger.check.extract.lexicon import _NUMBERS
+from ledger.check.extract.linker import is_plural
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.verbs import lemma as verb_lemma
 
@@ -304,3 +305,30 @@ def elided_last(s: _Sentence, k: int) -> int | None:
         end = _having_clause(s, after)
         return n if end >= 0 and (_closes(s, end) or toks[end].low in _AFTER_ELIDED) else None
     return None
+
+
+def bridged_count(s: _Sentence) -> tuple[int, int, int] | None:
+    """(count, its token, the token after the noun) of a count that opens the sentence on things the ledger
+    does not name ("Three stamped tin discs slide onto the table, ..."), when a phrase of totality closes it
+    ("..., and that's the lot"): the things are then the stack named just before, told by another word.
+    None otherwise, or when the sentence names anyone or anything."""
+    toks = s.tokens
+    if s.mentions or s.b - s.a < 4 or toks[s.a].quoted:
+        return None
+    n = number_at(s, s.a)
+    if n is None or n < 2:
+        return None
+    # "three stamped tin discs slide ...": the noun is the first plural followed by a verb or a mark
+    noun = next(
+        (
+            q
+            for q in range(s.a + 1, min(s.b - 1, s.a + 5))
+            if toks[q].text.isalpha()
+            and is_plural(toks[q].low)
+            and (not toks[q + 1].text.isalpha() or verb_lemma(toks[q + 1].low) is not None)
+        ),
+        -1,
+    )
+    if noun < 0 or not all(toks[q].text.isalpha() for q in range(s.a + 1, noun)):
+        return None
+    return (n, s.a, noun + 1) if total_later(s, s.a, noun + 1, n, frozenset()) else None

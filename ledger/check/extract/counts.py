@@ -21,7 +21,13 @@ pass over a sentence.
 from __future__ import annotations
 
 from ledger.check.claims import Claim, Modality
-from ledger.check.extract.count_totals import elided_last, ordinal_is_last, total_after, total_later
+from ledger.check.extract.count_totals import (
+    bridged_count,
+    elided_last,
+    ordinal_is_last,
+    total_after,
+    total_later,
+)
 from ledger.check.extract.lexicon import _NUMBERS, VERBS
 from ledger.check.extract.linker import is_plural, noun_lemma
 from ledger.check.extract.names import Mention
@@ -213,6 +219,7 @@ def _counts(s: _Sentence) -> None:
         m for m in s.mentions if m.id and s.kind(m) == "item" and not m.quoted and not kind_not_item(s, m)
     ]
     if not items and not any(toks[k].low in ORDINALS or toks[k].low == "last" for k in range(s.a, s.b)):
+        _bridged(s)
         return
     made: set[tuple[str, str]] = set()
 
@@ -368,6 +375,29 @@ def _counts(s: _Sentence) -> None:
 
 
 _BE = frozenset({"is", "was", "are", "were", "be", "been", "being", "'s", "’s"})
+
+
+def _bridged(s: _Sentence) -> None:
+    """count(item, exact=N) for a sentence that opens on N things told by another word and closed as all
+    there is ("He turns out the tin he keeps his chits in. Three stamped discs slide onto the table, and
+    that's the lot."): the one stack the sentence before names."""
+    found = bridged_count(s)
+    if found is None:
+        return
+    n, at, _ = found
+    prev = _sentence_start_before(s)
+    named = {m.id for m in s.ex.between(prev, s.a) if m.id and not m.quoted}
+    stacks = [m for m in s.ex.between(prev, s.a) if m.id and not m.quoted and s.kind(m) == "item"]
+    stacks = [m for m in stacks if _countable(s, m)]
+    if len({m.id for m in stacks}) != 1 or len(named & {m.id for m in stacks}) != 1:
+        return
+    if any(s.kind(m) == "item" and m.id != stacks[-1].id for m in s.ex.between(prev, s.a) if m.id):
+        return  # another thing named with it: which one is counted is no longer sure
+    it = stacks[-1]
+    here = Mention(it.ids, at, at + 1, False, False, "public")
+    mod = s.modality(here)
+    assert it.id is not None
+    s.ex.claims.append(Claim("count", (it.id, "*"), s.raw.strip(), s.span, mod, f"exact={n}"))
 
 
 def _paid_over(s: _Sentence, j: int) -> bool:
