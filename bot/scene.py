@@ -91,23 +91,25 @@ class Scene:
 
 async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -> Scene:
     """Read the scene around the campaign's PCs (GM view: the rules see everything that is there)."""
-    from ledger.store.reads import entities_around, held_items
-    from ledger.store.reads import places as read_places
+    from ledger.store.reads import held_items
+    from ledger.store.scene_read import scene_rows
 
-    # The PCs and everyone standing where they stand, in one read (two statements) whatever the places.
-    around = await entities_around(session, campaign_id=campaign_id, entity_ids=list(pc_ids), viewer=GM)
+    # The PCs, everyone standing where they stand, every place, what they and those places hold and the
+    # scene's keyed facts, in ONE statement (:mod:`ledger.store.scene_read`), whatever the places.
+    read = await scene_rows(session, campaign_id=campaign_id, pc_ids=list(pc_ids))
+    around, rows, item_rows, both = read.entities, read.holdings, read.items, read.keyed
     wanted = set(pc_ids)
     pcs = [e for e in around if e.id in wanted]
-    places = {p.id: p for p in await read_places(session, campaign_id=campaign_id, viewer=GM)}
+    places = {p.id: p for p in read.places}
     here = sorted({pc.location for pc in pcs if pc.location})
     creatures: dict[str, EntityView] = {}
-    if here:
-        for location in here:  # by place, then by id, as a read per place would list them
-            creatures.update((e.id, e) for e in around if e.location == location)
-    else:
+    for location in here:  # by place, then by id, as a read per place would list them
+        creatures.update((e.id, e) for e in around if e.location == location)
+    start = not here  # no PC stands anywhere: the campaign's start, whose creatures the read did not know
+    if start:
         settings = (await service.get_campaign(session, campaign_id=campaign_id)).settings
-        start = settings.get("starting_location")
-        here = [start] if start in places else sorted(places)[:1]
+        begin = settings.get("starting_location")
+        here = [begin] if begin in places else sorted(places)[:1]
         for location in here:
             for entity in await service.entities_at(
                 session, campaign_id=campaign_id, location_id=location, viewer=GM
@@ -115,15 +117,19 @@ async def load_scene(session: Any, *, campaign_id: int, pc_ids: Sequence[str]) -
                 creatures[entity.id] = entity
     for pc in pcs:  # a PC without a location still acts where the party is
         creatures.setdefault(pc.id, pc)
-    holdings: dict[str, tuple[HoldingView, ...]] = {h: () for h in [*creatures, *here]}
-    rows, item_rows = await held_items(session, campaign_id=campaign_id, holder_ids=list(holdings), viewer=GM)
-    for h in rows:
-        if h.quantity > 0:
-            holdings[h.holder_id] = (*holdings[h.holder_id], h)
-    items: dict[str, ItemView] = {i.id: i for i in item_rows}
     exit_keys = [f"{loc}-exits" for loc in here]
     state_keys = [f"{cid}-{name}" for cid in creatures for name in ("death-saves", "stable")]
-    both = await service.facts(session, campaign_id=campaign_id, viewer=GM, keys=[*exit_keys, *state_keys])
+    if start:  # their holdings and facts, read as the statement above reads them for a scene
+        holders = [*creatures, *here]
+        rows, item_rows = await held_items(session, campaign_id=campaign_id, holder_ids=holders, viewer=GM)
+        both = await service.facts(
+            session, campaign_id=campaign_id, viewer=GM, keys=[*exit_keys, *state_keys]
+        )
+    holdings: dict[str, tuple[HoldingView, ...]] = {h: () for h in [*creatures, *here]}
+    for h in rows:
+        if h.quantity > 0 and h.holder_id in holdings:
+            holdings[h.holder_id] = (*holdings[h.holder_id], h)
+    items: dict[str, ItemView] = {i.id: i for i in item_rows}
     exit_facts = [f for f in both if f.key in exit_keys]
     exits = {loc for loc in here}
     for fact in exit_facts:
