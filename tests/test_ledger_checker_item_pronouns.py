@@ -115,6 +115,9 @@ def test_controls_an_empty_it_a_creatures_it_or_another_thing_named_last() -> No
     assert named("Bram glances from the old radio to a crate and opens it.") == set()
     # a place the thing is told at is the setting, no rival: the radio is opened
     assert named("Bram glances at the old radio on the bench and opens it.") == {"item-radio-holder"}
+    # a thing new to the story ("a radio"), or one of the thing's own ("the compass's case")
+    assert named("Bram spots a radio in the trader's stall and switches it on.") == set()
+    assert named("Ines spots the brass compass's case on the shelf and pockets it.") == set()
     # "them" with people about: the twins may be whom he counts, so no count of the flares is read
     assert named("Bram waves the twins over to the signal flares. He counts all five of them.") == set()
     assert named("Bram lays the signal flares out on the deck. He counts all five of them.") == {

@@ -294,7 +294,7 @@ def _antecedent(s: _Sentence, q: int, plural: bool, subject: Mention) -> Mention
     # with none, the one recorded or new thing among the obliques ("glances at the radio on the bench")
     salient = [p for p in fits if p.item is not None or p.new]
     pick = core[-1] if core else (salient[0] if len(salient) == 1 else None)
-    if pick is None or pick.item is None:
+    if pick is None or pick.item is None or pick.new:
         return None
     if any(
         p.start > pick.start
@@ -356,17 +356,17 @@ def _phrases(s: _Sentence, lo: int, q: int) -> list[_Phrase]:
             start -= 1
         creature = kind in ("pc", "npc", "monster")
         person = creature and _person(s, m)
-        if creature and m.poss:
-            # "into Lady Cordelia's water glass": the thing after the owner is the phrase
+        if m.poss:
+            # "into Lady Cordelia's water glass", "the compass's case": the thing after the owner is the
+            # phrase (a creature's own part is none)
             head = _head(s, m.j, q, covered)
             if head is not None and toks[head].low not in _BODY_NOUNS:
-                out.append(
-                    _Phrase(
-                        start, None, None, _oblique(s, start, lo), is_plural(toks[head].low), False, False
-                    )
-                )
+                plural = is_plural(toks[head].low)
+                out.append(_Phrase(start, None, None, _oblique(s, start, lo), plural, False, False))
             continue
         item_plural = m.plural or is_plural(toks[m.j - 1].low)
+        # "spots a radio in the stall": a thing new to the story, not the one recorded
+        new = toks[start].low in _INDEFINITE
         out.append(
             _Phrase(
                 start,
@@ -376,6 +376,7 @@ def _phrases(s: _Sentence, lo: int, q: int) -> list[_Phrase]:
                 item_plural if kind == "item" else bool(m.plural),
                 creature,
                 person,
+                new,
             )
         )
     for k in range(lo, q):
