@@ -110,6 +110,12 @@ def test_you_after_a_player_is_addressed_by_name_is_that_player() -> None:
     assert "round:action-2" in _dice(text, snap)
 
 
+def test_it_opening_a_sentence_is_the_one_monster_attacking() -> None:
+    snap = _world((HALE_HITS, TROLL_MISSES_PELL))
+    text = "Hale hacks at it again and again. It answers by raking its claws across Pell Rudd's back."
+    assert "round:action-3" in _dice(text, snap)
+
+
 # --- a hit told as a miss ----------------------------------------------------------------------------------
 
 

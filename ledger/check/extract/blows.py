@@ -129,6 +129,8 @@ def _blows(ex: Extraction, snap: WorldSnapshot, text: str, sentences: list[tuple
             agent = _agent(s, lo, hi, by_actor, held, first=n == 0)
             if n == 0:
                 addressed = _vocative(s) or addressed
+            if agent is None and n == 0:
+                agent = _lone_monster(s, lo, hi, by_actor)  # "It answers by raking its nails across ..."
             if agent is None and n == 0 and addressed is not None and _opens_on_you(s, lo, hi):
                 # "Hotaru, you stagger ... Your ward flutters past": "you" is the one last addressed
                 agent = (addressed, Mention((addressed,), lo, lo + 1, False, False, "public"))
@@ -141,7 +143,8 @@ def _blows(ex: Extraction, snap: WorldSnapshot, text: str, sentences: list[tuple
                     # "The hound flows aside", "and the brute twists away": the blow misses it
                     _read(s, lo, hi, by_actor[current], found, anchor, evaded=who)
                     continue
-                if n == 0 or anchor.poss or who not in aimed or _aims_here(s, lo, hi, by_actor.get(who, [])):
+                weapon = anchor.poss or s.kind(anchor) == "item"  # "the ward sears": a blow of its own
+                if n == 0 or weapon or who not in aimed or _aims_here(s, lo, hi, by_actor.get(who, [])):
                     current = who if who in by_actor else None
                     if current is not None:
                         _read(s, lo, hi, by_actor[current], found, anchor)
@@ -273,6 +276,20 @@ def _vocative(s: _Sentence) -> str | None:
     return m.id
 
 
+def _lone_monster(
+    s: _Sentence, lo: int, hi: int, by_actor: dict[str, list[ActionResult]]
+) -> tuple[str, Mention] | None:
+    """The one monster attacking this round, for a clause that opens on "it" or "its" the linker left
+    unresolved."""
+    toks = s.tokens
+    if lo >= hi or toks[lo].quoted or toks[lo].low not in ("it", "its") or any(m.i == lo for m in s.mentions):
+        return None
+    monsters = [x for x in by_actor if (e := s.snap.entities.get(x)) is not None and e.kind == "monster"]
+    if len(monsters) != 1:
+        return None
+    return monsters[0], Mention((monsters[0],), lo, lo + 1, toks[lo].low == "its", False, "public")
+
+
 def _opens_on_you(s: _Sentence, lo: int, hi: int) -> bool:
     """True when the clause's first word is "you" or "your" (narration)."""
     k = next((q for q in range(lo, hi) if not s.tokens[q].quoted and s.tokens[q].text.isalpha()), None)
@@ -294,7 +311,14 @@ def _addressed(s: _Sentence, lo: int, hi: int) -> bool:
 def _verb_next(s: _Sentence, m: Mention, hi: int) -> bool:
     """True when a verb follows the mention within its clause: "The gunman swings", "Dozer is moving"."""
     v = s.verb_after(m)
-    return v is not None and v[0] < max(hi, m.j + 4)
+    if v is not None and v[0] < max(hi, m.j + 4):
+        return True
+    # a verb the hand table lacks, in an inflected form right after the name ("the ward sears into")
+    nxt = s.tokens[m.j] if m.j < hi else None
+    if nxt is None or not nxt.text.islower() or nxt.quoted:
+        return False
+    base = verb_lemma(nxt.low)
+    return base is not None and nxt.low != base and not nxt.low.endswith("ing")
 
 
 def _new_subject(s: _Sentence, lo: int, hi: int, current: str | None, *, first: bool) -> bool:

@@ -76,21 +76,28 @@ _ONLY = frozenset({"only", "merely", "just", "nothing"})
 _NOUN_LEAD = frozenset({"the", "a", "an", "his", "her", "its", "their", "my", "your", "our", "this", "that"})
 
 
+def _denies(word: str) -> bool:
+    return word in ("not", "never", "cannot") or word.endswith("n't")
+
+
 def _polarity(words: list[str]) -> tuple[bool, bool]:
     text = " ".join(words)
     ahead = [*words[1:], ""]
     beyond = [*words[2:], "", ""][: len(words)]
     # "buries itself in his shoulder" lands; "tears itself free" does not
     behind = ["", *words[:-1]]
+    # "clawing at the paper it cannot tear away", "does not cut": a blow denied does not land
+    denied = ["", "", *words[:-2]][: len(words)]
     # "its maul", "a cut", "the strike": a hit word after a determiner is the noun, not the blow landing
     struck = [
         (w, n)
-        for w, n, n2, p in zip(words, ahead, beyond, behind, strict=True)
+        for w, n, n2, p, p2 in zip(words, ahead, beyond, behind, denied, strict=True)
         if w in _HIT
         and n not in _RELEASE
         and n not in _CLOSING
         and not (n in _REFLEXIVES and n2 in _RELEASE)
         and p not in _NOUN_LEAD
+        and not (_denies(p) or _denies(p2))
     ]
     shut_on = _SHUT_ON.search(text)
     shut_hit = shut_on is not None and shut_on.group(1) not in ("nothing", "air", "empty")
