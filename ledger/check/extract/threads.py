@@ -37,6 +37,7 @@ from ledger.check.extract.thread_words import (
     _THREAD_WORDS,
     _UNREAL,
 )
+from ledger.check.extract.verbs import lemma, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 
@@ -450,6 +451,53 @@ def _creditor_owes_nothing(s: _Sentence, tid: str) -> bool:
     return role not in ("owes", "sworn") if role is not None else who != _bound(s.snap, tid)
 
 
+def _says(word: str) -> bool:
+    """A verb of saying or swearing whose report is only someone's words; not a factive one ("reminds
+    himself that the oath is discharged", "knows the debt is paid" take their report as true)."""
+    base = lemma(word)
+    return base is not None and base not in _FACTIVE and verb_class(base) in ("speech", "commitment")
+
+
+_FACTIVE = frozenset(
+    {"remind", "know", "realize", "realise", "learn", "discover", "recall", "remember", "admit"}
+)
+_REPORT_EDGE = frozenset({",", ";", ":", "—", "–", "and", "but", "or", "so"})
+
+
+def _reporter(s: _Sentence, k: int) -> str | None:
+    """Whose words the status at ``k`` is: the creature that says, swears or insists it, with nothing
+    between its verb and the status but the one it tells ("Greyrock tells Old Wei that the favour is paid"),
+    or right after the status ("The favour is paid, Greyrock tells Old Wei"); None for narration."""
+    toks = s.tokens
+    creatures = [m for m in s.mentions if m.id and not m.quoted and s.kind(m) in ("pc", "npc", "monster")]
+    for q in range(k - 1, s.a - 1, -1):
+        if toks[q].quoted or toks[q].low in _REPORT_EDGE:
+            break
+        if _says(toks[q].low):
+            before = [m for m in creatures if m.j <= q]
+            return before[-1].id if before else None
+    for m in creatures:
+        if m.i > k and toks[m.i - 1].text == "," and m.j < s.b and _says(toks[m.j].low):
+            return m.id
+    return None
+
+
+def _in_a_party_report(s: _Sentence, k: int, tid: str, told: str) -> bool:
+    """True when the status is only someone's words that tell nothing: a PC's (what a player had their
+    character say is the player's claim, not the ledger's: "Greyrock tells Old Wei that the favour is paid"
+    was flagged in play), or the one the thread binds saying it is paid or kept (as in a line of speech, they
+    may be lying in their own defence). The creditor saying it is paid still tells a settlement."""
+    who = _reporter(s, k)
+    if who is None:
+        return False
+    e = s.snap.entities.get(who)
+    if e is not None and e.kind == "pc":
+        return True
+    role = s.snap.threads[tid].role_of(who)
+    bound = role in ("owes", "sworn") if role is not None else who == _bound(s.snap, tid)
+    return told in ("settled", "unbroken") and bound
+
+
 def _bound(snap: WorldSnapshot, tid: str) -> str | None:
     """The party a thread binds (the one who swore, or owes): the party its terms name first."""
     t = snap.threads[tid]
@@ -634,6 +682,8 @@ def _threads(s: _Sentence) -> None:
             status = "unbroken"  # "he has held to the truce"
     if status is None or (status == "settled" and _creditor_owes_nothing(s, candidates[0])):
         return
+    if _in_a_party_report(s, min(s.a + first, s.b - 1), candidates[0], status):
+        return
     status = _kept_oath(s, snap.threads[candidates[0]].kind, status)
     s.ex.claims.append(
         Claim(
@@ -752,6 +802,8 @@ def _indirect(s: _Sentence) -> bool:
         ]
         if len(tied) != 1 or (told == "settled" and _creditor_owes_nothing(s, tied[0])):
             continue
+        if _in_a_party_report(s, k, tied[0], told):
+            return False
         told = _kept_oath(s, threads[tied[0]].kind, told)
         detail = ("now;" if now else "") + s.narr
         s.ex.claims.append(Claim("thread_status", (tied[0], told), s.raw.strip(), s.span, Modality(), detail))
