@@ -1,6 +1,7 @@
 """Grammar the thread pass reads around a status word: a status verb told in the passive ("Wren's slate was
 wiped clean"), a word of negation, and a pronoun carried over two sentences ("Doc Ames is grey tonight. When
-Ash sits down, he smiles. He still owes Ash ..."). Pure functions of one sentence; imports :mod:`.sentence`,
+Ash sits down, he smiles. He still owes Ash ..."), and whose words a status is ("Greyrock tells Old Wei that
+the favour is paid"). Pure functions of one sentence; imports :mod:`.sentence`,
 :mod:`.text` and :mod:`.verbs` (and :mod:`.predicates`, late, for sentence bounds).
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token
-from ledger.check.extract.verbs import lemma, tags
+from ledger.check.extract.verbs import lemma, tags, verb_class
 
 _NEGATING = frozenset({"not", "never", "no", "n't", "nor"})
 # words after a status verb that are no object noun ("paid off", "made good", "squared away")
@@ -105,3 +106,38 @@ def owes_nothing_subject(s: _Sentence) -> str | None:
         if m.id and lo <= m.i < at and not m.quoted and s.kind(m) in ("pc", "npc", "monster")
     ]
     return before[-1] if before else None
+
+
+def _says(word: str) -> bool:
+    """A verb of saying or swearing whose report is only someone's words; not a factive one ("reminds
+    himself that the oath is discharged", "knows the debt is paid" take their report as true)."""
+    base = lemma(word)
+    return base is not None and base not in _FACTIVE and verb_class(base) in ("speech", "commitment")
+
+
+_FACTIVE = frozenset(
+    {"remind", "know", "realize", "realise", "learn", "discover", "recall", "remember", "admit"}
+)
+# before a noun, not a verb: "tore up Ines's note", "the claim"
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "his", "her", "their", "its", "my", "your", "our", "this", "that"}
+)
+_REPORT_EDGE = frozenset({",", ";", ":", "—", "–", "and", "but", "or", "so"})
+
+
+def reporter(s: _Sentence, k: int) -> str | None:
+    """Whose words the status at ``k`` is: the creature that says, swears or insists it, with nothing
+    between its verb and the status but the one it tells ("Greyrock tells Old Wei that the favour is paid"),
+    or right after the status ("The favour is paid, Greyrock tells Old Wei"); None for narration."""
+    toks = s.tokens
+    creatures = [m for m in s.mentions if m.id and not m.quoted and s.kind(m) in ("pc", "npc", "monster")]
+    for q in range(k - 1, s.a - 1, -1):
+        if toks[q].quoted or toks[q].low in _REPORT_EDGE:
+            break
+        if _says(toks[q].low) and not (q > s.a and (toks[q - 1].low in _DETERMINERS or toks[q - 1].poss)):
+            before = [m for m in creatures if m.j <= q]
+            return before[-1].id if before else None
+    for m in creatures:
+        if m.i > k and toks[m.i - 1].text == "," and m.j < s.b and _says(toks[m.j].low):
+            return m.id
+    return None

@@ -21,6 +21,7 @@ from ledger.check.extract.thread_grammar import (
     owes_nothing_subject,
     passive_object,
     passive_span,
+    reporter,
 )
 from ledger.check.extract.thread_words import (
     _ANY_STATUS,
@@ -37,7 +38,6 @@ from ledger.check.extract.thread_words import (
     _THREAD_WORDS,
     _UNREAL,
 )
-from ledger.check.extract.verbs import lemma, verb_class
 from ledger.check.snapshot import WorldSnapshot
 
 
@@ -451,43 +451,12 @@ def _creditor_owes_nothing(s: _Sentence, tid: str) -> bool:
     return role not in ("owes", "sworn") if role is not None else who != _bound(s.snap, tid)
 
 
-def _says(word: str) -> bool:
-    """A verb of saying or swearing whose report is only someone's words; not a factive one ("reminds
-    himself that the oath is discharged", "knows the debt is paid" take their report as true)."""
-    base = lemma(word)
-    return base is not None and base not in _FACTIVE and verb_class(base) in ("speech", "commitment")
-
-
-_FACTIVE = frozenset(
-    {"remind", "know", "realize", "realise", "learn", "discover", "recall", "remember", "admit"}
-)
-_REPORT_EDGE = frozenset({",", ";", ":", "—", "–", "and", "but", "or", "so"})
-
-
-def _reporter(s: _Sentence, k: int) -> str | None:
-    """Whose words the status at ``k`` is: the creature that says, swears or insists it, with nothing
-    between its verb and the status but the one it tells ("Greyrock tells Old Wei that the favour is paid"),
-    or right after the status ("The favour is paid, Greyrock tells Old Wei"); None for narration."""
-    toks = s.tokens
-    creatures = [m for m in s.mentions if m.id and not m.quoted and s.kind(m) in ("pc", "npc", "monster")]
-    for q in range(k - 1, s.a - 1, -1):
-        if toks[q].quoted or toks[q].low in _REPORT_EDGE:
-            break
-        if _says(toks[q].low):
-            before = [m for m in creatures if m.j <= q]
-            return before[-1].id if before else None
-    for m in creatures:
-        if m.i > k and toks[m.i - 1].text == "," and m.j < s.b and _says(toks[m.j].low):
-            return m.id
-    return None
-
-
 def _in_a_party_report(s: _Sentence, k: int, tid: str, told: str) -> bool:
     """True when the status is only someone's words that tell nothing: a PC's (what a player had their
     character say is the player's claim, not the ledger's: "Greyrock tells Old Wei that the favour is paid"
     was flagged in play), or the one the thread binds saying it is paid or kept (as in a line of speech, they
     may be lying in their own defence). The creditor saying it is paid still tells a settlement."""
-    who = _reporter(s, k)
+    who = reporter(s, k)
     if who is None:
         return False
     e = s.snap.entities.get(who)
@@ -682,7 +651,14 @@ def _threads(s: _Sentence) -> None:
             status = "unbroken"  # "he has held to the truce"
     if status is None or (status == "settled" and _creditor_owes_nothing(s, candidates[0])):
         return
-    if _in_a_party_report(s, min(s.a + first, s.b - 1), candidates[0], status):
+    # where the thread is told: its word, else its alias (a character offset, turned into a token)
+    alias_at = next((st for _, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]), None)
+    said_at = (
+        s.a + first
+        if first < len(words) or alias_at is None
+        else next((q for q in range(s.a, s.b) if s.tokens[q].start >= alias_at), s.b - 1)
+    )
+    if _in_a_party_report(s, min(said_at, s.b - 1), candidates[0], status):
         return
     status = _kept_oath(s, snap.threads[candidates[0]].kind, status)
     s.ex.claims.append(
