@@ -213,7 +213,7 @@ class Delivery:
             players = sorted({u for u in message.content.get("players", ()) if u.isdigit()})
             post_round = getattr(courier, "post_round", None)  # the dice and the story as one message
             if post_round is not None:
-                report = await self.report(rnd.id)
+                report = await self.report(rnd.id, rnd=rnd)  # the round as the caller has it: not read again
                 external = await post_round(
                     campaign.guild_id, campaign.channel_id, text, report, mention_user_ids=players
                 )
@@ -227,7 +227,7 @@ class Delivery:
             text = f"{header}\n{message.content.get('text', '')}"
             return await courier.send_dm(message.recipient_user_id or "", text), "sent"
         # followup: the dice of a round whose command never got its answer (or that the deadline closed)
-        report = await self.report(rnd.id)
+        report = await self.report(rnd.id, rnd=rnd)  # the round as the caller has it: not read again
         handle = message.content.get("handle")
         answer = getattr(courier, "answer", None)
         if handle and answer is not None:

@@ -24,6 +24,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: Connection execution option that makes a SQLite transaction start with BEGIN IMMEDIATE (a writer).
 WRITE_OPTION = "tablekeeper_write"
+#: Connection execution option for ONE writing statement that is its own transaction: on SQLite no ``BEGIN``
+#: is sent, so the statement commits by itself (SQLite's autocommit takes the write lock and queues on the
+#: busy timeout exactly as ``BEGIN IMMEDIATE`` does); one statement and one thread trip fewer per write.
+ALONE_OPTION = "tablekeeper_alone"
 _UPGRADE_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
     weakref.WeakKeyDictionary()
 )
@@ -67,7 +71,10 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
         # Writers take the write lock up front (and queue on the busy timeout); readers never block anyone.
-        immediate = conn.get_execution_options().get(WRITE_OPTION)
+        options = conn.get_execution_options()
+        if options.get(ALONE_OPTION):
+            return  # one statement, committed by SQLite on its own (see ALONE_OPTION)
+        immediate = options.get(WRITE_OPTION)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 

@@ -386,6 +386,37 @@ async def close_round(
     return view
 
 
+def _post_statement() -> Any:
+    """narrated -> posted for round ``rid`` of campaign ``cid``, returning the campaign's newest session (its
+    number and status) and whether late actions wait in the round, so posting reads nothing else before it
+    opens the next round (two statements fewer per round; no row when the round is not narrated)."""
+    rounds, sessions, subs = _t(m.Round), _t(m.GameSession), _t(m.Submission)
+
+    def newest(column: Any) -> Any:
+        return (
+            core_select(column)
+            .where(sessions.c.campaign_id == bindparam("cid"))
+            .order_by(sessions.c.number.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+
+    late = core_select(subs.c.id).where(subs.c.round_id == bindparam("rid"), subs.c.origin == "late-moved")
+    return (
+        update(rounds)
+        .where(rounds.c.id == bindparam("rid"), rounds.c.state == "narrated")
+        .values(state="posted", updated_at=bindparam("now"))
+        .returning(
+            newest(sessions.c.number).label("number"),
+            newest(sessions.c.status).label("status"),
+            late.exists().label("late"),
+        )
+    )
+
+
+_POST = _post_statement()
+
+
 async def post_and_open_next(
     session: AsyncSession,
     *,
@@ -409,23 +440,13 @@ async def post_and_open_next(
     async with WriteTransaction(session):
         await hold_campaign(session, rnd.campaign_id)
         conn = await session.connection()
-        moved = await conn.execute(
-            update(rounds)
-            .where(rounds.c.id == rnd.id, rounds.c.state == "narrated")
-            .values(state="posted", updated_at=m.utcnow())
-        )
-        if moved.rowcount != 1:
-            raise RoundStateError(f"round {rnd.session_number}.{rnd.number} is not narrated any more")
-        sessions = _t(m.GameSession)
+        # One statement: the move, the campaign's newest session and whether late actions wait (RETURNING).
         latest = (
-            await conn.execute(
-                core_select(sessions.c.number, sessions.c.status)
-                .where(sessions.c.campaign_id == rnd.campaign_id)
-                .order_by(sessions.c.number.desc())
-                .limit(1)
-            )
+            await conn.execute(_POST, {"rid": rnd.id, "cid": rnd.campaign_id, "now": m.utcnow()})
         ).first()
-        if latest is None or latest.status != "open":
+        if latest is None:
+            raise RoundStateError(f"round {rnd.session_number}.{rnd.number} is not narrated any more")
+        if latest.status != "open":
             if read_back is not None:
                 await read_back(session)
             return None
@@ -444,12 +465,16 @@ async def post_and_open_next(
         new_id = (await conn.execute(insert(rounds).values(**values).returning(rounds.c.id))).scalar_one()
         subs = _t(m.Submission)
         late = (
-            await conn.execute(
-                core_select(subs)
-                .where(subs.c.round_id == rnd.id, subs.c.origin == "late-moved")
-                .order_by(subs.c.id)
-            )
-        ).all()
+            (
+                await conn.execute(
+                    core_select(subs)
+                    .where(subs.c.round_id == rnd.id, subs.c.origin == "late-moved")
+                    .order_by(subs.c.id)
+                )
+            ).all()
+            if latest.late
+            else ()
+        )
         carried: dict[str, dict[str, Any]] = {}
         for sub in late:  # one per player: the last late action, under the first's key (as submit)
             first = carried.get(sub.player_user_id, {}).get("idempotency_key")

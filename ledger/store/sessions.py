@@ -625,9 +625,10 @@ async def store_narration(
     the revealed seed. A crash before it leaves the round ``resolved`` (narrate again); after it, the exact
     messages to send are stored, so a restart sends these and never a second, different narration.
     ``stage`` adds the caller's own writes to the same transaction (the narrator's accepted proposals).
-    ``campaign_id``: the round's campaign when the caller knows it (the lock is then taken before the round
-    is read, and the round is read once; otherwise its campaign is looked up first). ``read_back`` reads what
-    the caller needs next (the messages to deliver) in the same transaction, after the writes.
+    ``campaign_id``: the round's campaign when the caller knows it (the lock is then taken first and the
+    round is moved by one UPDATE that returns its row, with no read; otherwise its campaign is looked up).
+    ``read_back`` reads what the caller needs next (the messages to deliver) in the same transaction, after
+    the writes.
 
     Returns the round as the transaction left it (no read after the commit). Raises RoundStateError when the
     round is not ``resolved`` any more (someone else narrated it), UnknownRecord when there is no such round.
@@ -646,17 +647,28 @@ async def store_narration(
             ).scalar_one_or_none()
             if campaign_id is None:
                 raise UnknownRecord(f"no round {round_id}")
-        # The campaign's writer lock first, then the round as it is under the lock (read once).
+        # The campaign's writer lock first, then the round moved under it, its row returned (not read first;
+        # the round is read only to say why it did not move).
         await hold_campaign(session, campaign_id)
-        row = (await conn.execute(core_select(rounds).where(rounds.c.id == round_id))).first()
-        if row is None or row.campaign_id != campaign_id:
-            raise UnknownRecord(f"no round {round_id} in campaign {campaign_id}")
-        if row.state != "resolved":
-            raise RoundStateError(f"round {row.number} is {row.state}, not resolved")
-        check_round_move(row.state, "narrated")
+        check_round_move("resolved", "narrated")
+        now = m.utcnow()
+        row = (
+            await conn.execute(
+                update(rounds)
+                .where(
+                    rounds.c.id == round_id, rounds.c.campaign_id == campaign_id, rounds.c.state == "resolved"
+                )
+                .values(state="narrated", revealed_seed=revealed_seed, updated_at=now)
+                .returning(*rounds.c)
+            )
+        ).first()
+        if row is None:
+            found = (await conn.execute(core_select(rounds).where(rounds.c.id == round_id))).first()
+            if found is None or found.campaign_id != campaign_id:
+                raise UnknownRecord(f"no round {round_id} in campaign {campaign_id}")
+            raise RoundStateError(f"round {found.number} is {found.state}, not resolved")
         if stage is not None:
             await stage(session)
-        now = m.utcnow()
         message = {
             "campaign_id": campaign_id,
             "round_id": round_id,
@@ -697,11 +709,6 @@ async def store_narration(
                     for claim, refuting in conflicts
                 ],
             )
-        await conn.execute(
-            update(rounds)
-            .where(rounds.c.id == round_id)
-            .values(state="narrated", revealed_seed=revealed_seed, updated_at=now)
-        )
         if read_back is not None:
             await read_back(session)
-    return _round_view(row).model_copy(update={"state": "narrated", "revealed_seed": revealed_seed})  # type: ignore[arg-type]
+    return _round_view(row)  # type: ignore[arg-type]
