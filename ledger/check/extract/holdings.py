@@ -27,7 +27,7 @@ from ledger.check.extract.item_mentions import (
     _partitive,
     _told_plural,
 )
-from ledger.check.extract.item_pronouns import pronoun_objects
+from ledger.check.extract.item_pronouns import pronoun_objects, pronoun_subjects
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -227,7 +227,7 @@ def _holdings(s: _Sentence) -> None:
     if items:
         _item_claims(s, items)
         _items_in_use(s, items)
-    if any(t.low in ("it", "them") for t in s.tokens[s.a + 1 : s.b]):
+    if any(t.low in ("it", "them") for t in s.tokens[s.a : s.b]):
         _pronoun_claims(s, items)
     if items:
         _handed_it(s, items)
@@ -665,7 +665,8 @@ def _pronoun_claims(s: _Sentence, items: list[Mention]) -> None:
     """Items taken up as "it" or "them" by a later verb (:mod:`.item_pronouns`): the verb is judged as one
     naming the thing would be. A verb of doing holds it, one of taking acquires it, one of giving hands it
     on (unless the hand-over pass reads it from a thing named in this sentence); verbs of saying, seeing,
-    going, wanting, touching or writing in it say nothing of whose hands it is in."""
+    going, wanting, touching or writing in it say nothing of whose hands it is in. A destroyed or used-up
+    thing told working as the subject "it" is told to exist ("It crackles into life")."""
     creatures = s.creatures()
     for po in pronoun_objects(s):
         iid, holder, base = po.it.id or "", po.subject, po.verb
@@ -686,9 +687,21 @@ def _pronoun_claims(s: _Sentence, items: list[Mention]) -> None:
             detail = "acquire"
         elif base not in _HOLD_VERBS and verb_class(base) in _NOT_HANDLING and base not in _STEERED:
             continue
-        if po.qty is not None:
-            detail = (detail + ";" if detail else "") + (f"qty={po.qty}" if po.exact else f"qty>={po.qty}")
+        qty, exact = (po.qty, po.exact) if po.qty is not None else _count_after(s, po.it.j)
+        if qty is not None and po.it.plural:
+            # "stows all five of them", "stows them in his pack, all five of them"
+            detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, _held_modality(s, holder, po.it), detail)
+    for it, v in pronoun_subjects(s):
+        # "Bram glances at the old radio. It crackles into life": a destroyed thing told working as "it";
+        # one lying about ("It lies in pieces", "It sits in the corner") may be its wreck
+        form = s.tokens[v].low
+        if lexicon_lemma(form) in _ITEM_HERE | _PUT_AWAY or _NOT_A_PLACE & {
+            t.low for t in s.tokens[v + 1 : min(s.b, v + 9)]
+        }:
+            continue
+        if _works_though_destroyed(s, it, form, v):
+            s.claim("holds", ("*somewhere*", it.id or ""), it, s.modality(it), "exists")
 
 
 def _held_modality(s: _Sentence, holder: Mention, it: Mention) -> Modality:

@@ -5,10 +5,9 @@ Pike turns it on": the pronoun carries the item to the later verb, so the holdin
 rules can read that verb as they read one naming the thing. :func:`pronoun_objects` finds such pronouns,
 conservatively:
 
-* the pronoun is the object right after a finite verb of doing ("tunes it", "turns it on"), never a
-  subject ("it is cold", "it seems", "it's late", "it was Gus who ..."), and never the empty object of a
-  verb that takes one ("makes it", "finds it hard", "calls it a night"): the word after it must be a
-  particle, a preposition, a conjunction or a mark, not an adjective or a noun;
+* the pronoun is the object right after a finite verb of doing ("tunes it", "turns it on"), never the
+  empty object of a verb that takes one ("makes it", "finds it hard", "calls it a night"): the word after
+  it must be a particle, a preposition, a conjunction, an adverb or a mark, not an adjective or a noun;
 * it goes to the last thing named before it (in its sentence or the one before) that is no oblique, that
   is, not the object of a preposition ("lifts the compass from the crate": the compass, not the crate); a
   thing named by no record (a cat, a lid, the table), a creature told as "it", or a place in that slot
@@ -19,8 +18,12 @@ conservatively:
 * the antecedent must be told as a thing of the scene (not remembered, wished, reported or denied), and the
   verb's subject the nearest person named before it with no other subject, clause or modal in between.
 
-The judgement of the verb (holding, giving, taking) is :mod:`.holdings`' own. Imports :mod:`.lexicon`,
-:mod:`.linker`, :mod:`.names`, :mod:`.sentence` and :mod:`.verbs`.
+:func:`pronoun_subjects` finds a subject "it" opening its clause before a verb of its own ("It crackles
+into life"), never an empty or weather one ("it is cold", "it seems", "it rains", "it's late", "it was Gus
+who ...", "it strikes her that ..."), resolved the same way but only to the last thing named of all.
+
+The judgement of the verb (holding, giving, taking, working) is :mod:`.holdings`' own. Imports
+:mod:`.item_mentions`, :mod:`.lexicon`, :mod:`.linker`, :mod:`.names`, :mod:`.sentence` and :mod:`.verbs`.
 """
 
 from __future__ import annotations
@@ -132,6 +135,44 @@ def _resolved(s: _Sentence, q: int) -> PronounObject | None:
         return None
     it = Mention((item.id,), q, q + 1, False, False, "public", True, plural)
     return PronounObject(it, v, base, subject, qty, exact)
+
+
+# verbs an empty or a weather "it" opens: "it seems", "it rains", "it takes an hour", "it strikes her that"
+_IMPERSONAL = frozenset(
+    {"seem", "appear", "look", "feel", "become", "get", "matter", "happen", "occur", "mean", "take"}
+    | {"make", "depend", "rain", "snow", "hail", "sleet", "drizzle", "pour", "thunder", "freeze", "blow"}
+    | {"grow", "turn", "remain", "stay", "begin", "start", "stop", "help", "hurt", "pay", "follow", "say"}
+)
+# what may open the clause an item's "it" is the subject of: "It crackles", "..., and it crackles"
+_CLAUSE_LEAD = frozenset({"and", "but", ";", "then", "now"})
+
+
+def pronoun_subjects(s: _Sentence) -> list[tuple[Mention, int]]:
+    """ "Bram glances at the old radio. It crackles into life": a subject "it" opening its clause, right
+    before a finite verb of its own that is no empty or weather verb ("it seems", "it rains", "it takes
+    an hour") with no "that" after it ("it strikes her that"), resolved to an item as an object pronoun
+    is; the pronoun as a mention of the item and the verb's token."""
+    toks = s.tokens
+    found: list[tuple[Mention, int]] = []
+    for q in range(s.a, s.b - 1):
+        t = toks[q]
+        if t.quoted or t.low != "it" or any(m.i == q for m in s.mentions):
+            continue
+        if q > s.a and toks[q - 1].low not in _CLAUSE_LEAD and toks[q - 1].text not in _CLAUSE_LEAD:
+            continue
+        v = q + 1
+        while v < s.b - 1 and (toks[v].low in _ADVERBS or _manner(toks[v].low)):
+            v += 1
+        if not _finite_at(s, v) or toks[v].low.endswith("'s"):
+            continue
+        form = toks[v].low
+        base = VERBS.get(form) or lexicon_lemma(form) or ""
+        if base in _IMPERSONAL or any(w.low == "that" for w in toks[v + 1 : min(s.b, v + 5)]):
+            continue
+        item = _antecedent(s, q, False, None)
+        if item is not None and item.id is not None:
+            found.append((Mention((item.id,), q, q + 1, False, False, "public", True), v))
+    return found
 
 
 def _verb_before(s: _Sentence, q: int) -> tuple[int | None, int | None, bool]:
@@ -271,17 +312,17 @@ class _Phrase:
     new: bool = False  # brought in by "a", "an", "another", "some" or a number: a thing new to the story
 
 
-def _antecedent(s: _Sentence, q: int, plural: bool, subject: Mention) -> Mention | None:
+def _antecedent(s: _Sentence, q: int, plural: bool, subject: Mention | None) -> Mention | None:
     """The item the pronoun at ``q`` stands for: the last non-oblique noun phrase of its number before it
     (this sentence back to the previous one), when that is an item told as a thing of the scene and no
     other recorded or new thing of its number is named after it but where something is taken from
     ("lifts the compass from the crate, tunes it"); with no such phrase, the only recorded or new thing
     of its number when that is an item ("glances at the radio on the bench. He switches it on"); else
     None. "them" wants the only plural phrase, of a thing recorded as many, with no creature but the one
-    acting named."""
+    acting named; a subject "it" (``subject`` None) the last thing named of all."""
     lo = _previous_start(s)
     phrases = _phrases(s, lo, q)
-    if plural and any(p.creature and p.record != subject.id for p in phrases):
+    if plural and any(p.creature and (subject is None or p.record != subject.id) for p in phrases):
         return None  # "them" may be the people named: leave it
     if any(p.creature and not p.person for p in phrases):
         return None  # a creature told as "it" (the cat) is in reach
@@ -295,6 +336,12 @@ def _antecedent(s: _Sentence, q: int, plural: bool, subject: Mention) -> Mention
     salient = [p for p in fits if p.item is not None or p.new]
     pick = core[-1] if core else (salient[0] if len(salient) == 1 else None)
     if pick is None or pick.item is None or pick.new:
+        return None
+    if not core and pick.item.derived:
+        return None  # an oblique named by a derived form ("behind the counter" read as the Geiger counter)
+    if subject is None and (pick is not fits[-1] or (pick.oblique and len(fits) > 1)):
+        # a subject "it" goes on with the last thing named, told as no setting unless it is the only one:
+        # "slots it into the padlock behind the counter and it gives" is the padlock's
         return None
     if any(
         p.start > pick.start
@@ -358,11 +405,14 @@ def _phrases(s: _Sentence, lo: int, q: int) -> list[_Phrase]:
         person = creature and _person(s, m)
         if m.poss:
             # "into Lady Cordelia's water glass", "the compass's case": the thing after the owner is the
-            # phrase (a creature's own part is none)
+            # phrase (a creature's own part is none); a creature so named is still in reach ("finds the
+            # gnoll's eye and it reels away")
             head = _head(s, m.j, q, covered)
             if head is not None and toks[head].low not in _BODY_NOUNS:
                 plural = is_plural(toks[head].low)
                 out.append(_Phrase(start, None, None, _oblique(s, start, lo), plural, False, False))
+            if creature:
+                out.append(_Phrase(start, None, m.id, "of", bool(m.plural), True, person))
             continue
         item_plural = m.plural or is_plural(toks[m.j - 1].low)
         # "spots a radio in the stall": a thing new to the story, not the one recorded
@@ -421,8 +471,8 @@ def _noun_follows(s: _Sentence, k: int, q: int) -> bool:
 
 def _head(s: _Sentence, k: int, q: int, covered: set[int]) -> int | None:
     """The last word of the phrase whose words start at ``k``: lower-case words up to a preposition, a
-    conjunction, a mark or a verb in -s after its first word; None when no word follows the determiner or
-    a name is reached."""
+    particle, a conjunction, a mark or a verb after its first word ("the needle swings", "the cat's ears
+    prick up"); None when no word follows the determiner or a name is reached."""
     toks = s.tokens
     head: int | None = None
     for r in range(k, min(q, k + 5)):
@@ -434,9 +484,11 @@ def _head(s: _Sentence, k: int, q: int, covered: set[int]) -> int | None:
         w = t.low
         if w in _PREPOSITIONS or w in _CONJUNCTIONS or w in _DETERMINERS or w in ("it", "them"):
             break
-        base = VERBS.get(w)
-        if head is not None and base is not None and w != base:
-            break  # "the needle swings": the verb after the phrase
+        if head is not None and w in _PARTICLES:
+            break
+        base = VERBS.get(w) or lexicon_lemma(w)
+        if head is not None and base is not None and (w != base or is_plural(toks[head].low)):
+            break  # a verb in -s after a singular, or its bare form after a plural
         head = r
     return head
 
