@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bot.table.summaries import SummaryUpkeep
     from ledger.check.snapshot import WorldSnapshot
     from ledger.recall.retrieval import SceneContext, SummarySource
+    from ledger.recall.shared import Prepared
     from ledger.store.records import OutboxView, RoundView
     from rules.round import RoundResolution
 
@@ -47,6 +48,7 @@ class Narration:
         inputs: RoundInputs | None = None,
         scene: Scene | None = None,
         due: list[tuple[list[OutboxView], bool]] | None = None,
+        prepared: Prepared | None = None,
     ) -> RoundView:
         """resolved -> narrated: retrieve, narrate, check, and store every message before sending any.
 
@@ -61,9 +63,11 @@ class Narration:
         from bot.narrator.pipeline import narrate_checked
         from bot.scene import load_scene, narration_request, npc_known_refs, outcomes, round_facts
         from bot.table.newcomers import arrivals, readable_scene
+        from bot.table.shared_reads import party_ask, still_holds
         from ledger.check.judge import check
         from ledger.check.snapshot_sql import snapshot_from_ledger
         from ledger.recall.retrieval import scene_context
+        from ledger.recall.shared import prepared_context
         from rules.round import RoundResolution
 
         record = rnd.resolution or {}
@@ -92,16 +96,23 @@ class Narration:
             )
             told = readable_scene(scene)
             location = scene.locations[0] if scene.locations else None
-            context = await scene_context(
-                s,
-                campaign_id=campaign_id,
-                location=location,
-                present=present,
-                viewer=Viewer.party(),
-                current_session=rnd.session_number,
-                summaries=deferred,  # asked below, once the session is closed
-                summary_campaign=f"campaign-{campaign_id}",
-            )
+            ask = party_ask(campaign_id, scene, rnd.session_number)
+            applied = [*record.get("mutations", []), *(r["mutation"] for r in record.get("reveals", []))]
+            if prepared is not None and still_holds(prepared, ask, [m for m in applied if m]):
+                context = await prepared_context(  # begun beside the discoveries: ended in one statement
+                    s, prepared, summaries=deferred, summary_campaign=f"campaign-{campaign_id}"
+                )
+            else:
+                context = await scene_context(
+                    s,
+                    campaign_id=campaign_id,
+                    location=location,
+                    present=present,
+                    viewer=Viewer.party(),
+                    current_session=rnd.session_number,
+                    summaries=deferred,  # asked below, once the session is closed
+                    summary_campaign=f"campaign-{campaign_id}",
+                )
             # Every NPC's witnessed events in one read: the newest 8 in words, the newest 60 as refs.
             npcs = [cid for cid, entity in scene.creatures.items() if entity.kind != "pc"]
             known = await npc_knowledge_of(  # kinds, payloads and refs only: the events' links are not read

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from bot.table.delivery import Delivery
     from bot.table.narration import Narration
     from bot.table.round_inputs import RoundInputs
+    from ledger.recall.shared import Prepared
     from ledger.store.outbox import RoundReportRows
     from ledger.store.records import OutboxView, RoundView
     from rules.round import RoundResolution
@@ -494,11 +495,14 @@ class Rounds:
                 if inputs is None:
                     inputs = await load_inputs(s, campaign_id)
         scene: Scene | None = None  # the scene as the round's changes left it, when known without a read
+        prepared: Prepared | None = None  # the party's retrieval, begun beside the discoveries' reads
         if rnd.state == "closed":
-            rnd, scene = await self._resolve(inputs, rnd)
+            rnd, scene, prepared = await self._resolve(inputs, rnd)
         due: list[tuple[list[OutboxView], bool]] = []  # the messages to deliver, read where they were stored
         if rnd.state == "resolved":
-            rnd = await self.narration.narrate(campaign_id, rnd, inputs=inputs, scene=scene, due=due)
+            rnd = await self.narration.narrate(
+                campaign_id, rnd, inputs=inputs, scene=scene, due=due, prepared=prepared
+            )
         read: list[RoundReportRows] = []
         if rnd.state == "narrated":
             await self.delivery.deliver(
@@ -535,11 +539,14 @@ class Rounds:
                 read_back=read_back if read is not None else None,
             )
 
-    async def _resolve(self, inputs: RoundInputs, rnd: RoundView) -> tuple[RoundView, Scene | None]:
+    async def _resolve(
+        self, inputs: RoundInputs, rnd: RoundView
+    ) -> tuple[RoundView, Scene | None, Prepared | None]:
         """closed -> resolved: defaults for the absent, the rules, and one ledger transaction.
 
-        Returns the round as the transaction left it (resolved, its record as the ledger stores it) and the
-        scene as its changes left it (:func:`bot.scene_changes.scene_after`; None when it must be read)."""
+        Returns the round as the transaction left it (resolved, its record as the ledger stores it), the
+        scene as its changes left it (:func:`bot.scene_changes.scene_after`; None when it must be read) and
+        the party's retrieval begun beside the discoveries' (None when none was read)."""
         import json
 
         from bot.scene import load_scene, mutations_for, round_state
@@ -601,7 +608,7 @@ class Rounds:
                 resolution, scene, session_number=rnd.session_number, round_number=rnd.number
             )
             # in the session that read the scene: one read transaction for the whole resolution
-            reveals = await self._reveals(campaign_id, scene, resolution, mutations, rnd, session=s)
+            reveals, prepared = await self._reveals(campaign_id, scene, resolution, rnd, session=s)
         record = {
             "sealed_seed": seed,
             "seed": seed,
@@ -629,50 +636,34 @@ class Rounds:
             )
         # As a later read would give it back (JSON), so a resumed round and this one narrate alike.
         resolved = rnd.model_copy(update={"state": "resolved", "resolution": json.loads(json.dumps(record))})
-        return resolved, scene_after(scene, applied)
+        return resolved, scene_after(scene, applied), prepared
 
     async def _reveals(
         self,
         campaign_id: int,
         scene: Scene,
         resolution: RoundResolution,
-        mutations: list[dict[str, Any]],
         rnd: RoundView,
         session: AsyncSession | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> tuple[list[dict[str, Any]], Prepared | None]:
         """Private discoveries: a successful Perception/Insight/Investigation check shows that player one
         record the party cannot see (a GM-only fact or stance about the target or the place), told as prose
         (:func:`bot.narrator.discoveries.discovery_text`, seeded by the round's seed plus the action's index),
         and the ledger files it as now known to that player. A check that finds nothing hidden tells what the
         character notices of the target (how hurt, how watchful) and files nothing. ``session``: the
-        caller's open session, read in instead of a new one."""
+        caller's open session, read in instead of a new one. Also returns the party's retrieval, begun in
+        the same statements (:mod:`bot.table.shared_reads`)."""
         from contextlib import nullcontext
 
         from bot.narrator.discoveries import Shape, discovery_text, learned_fact
-        from ledger.recall.retrieval import scene_context
+        from bot.table.shared_reads import discovery_contexts, focus_of
 
         out: list[dict[str, Any]] = []
-        # One session for every check of the round, and one retrieval per (place, focus): checks without a
-        # target (look around, listen) at one place would otherwise read the same records again.
-        contexts: dict[tuple[str | None, tuple[str, ...]], Any] = {}
+        # One read of every (place, focus) the checks look at, and of the party's scene beside them.
         async with nullcontext(session) if session is not None else self.ctx.session() as s:
-            for result in resolution.results:
-                if not result.reveals or result.intent is None:
-                    continue
-                actor = scene.creatures.get(result.actor)
-                if actor is None or actor.kind != "pc":
-                    continue
-                focus = [x for x in (result.intent.target,) if x] or sorted(scene.creatures)
-                around = (actor.location, tuple(focus))
-                if around not in contexts:
-                    contexts[around] = await scene_context(
-                        s,
-                        campaign_id=campaign_id,
-                        location=actor.location,
-                        present=focus,
-                        viewer=GM_VIEW,
-                        current_session=rnd.session_number,
-                    )
+            contexts, prepared = await discovery_contexts(
+                s, campaign_id, scene, resolution, rnd.session_number
+            )
         for index, result in enumerate(resolution.results):
             if not result.reveals or result.intent is None:
                 continue
@@ -680,8 +671,7 @@ class Rounds:
             if actor is None or actor.kind != "pc":
                 continue
             player_seat = seat(actor.owner_user_id, "")
-            focus = [x for x in (result.intent.target,) if x] or sorted(scene.creatures)
-            context = contexts[(actor.location, tuple(focus))]
+            context = contexts[focus_of(scene, result) or (None, ())]
             # Only the GM's secrets can be discovered; another player's private record is never revealed,
             # and a record the party already sees (a public stance) is nothing new: no learned fact is filed.
             secret = next((r for r in context.records if r.visibility == "gm"), None)
@@ -725,7 +715,7 @@ class Rounds:
                     "mutation": mutation,
                 }
             )
-        return out
+        return out, prepared
 
 
 def _log_round(rnd: RoundView, what: str, *, exc_info: bool = False) -> None:

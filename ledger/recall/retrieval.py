@@ -3,7 +3,8 @@
 The scene (its location, the entities present, the active threads) drives everything. Candidates come only
 from indexed, LIMIT-bounded queries keyed by those ids (:mod:`.queries`), so the cost follows the size of the
 scene, not the length of the campaign. The reads below run as three statements (:mod:`.merged`, each a UNION
-ALL of the reads of :mod:`.queries`, issue 14), built once per shape and cached:
+ALL of the reads of :mod:`.queries`, issue 14), built once per shape and cached, step by step
+(:class:`~.steps.SceneRead`; :mod:`.shared` runs the steps of several scenes in one statement each):
 
 1. edges from or to each person named present (their ties, enmities and obligations), and which of them,
    or of the people one hop from them, the ledger records as dead;
@@ -37,49 +38,21 @@ as "someone unknown".
 import asyncio
 import inspect
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from ledger.recall.candidates import (
-    Candidate,
-    RecordKind,
-    add_edge,
-    add_events,
-    add_fact,
-    add_holding,
-    add_thread,
-    display_names,
-    merge_settlements,
-    name_refs,
-)
-from ledger.recall.merged import (
-    SUBJECTS_AT_LEAST,
-    TIES_AT_LEAST,
-    padded,
-    people_stmt,
-    recall_rows,
-    recall_stmt,
-    wanted_ids,
-    world_rows,
-    world_stmt,
-)
-from ledger.recall.queries import fetch_rows, numbered, query_params
-from ledger.recall.ranking import Placement, Scene, Tie, rank, split_present, why_ranked
+from ledger.recall.candidates import RecordKind, display_names, name_refs
+from ledger.recall.queries import fetch_rows
+from ledger.recall.ranking import Placement, rank, why_ranked
+from ledger.recall.steps import Read, SceneAsk, SceneRead
 from ledger.recall.summaries import IndexUnavailable, SummaryHit
 from ledger.store.sqljson import json_reader
-from ledger.store.ties import REACHING, TieKind, tie_kind
 from ledger.store.visibility import Viewer
 
 MAX_RECORDS = 10
 MAX_SUMMARIES = 5
 MAX_EVENTS_PER_MOMENT = 2
-#: One-hop ties whose aliveness is read, and whose open matters are read (dead ones first).
-MAX_TIE_CANDIDATES = 24
-MAX_TIES = 12
-#: Closed matters of the scene whose newest events (the settlement) are read.
-MAX_CLOSED_THREADS = 12
-_TIE_ORDER: dict[str, int] = {"kinship": 0, "alliance": 1, "employment": 2, "membership": 3}
 
 
 class SceneRecord(BaseModel):
@@ -169,106 +142,50 @@ async def scene_context(
     records only
     and ``summaries_unavailable`` says why (summaries are an index, the ledger is the authority).
     """
-    max_records = max(0, min(max_records, MAX_RECORDS))
-    cid = campaign_id
-    scene_ids = list(dict.fromkeys(present))
-    asked_threads = list(dict.fromkeys(threads))
-    here = [location] if location else []
-    gm = viewer.visible() is None
-    decode = json_reader(session)  # the statements' JSON column (raw_json), as this session's driver gives it
-
-    cands: dict[str, Candidate] = {}
-
-    def add(c: Candidate) -> None:
-        if c.ref not in cands:
-            cands[c.ref] = c
-
-    # --- statement 1: edges from or to each person named present, and which of them lie dead ----------------
-    edge_rows: list[Any] = []
-    dead_read: dict[str, tuple[int, str]] = {}
-    if scene_ids:
-        a_ids = numbered("a", scene_ids)
-        for r in await fetch_rows(session, people_stmt(gm, len(a_ids)), query_params(cid, viewer, **a_ids)):
-            if r.part == "e":
-                edge_rows.append(r)
-            else:
-                dead_read[r.source_id] = (int(r.session_number), r.visibility)
-    reach = _one_hop(edge_rows, scene_ids, location)
-    tie_dead_read = set(dead_read).intersection(list(reach)[:MAX_TIE_CANDIDATES])
-
-    # --- statement 2: facts (about those present and the place, who lies dead here, whether the ties live),
-    # threads and holdings; the last two with the inputs statement 1 predicts (no tie dead), checked below ---
-    facts_shape: Any = None
-    params: dict[str, Any] = {}
-    if scene_ids or location:
-        subjects = padded("s", [*scene_ids, *here], SUBJECTS_AT_LEAST)
-        tie_ids = padded("y", list(reach)[:MAX_TIE_CANDIDATES], TIES_AT_LEAST)
-        facts_shape = (gm, len(subjects), len(tie_ids), location is not None)
-        params = query_params(
-            cid, viewer, **subjects, **tie_ids, **({"location": location} if location else {})
-        )
-    guess = _plan(gm, cid, viewer, scene_ids, set(dead_read), reach, tie_dead_read, location, asked_threads)
-    fact_rows: list[Any] = []
-    thread_rows: list[Any] = []
-    holding_rows: list[Any] = []
-    if facts_shape is not None or guess.threads_shape is not None or guess.holdings_shape is not None:
-        stmt = world_stmt(facts_shape, guess.threads_shape, guess.holdings_shape)
-        rows = await fetch_rows(session, stmt, {**params, **guess.params})
-        fact_rows, thread_rows, holding_rows = world_rows(rows, decode)
-    dead: dict[str, tuple[int, str]] = {}
-    tie_dead: set[str] = set()
-    for f in fact_rows:
-        if f.field == "alive" and f.value is False:
-            if f.subject in scene_ids:
-                dead[f.subject] = (int(f.session_number), f.visibility)
-            elif f.subject in reach:
-                tie_dead.add(f.subject)
-    plan = _plan(gm, cid, viewer, scene_ids, set(dead), reach, tie_dead, location, asked_threads)
-    if (plan.threads_shape, plan.holdings_shape, plan.params) != (
-        guess.threads_shape,
-        guess.holdings_shape,
-        guess.params,
-    ):  # a tie's death (or a death the first read missed) changes what is read: read it again
-        thread_rows, holding_rows = [], []
-        if plan.threads_shape is not None or plan.holdings_shape is not None:
-            stmt = world_stmt(None, plan.threads_shape, plan.holdings_shape)
-            _f, thread_rows, holding_rows = world_rows(await fetch_rows(session, stmt, plan.params), decode)
-    living, npcs, pcs, ties = plan.living, plan.npcs, plan.pcs, plan.ties
-    scene = Scene(npcs, pcs, location, current_session, ties)
-    present_set = set(living)
-    for f in fact_rows:
-        if f.subject in scene_ids or (location and f.subject == location) or f.subject in ties:
-            add_fact(add, f, present_set, dead)
-        elif f.subject not in reach:
-            add_fact(add, f, present_set, dead, at_location=location)
-    for e in edge_rows:
-        if e.source_id in present_set or e.target_id in present_set:
-            add_edge(add, e)
-    for t in thread_rows:
-        add_thread(add, t, asked=t.id in asked_threads, location=location)
-    for h in holding_rows:
-        add_holding(add, h)
-
-    # --- statement 3: events (the newest of each anchor, notable ones between those present, closed
-    # matters' last), who they involve and witnessed, and the names of everything that may be shown --------
-    closed = sorted(
-        (c for c in cands.values() if c.kind == "thread" and c.status != "open"),
-        key=lambda c: (not c.asked, -c.session, c.ref),
+    ask = SceneAsk(campaign_id, location, tuple(present), tuple(threads), viewer, current_session)
+    read = SceneRead(
+        ask, json_reader(session)
+    )  # the statements' JSON column, as this session's driver gives it
+    read.take_people(await _rows(session, read.people()))
+    read.take_world(await _rows(session, read.world()))
+    read.take_again(await _rows(session, read.again()))
+    read.gather()
+    read.take_recall(await _rows(session, read.recall()))
+    return await ranked(
+        session,
+        read,
+        max_records=max_records,
+        summaries=summaries,
+        summary_query=summary_query,
+        summary_campaign=summary_campaign,
+        max_summaries=max_summaries,
     )
-    closed_ids = [c.ref for c in closed if c.asked or c.involved & (npcs | set(here))][:MAX_CLOSED_THREADS]
-    event_anchors = [*living, *here, *asked_threads]
-    extra = [*scene_ids, *here, *(t.via for t in ties.values()), *ties]
-    all_names: dict[str, str] | None = None
-    if event_anchors or closed_ids:
-        a_ids, n_ids = numbered("a", event_anchors), numbered("n", sorted(npcs))
-        t_ids, q_ids = numbered("t", closed_ids), numbered("q", sorted(living))
-        shape = (gm, len(a_ids), len(n_ids), len(t_ids), len(q_ids))
-        wanted = wanted_ids(sorted(name_refs(cands.values(), extra)))
-        ev_params = query_params(cid, viewer, **a_ids, **n_ids, **t_ids, **q_ids, **wanted)
-        stmt = recall_stmt(gm, shape, len(wanted))
-        events, links, all_names = recall_rows(await fetch_rows(session, stmt, ev_params), decode)
-        add_events(add, cands, events, links)
-    merge_settlements(cands)
+
+
+async def _rows(session: Any, step: Read | None) -> list[Any] | None:
+    """The rows of a step's statement (None: the step reads nothing)."""
+    return None if step is None else await fetch_rows(session, *step)
+
+
+async def ranked(
+    session: Any,
+    read: SceneRead,
+    *,
+    max_records: int = MAX_RECORDS,
+    summaries: SummarySource | None = None,
+    summary_query: str | None = None,
+    summary_campaign: str | None = None,
+    max_summaries: int = MAX_SUMMARIES,
+) -> SceneContext:
+    """The context of a scene whose reads are done (:class:`~.steps.SceneRead`): ranked, named, and the
+    summaries asked for (see :func:`scene_context`)."""
+    max_records = max(0, min(max_records, MAX_RECORDS))
+    ask, cands, dead, extra, all_names = read.ask, read.cands, read.dead, read.extra, read.names
+    cid, location, viewer, current_session = ask.campaign_id, ask.location, ask.viewer, ask.current_session
+    if read.scene is None:
+        raise ValueError("rank a scene once its candidates are gathered")
+    scene, living = read.scene, read.plan.living
+    npcs, pcs, asked_threads = scene.npcs, scene.pcs, read.asked_threads
 
     # --- rank: place everything, pick the few, then name only what is shown -------------------------------
     picked: list[Placement] = []
@@ -353,81 +270,6 @@ async def scene_context(
         summaries=hits,
         summaries_unavailable=unavailable,
     )
-
-
-class _Plan(NamedTuple):
-    """Who is in the scene once the dead are known, and the threads and holdings reads that follow."""
-
-    living: list[str]
-    npcs: frozenset[str]
-    pcs: frozenset[str]
-    ties: dict[str, Tie]
-    threads_shape: tuple[bool, int, int, int, int, bool] | None
-    holdings_shape: tuple[bool, int] | None
-    params: dict[str, Any]
-
-
-def _plan(
-    gm: bool,
-    cid: int,
-    viewer: Viewer,
-    scene_ids: Sequence[str],
-    dead: set[str],
-    reach: Mapping[str, Tie],
-    tie_dead: set[str],
-    location: str | None,
-    asked_threads: Sequence[str],
-) -> _Plan:
-    """The living present (NPCs, PCs), the ties whose matters are read, and the shapes and parameters of the
-    threads read (of the NPCs present and the place, a PC's and a tie's oldest open ones, the asked ones)
-    and the holdings read (of someone present or lying here), given who is ``dead``."""
-    living = [e for e in scene_ids if e not in dead]
-    npcs, pcs = split_present(living)
-    ties = _choose_ties(reach, set(living), tie_dead)
-    here = [location] if location else []
-    params: dict[str, Any] = {}
-    threads_shape: tuple[bool, int, int, int, int, bool] | None = None
-    parties = sorted(npcs) + here
-    if parties or pcs or ties or asked_threads or location:
-        p_ids, o_ids = numbered("p", parties), numbered("o", sorted(pcs))
-        r_ids, k_ids = numbered("r", sorted(ties)), numbered("k", asked_threads)
-        threads_shape = (gm, len(p_ids), len(o_ids), len(r_ids), len(k_ids), location is not None)
-        params |= {**p_ids, **o_ids, **r_ids, **k_ids, **({"l0": location} if location else {})}
-    holdings_shape: tuple[bool, int] | None = None
-    anchors = [*living, *here]
-    if anchors:
-        holders = padded("h", anchors, SUBJECTS_AT_LEAST)
-        holdings_shape = (gm, len(holders))
-        params |= holders
-    if params:
-        params = query_params(cid, viewer, **params)
-    return _Plan(living, npcs, pcs, ties, threads_shape, holdings_shape, params)
-
-
-def _one_hop(edges: Sequence[Any], people: Sequence[str], location: str | None) -> dict[str, Tie]:
-    """Everyone one hop from a person named present along a reaching tie (kin, ally, employer, faction),
-    with the first such tie (by kind, then id): the ties whose matters a scene may reach."""
-    named = set(people)
-    found: dict[str, tuple[tuple[int, str, str], Tie]] = {}
-    for e in edges:
-        kind: TieKind | None = tie_kind(e.kind)
-        if kind not in REACHING or kind is None:
-            continue
-        for via, other in ((e.source_id, e.target_id), (e.target_id, e.source_id)):
-            if via in named and other not in named and other != location:
-                key = (_TIE_ORDER.get(kind, 9), via, e.kind)
-                if other not in found or key < found[other][0]:
-                    found[other] = (key, Tie(other, via, e.kind, kind))
-    ordered = sorted(found.items(), key=lambda item: (item[1][0][0], item[0]))
-    return {who: tie for who, (_key, tie) in ordered}
-
-
-def _choose_ties(reach: Mapping[str, Tie], living: set[str], dead: set[str]) -> dict[str, Tie]:
-    """The one-hop ties of the living people present whose matters are read: the dead first, at most
-    :data:`MAX_TIES`."""
-    usable = [t for t in reach.values() if t.via in living]
-    usable.sort(key=lambda t: (t.who not in dead, _TIE_ORDER.get(t.tie, 9), t.who))
-    return {t.who: Tie(t.who, t.via, t.edge_kind, t.tie, dead=t.who in dead) for t in usable[:MAX_TIES]}
 
 
 async def _query_summaries(
