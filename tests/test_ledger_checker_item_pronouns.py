@@ -175,6 +175,8 @@ def test_writing_in_a_thing_does_not_hold_it() -> None:
     # handling it is still holding it
     assert named("Ines tucks the station log under her arm.") == {"item-log-holder"}
     assert named("Ines signs the station log and tucks it under her arm.") == {"item-log-holder"}
+    # reading it as another holds it up says nothing of whose hands it is in
+    assert named("Okoro holds up the station log and Ines reads it aloud.") == set()
 
 
 def test_a_destroyed_thing_told_working_as_the_subject_it() -> None:

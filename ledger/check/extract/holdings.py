@@ -672,8 +672,8 @@ def _pronoun_claims(s: _Sentence, items: list[Mention]) -> None:
         iid, holder, base = po.it.id or "", po.subject, po.verb
         if holder.id is None or _holder_also_fits(s, holder, iid):
             continue
-        if base in _AT_A_DISTANCE | _WRITE_IN | _CONTACT:
-            continue
+        if base in _AT_A_DISTANCE | _WRITE_IN | _CONTACT or verb_class(base) == "perception":
+            continue  # "Yusra unrolls the permit and Nadia reads it aloud": read where it is held
         sent = _sent_to(s, po.it.j, creatures)
         detail = ""
         if base in _GIVE_VERBS or sent is not None:
