@@ -122,13 +122,18 @@ _FACTIVE = frozenset(
 _DETERMINERS = frozenset(
     {"the", "a", "an", "his", "her", "their", "its", "my", "your", "our", "this", "that"}
 )
-_REPORT_EDGE = frozenset({",", ";", ":", "—", "–", "and", "but", "or", "so"})
+_REPORT_EDGE = frozenset(
+    {"since", "because", "after", "before", "when", "while", "until", "till", "if", "though"}
+    | {",", ";", ":", "—", "–", "and", "but", "or", "so"}
+)
 
 
 def reporter(s: _Sentence, k: int) -> str | None:
     """Whose words the status at ``k`` is: the creature that says, swears or insists it, with nothing
     between its verb and the status but the one it tells ("Greyrock tells Old Wei that the favour is paid"),
     or right after the status ("The favour is paid, Greyrock tells Old Wei"); None for narration."""
+    from ledger.check.extract.predicates import verb_lemma
+
     toks = s.tokens
     creatures = [m for m in s.mentions if m.id and not m.quoted and s.kind(m) in ("pc", "npc", "monster")]
     for q in range(k - 1, s.a - 1, -1):
@@ -137,6 +142,8 @@ def reporter(s: _Sentence, k: int) -> str | None:
         if _says(toks[q].low) and not (q > s.a and (toks[q - 1].low in _DETERMINERS or toks[q - 1].poss)):
             before = [m for m in creatures if m.j <= q]
             return before[-1].id if before else None
+        if toks[q].text.islower() and verb_lemma(toks[q].low) is not None:
+            return None  # another verb is nearer: "grumbled since the purser squared the arrears"
     for m in creatures:
         if m.i > k and toks[m.i - 1].text == "," and m.j < s.b and _says(toks[m.j].low):
             return m.id
