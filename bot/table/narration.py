@@ -99,7 +99,7 @@ class Narration:
             ask = party_ask(campaign_id, scene, rnd.session_number)
             applied = [*record.get("mutations", []), *(r["mutation"] for r in record.get("reveals", []))]
             if prepared is not None and still_holds(prepared, ask, [m for m in applied if m]):
-                context = await prepared_context(  # begun beside the discoveries: ended in one statement
+                context = await prepared_context(  # its first step read beside the discoveries
                     s, prepared, summaries=deferred, summary_campaign=f"campaign-{campaign_id}"
                 )
             else:

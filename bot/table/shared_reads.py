@@ -2,12 +2,13 @@
 
 A round with a perception check read its scene twice: as the GM sees it before the round's changes (what a
 check can discover, :meth:`bot.table.rounds.Rounds._reveals`) and as the party sees it after them (what the
-narrator is told, :mod:`bot.table.narration`), six statements. Now the GM's asks and the party's scene
-are read side by side (:func:`ledger.recall.shared.read_scenes`: each ask with its own viewer's visibility
-filter in SQL, so no GM-only or player-only row is ever handed to the party's read), the party's up to its
-first two steps; after the round, the narration ends the party's read in one statement
-(:func:`ledger.recall.shared.prepared_context`), when the round changed nothing the first step read
-(:func:`still_holds`), else reads it anew. Four statements instead of six, and the same contexts.
+narrator is told, :mod:`bot.table.narration`), six statements. Now the GM's asks and the first step of the
+party's scene (the edges of those present, who is dead) are read side by side
+(:func:`ledger.recall.shared.read_scenes`: each ask with its own viewer's visibility filter in SQL, so no
+GM-only or player-only row is ever handed to the party's read); after the round, the narration ends the
+party's read with that first step as read (:func:`ledger.recall.shared.prepared_context`) when the round
+changed nothing it reads (:func:`still_holds`), else reads it anew. Five statements instead of six, and the
+same contexts.
 """
 
 from __future__ import annotations
