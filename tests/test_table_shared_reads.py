@@ -101,3 +101,35 @@ async def test_the_narrator_is_told_a_fresh_party_read_and_no_secret_the_discove
             assert not any(secret in text for _ref, text, _why in told for secret in SECRETS)
     finally:
         await table.aclose()
+
+
+async def test_a_secret_once_learned_is_not_discovered_again(sqlite_url: str, tmp_path: Path) -> None:
+    """Seen in the evening: Sister Tamsin's Insight "caught" Old Wei's same fear in rounds 4 and 8, told as
+    new. A checker's next success turns up the next secret, or what she notices; never the same one."""
+    courier = RecordingCourier()
+    table = await make_table(sqlite_url, tmp_path, courier=courier)
+    try:
+        await seat_everyone(table, (ALICE,))
+        async with table.context.session() as s:
+            cid = (await s.execute(select(m.Campaign.id))).scalar_one()
+            await service.apply_changes(
+                s, campaign_id=cid, session_number=1, round_number=None, cause="gm", mutations=[STANCE]
+            )
+        for n in range(30):
+            await table.submit(
+                WHERE, ALICE, key=f"a{n}", text="read her face", skill="insight", target="npc-bessa"
+            )
+            await table.close_round(WHERE, GM)
+            if len(courier.dms) >= 3:
+                break
+        assert len(courier.dms) >= 3, "Insight succeeds three times within 30 rounds for this seed"
+        told = [text for _user, text in courier.dms]
+        for secret in SECRETS[:3]:
+            assert sum(secret in text for text in told) <= 1, (secret, told)
+        async with table.context.session() as s:
+            learned = (
+                (await s.execute(select(m.Fact.key).where(m.Fact.key.contains("-learned-")))).scalars().all()
+            )
+        assert len(learned) == len(set(learned)) >= 2, learned
+    finally:
+        await table.aclose()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from bot import views as v
 from bot.errors import InvalidAction, NoOpenRound, TableError
 from bot.intent_parser import ParseRefusal, ParseScene, instructions_to_the_bot
-from bot.table.context import ACCEPTING, GM_VIEW, MAX_ACTION_CHARS, MAX_NOTE_CHARS, seat, slug
+from bot.table.context import ACCEPTING, GM_VIEW, MAX_ACTION_CHARS, MAX_NOTE_CHARS, seat
 from ledger import service
 from ledger.errors import RoundStateError
 from ledger.store import sessions as ledger_sessions
@@ -656,7 +656,7 @@ class Rounds:
         from contextlib import nullcontext
 
         from bot.narrator.discoveries import Shape, discovery_text, learned_fact
-        from bot.table.shared_reads import discovery_contexts, focus_of
+        from bot.table.shared_reads import discovery_contexts, focus_of, learned_already, learned_key
 
         out: list[dict[str, Any]] = []
         # One read of every (place, focus) the checks look at, and of the party's scene beside them.
@@ -664,6 +664,7 @@ class Rounds:
             contexts, prepared = await discovery_contexts(
                 s, campaign_id, scene, resolution, rnd.session_number
             )
+            known = await learned_already(s, campaign_id, scene, resolution, contexts)
         for index, result in enumerate(resolution.results):
             if not result.reveals or result.intent is None:
                 continue
@@ -674,7 +675,14 @@ class Rounds:
             context = contexts[focus_of(scene, result) or (None, ())]
             # Only the GM's secrets can be discovered; another player's private record is never revealed,
             # and a record the party already sees (a public stance) is nothing new: no learned fact is filed.
-            secret = next((r for r in context.records if r.visibility == "gm"), None)
+            secret = next(
+                (
+                    r
+                    for r in context.records
+                    if r.visibility == "gm" and learned_key(result.actor, r.ref) not in known
+                ),
+                None,
+            )
             target = scene.creatures.get(result.intent.target or "")
             if secret is None and target is None:
                 continue
@@ -696,7 +704,7 @@ class Rounds:
             )
             mutation = None
             if secret is not None:
-                key = f"{result.actor}-learned-{slug(secret.ref)}"[:150]
+                key = learned_key(result.actor, secret.ref)
                 # the fact keeps what was learned in the secret's own words; the DM tells it as prose
                 learned = learned_fact(secret.text) if secret.kind != "edge" else None
                 mutation = {

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.table.context import GM_VIEW
+from bot.table.context import GM_VIEW, slug
 from ledger.recall.steps import SceneAsk
 from ledger.store.visibility import Viewer
 
@@ -88,3 +88,33 @@ def still_holds(prepared: Prepared | None, ask: SceneAsk, applied: Iterable[Mapp
 
 
 __all__ = ["STEP_ONE_KEEPS", "discovery_contexts", "focus_of", "party_ask", "still_holds"]
+
+
+def learned_key(actor: str, ref: str) -> str:
+    """The fact a discovery files: ``<pc>-learned-<record>``, what that player now knows."""
+    return f"{actor}-learned-{slug(ref)}"[:150]
+
+
+async def learned_already(
+    session: Any,
+    campaign_id: int,
+    scene: Scene,
+    resolution: RoundResolution,
+    contexts: Mapping[Around, SceneContext],
+) -> set[str]:
+    """The learned facts (:func:`learned_key`) the round's checkers already have, of the GM's records their
+    checks could turn up: one read, only in a round with a successful check. A secret a player was told is no
+    discovery a second time (seen in play: Sister Tamsin "caught" Old Wei's same fear in rounds 4 and 8)."""
+    from ledger import service
+
+    wanted = [
+        learned_key(r.actor, rec.ref)
+        for r in resolution.results
+        if r.reveals and r.intent is not None and (focus_of(scene, r) or (None, ())) in contexts
+        for rec in contexts[focus_of(scene, r) or (None, ())].records
+        if rec.visibility == "gm"
+    ]
+    if not wanted:
+        return set()
+    found = await service.facts(session, campaign_id=campaign_id, viewer=GM_VIEW, keys=wanted)
+    return {f.key for f in found}
