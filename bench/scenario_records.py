@@ -36,6 +36,8 @@ def main() -> None:
     for item, holders in snap.holdings.items():
         for h in holders.values():
             print(f"{item}-holder\t{h.holder} holds {h.quantity}")
+            if h.quantity >= 1:
+                print(f"{item}-quantity\t{h.holder} holds exactly {h.quantity} (a count told wrong)")
     for f in snap.fates.values():
         print(f"{f.item}-holder\tgone ({f})")
     for ed in snap.edges:
