@@ -18,7 +18,7 @@ all he'll say" or "the last time she saw them" count nothing. Pure functions of 
 
 from __future__ import annotations
 
-from ledger.check.extract.lexicon import _NUMBERS
+from ledger.check.extract.lexicon import _NUMBERS, ORDINALS
 from ledger.check.extract.linker import is_plural
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.verbs import lemma as verb_lemma
@@ -35,20 +35,6 @@ _SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "it", "there", "th
 _OWNING = frozenset({"name", "left", "remaining", "world", "own", "possession"})
 # words that pick out a whole: "that's all", "that's the lot", "that's everything", "that's the whole arsenal"
 _WHOLE = frozenset({"all", "everything", "it", "lot", "whole", "every", "entire", "total", "sum"})
-_ORDINAL_OF = {
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "thirteenth": 13,
-}
 
 
 def _closes(s: _Sentence, q: int) -> bool:
@@ -203,7 +189,7 @@ def _totality(s: _Sentence, q: int, n: int) -> str | None:
         if r >= s.b:
             return None
         # "and not a seventh", "and no more", "and not another to his name"
-        if _ORDINAL_OF.get(toks[r].low) == n + 1 or toks[r].low in ("more", "another"):
+        if ORDINALS.get(toks[r].low) == n + 1 or toks[r].low in ("more", "another"):
             return _ends_here(s, r + 1)
         return None
     if w in ("nothing", "none") and q + 1 < s.b and toks[q + 1].low in ("more", "else", "left", "besides"):

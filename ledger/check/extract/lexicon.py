@@ -437,3 +437,37 @@ def _is_past(form: str, lemma: str) -> bool:
     from ledger.check.extract.verbs import is_past
 
     return is_past(form, lemma)
+
+
+# Ordinals as counts: "the sixth" of a stack says at least six (counts, count_totals).
+ORDINALS = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "thirtieth": 30,
+    "fortieth": 40,
+    "fiftieth": 50,
+    "hundredth": 100,
+}
+# "twenty-first" ... "ninety-ninth": a tens word, a hyphen, a unit's ordinal (one token)
+_UNIT_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_UNIT_ORDINALS |= {"eighth": 8, "ninth": 9}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80}
+_TENS |= {"ninety": 90}
+ORDINALS |= {f"{t}-{u}": tn + un for t, tn in _TENS.items() for u, un in _UNIT_ORDINALS.items()}
