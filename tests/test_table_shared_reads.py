@@ -133,3 +133,31 @@ async def test_a_secret_once_learned_is_not_discovered_again(sqlite_url: str, tm
         assert len(learned) == len(set(learned)) >= 2, learned
     finally:
         await table.aclose()
+
+
+async def test_a_look_around_turns_up_the_place_not_a_mind(sqlite_url: str, tmp_path: Path) -> None:
+    """Seen in the evening: "look around the docks for trouble" (Perception, no target) turned up Old Wei's
+    private fear. A check aimed at nobody reads the place and its things; aimed at Bessa, her secret."""
+    courier = RecordingCourier()
+    table = await make_table(sqlite_url, tmp_path, courier=courier)
+    try:
+        await seat_everyone(table, (BOB,))
+        for n in range(20):
+            await table.submit(WHERE, BOB, key=f"b{n}", text="look around the room", skill="perception")
+            await table.close_round(WHERE, GM)
+        async with table.context.session() as s:
+            learned = (
+                (await s.execute(select(m.Fact.key).where(m.Fact.key.contains("-learned-")))).scalars().all()
+            )
+        assert not [k for k in learned if "-learned-npc-" in k or "-learned-edge-" in k], learned
+        assert not any(secret in text for _user, text in courier.dms for secret in SECRETS), courier.dms
+        for n in range(20):  # aimed at Bessa, her secret can be found
+            await table.submit(
+                WHERE, BOB, key=f"t{n}", text="look her over", skill="perception", target="npc-bessa"
+            )
+            await table.close_round(WHERE, GM)
+            if courier.dms:
+                break
+        assert any("untaxed dye" in text for _user, text in courier.dms), courier.dms
+    finally:
+        await table.aclose()

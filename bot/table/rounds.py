@@ -656,7 +656,7 @@ class Rounds:
         from contextlib import nullcontext
 
         from bot.narrator.discoveries import Shape, discovery_text, learned_fact
-        from bot.table.shared_reads import discovery_contexts, focus_of, learned_already, learned_key
+        from bot.table.shared_reads import discovery_contexts, fits, focus_of, learned_already, learned_key
 
         out: list[dict[str, Any]] = []
         # One read of every (place, focus) the checks look at, and of the party's scene beside them.
@@ -679,7 +679,9 @@ class Rounds:
                 (
                     r
                     for r in context.records
-                    if r.visibility == "gm" and learned_key(result.actor, r.ref) not in known
+                    if r.visibility == "gm"
+                    and learned_key(result.actor, r.ref) not in known
+                    and fits(result, r)
                 ),
                 None,
             )

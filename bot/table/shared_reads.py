@@ -118,3 +118,17 @@ async def learned_already(
         return set()
     found = await service.facts(session, campaign_id=campaign_id, viewer=GM_VIEW, keys=wanted)
     return {f.key for f in found}
+
+
+_CREATURE_PREFIXES = ("npc-", "pc-", "monster-")
+
+
+def fits(result: Any, record: Any) -> bool:
+    """Whether a check can turn up ``record``: a Perception or Investigation check aimed at nobody reads the
+    place and the things in it, not a creature's mind or ties (seen in play: "look around the docks for
+    trouble" and "study the crates for smuggler marks" each turned up Old Wei's private fear). Aimed at a
+    creature ("keep watch on Old Wei"), or with Insight, any of the GM's records may be found."""
+    intent = result.intent
+    if intent is None or intent.target or intent.skill not in ("perception", "investigation"):
+        return True
+    return record.kind != "edge" and not str(record.ref).startswith(_CREATURE_PREFIXES)
