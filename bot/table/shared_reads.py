@@ -126,9 +126,19 @@ _CREATURE_PREFIXES = ("npc-", "pc-", "monster-")
 def fits(result: Any, record: Any) -> bool:
     """Whether a check can turn up ``record``: a Perception or Investigation check aimed at nobody reads the
     place and the things in it, not a creature's mind or ties (seen in play: "look around the docks for
-    trouble" and "study the crates for smuggler marks" each turned up Old Wei's private fear). Aimed at a
-    creature ("keep watch on Old Wei"), or with Insight, any of the GM's records may be found."""
+    trouble" and "study the crates for smuggler marks" each turned up Old Wei's private fear). A mind is a
+    stance, or a creature's fact whose field is a verb of mental state by the lexicon ("npc-old-wei-fear",
+    "-plan", "-hope"); what a creature hides in the world ("npc-bessa-cellar") can still be found. Aimed at
+    a creature ("keep watch on Old Wei"), or with Insight, any of the GM's records may be found."""
     intent = result.intent
     if intent is None or intent.target or intent.skill not in ("perception", "investigation"):
         return True
-    return record.kind != "edge" and not str(record.ref).startswith(_CREATURE_PREFIXES)
+    if record.kind == "edge":
+        return False
+    ref = str(record.ref)
+    if not ref.startswith(_CREATURE_PREFIXES):
+        return True
+    from ledger.check.extract.verbs import lemma, verb_class
+
+    base = lemma(ref.rsplit("-", 1)[-1])
+    return base is None or verb_class(base) != "state"
