@@ -72,8 +72,7 @@ def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]
         else:
             continue
         role, gender = terms[0][1]
-        want = {"m": "he", "f": "she"}.get(gender)
-        if want is not None and relative.pronoun not in (want, None):
+        if not _gender_fits(relative, gender):
             continue
         out.setdefault((possessor.id, role), []).append(relative.id)
         # the tie seen from the other end: Dunstan's brother is the Thane, a son's father is the man
@@ -147,13 +146,19 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
             out.append(m)
             continue
         rel = snap.entities[relatives[0]]
-        want = {"m": "he", "f": "she"}.get(role[1])
-        if want is not None and rel.pronoun not in (want, None):
+        if not _gender_fits(rel, role[1]):
             out.append(m)
             continue
         out.append(Mention((rel.id,), m.i, term + 1, tokens[term].poss, False, "public", True))
     out = _kin_of_phrases(out, tokens, snap, index, KIN_TERMS)
     return _kin_by_pronoun_phrases(out, tokens, snap, index, KIN_TERMS)
+
+
+def _gender_fits(relative: Entity, gender: str) -> bool:
+    """Whether a kin term's gender ("m" uncle, "f" aunt, "" sibling) fits the relative's recorded pronoun (an
+    unknown pronoun fits any)."""
+    want = {"m": "he", "f": "she"}.get(gender)
+    return want is None or relative.pronoun in (want, None)
 
 
 def _kin_of_phrases(
@@ -192,8 +197,7 @@ def _kin_of_phrases(
             out.append(m)
             continue
         rel = snap.entities[relatives[0]]
-        want = {"m": "he", "f": "she"}.get(role[1])
-        if want is not None and rel.pronoun not in (want, None):
+        if not _gender_fits(rel, role[1]):
             out.append(m)
             continue
         out.append(Mention((rel.id,), the, m.j, m.poss, False, "public", True))
