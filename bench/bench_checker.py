@@ -44,12 +44,18 @@ def corpus_figures(batch: str | None = None, folder: Path | None = None) -> None
     misses: list[str] = []
     alarms: list[str] = []
     wrongs: list[str] = []
+    by_kind: dict[str, list[int]] = {}  # kind -> [right record, flagged, planted]
     cases = [n for n in narrations(folder) if batch is None or n.id.split("-", 1)[0] == batch]
     for n in cases:
         report = check(n.text, snapshot_for(n))
         named = {v.refuted_by for v in report.conflicts()} | {lk.record for lk in report.leaks}
         if n.expect == "conflict":
             extra = named - set(n.refuted_by) - set(n.also_refuted_by)
+            for kind in n.kinds or ("(none)",):
+                tally = by_kind.setdefault(kind, [0, 0, 0])
+                tally[0] += report.verdict == "conflict" and set(n.refuted_by) <= named
+                tally[1] += report.verdict == "conflict"
+                tally[2] += 1
             if report.verdict == "conflict" and extra:
                 wrong_reason += 1
                 wrongs.append(f"{n.id}: {sorted(map(str, extra))}")
@@ -88,6 +94,11 @@ def corpus_figures(batch: str | None = None, folder: Path | None = None) -> None
         f"wrong-reason flags   {wrong_reason} of {planted} planted narrations name a record that is neither"
         " planted nor a second genuine problem"
     )
+    if by_kind:
+        print(
+            "by kind (right record / flagged / planted): "
+            + ", ".join(f"{k} {r}/{f}/{p}" for k, (r, f, p) in sorted(by_kind.items()))
+        )
     for line in wrongs:
         print(f"  wrong reason: {line}")
     for line in misses:
