@@ -11,7 +11,7 @@ from rules import combat
 from rules.checks import RollRecord, with_outcome
 from rules.creatures import DamageDice, Skill
 from rules.intents import Intent, IntentKind
-from rules.resolution import ActionResult, Outcome, hit_points
+from rules.resolution import ActionResult, Outcome, hit_points, the_thing
 from rules.round_book import RoundBook
 from rules.skill_actions import best_of_athletics_acrobatics, check_roll
 from rules.srd import item_effect
@@ -21,11 +21,11 @@ from rules.state import Change, Combatant
 def resolve_use_item(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
     assert intent.item is not None
     if actor.held(intent.item) < intent.quantity:
-        rnd.add(rnd.refuse(intent, f"{actor.name} no longer holds {rnd.item_name(intent.item)}"))
+        rnd.add(rnd.refuse(intent, f"{actor.name} no longer holds {the_thing(rnd.item_name(intent.item))}"))
         return
     name, effect_id = rnd.meta(intent.item)
     effect = item_effect(intent.item, effect_id, name)
-    item_label = name or (effect.name if effect else rnd.item_name(intent.item))
+    item_label = the_thing(name or (effect.name if effect else rnd.item_name(intent.item)))
     if effect is None:
         rnd.add(
             ActionResult(
@@ -82,7 +82,7 @@ def resolve_use_item(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
 def resolve_give(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
     assert intent.item is not None and intent.target is not None
     if actor.held(intent.item) < intent.quantity:
-        rnd.add(rnd.refuse(intent, f"{actor.name} no longer holds {rnd.item_name(intent.item)}"))
+        rnd.add(rnd.refuse(intent, f"{actor.name} no longer holds {the_thing(rnd.item_name(intent.item))}"))
         return
     target, reason = rnd.reachable(actor, intent.target, ranged=False)
     if target is None:
@@ -91,13 +91,12 @@ def resolve_give(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
     cause = rnd.index()
     label = rnd.item_name(intent.item)
     change = rnd.transfer(intent.item, actor.id, target.id, intent.quantity, cause)
-    count = f"{intent.quantity} x " if intent.quantity > 1 else ""
     rnd.add(
         ActionResult(
             actor=actor.id,
             intent=intent,
             outcome=Outcome.DONE,
-            summary=f"{actor.name} gives {count}{label} to {target.name}.",
+            summary=f"{actor.name} gives {the_thing(label, intent.quantity)} to {target.name}.",
         ),
         [change],
     )
@@ -239,8 +238,8 @@ def resolve_take(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
                         intent=intent,
                         outcome=Outcome.FAILURE,
                         rolls=rolls,
-                        summary=f"{actor.name} tries to take {label} from {holder.name}, but {why} "
-                        f"({mine.total} vs {theirs.total}).",
+                        summary=f"{actor.name} tries to take {the_thing(label)} from {holder.name}, "
+                        f"but {why} ({mine.total} vs {theirs.total}).",
                         reason=why,
                         contest=(actor.id, holder.id),
                         helped_by=helper,
@@ -249,14 +248,13 @@ def resolve_take(rnd: RoundBook, actor: Combatant, intent: Intent) -> None:
                 return
     change = rnd.transfer(intent.item, source_id, actor.id, intent.quantity, cause)
     source = f" from {holder.name}" if holder else ""
-    count = f"{intent.quantity} x " if intent.quantity > 1 else ""
     rnd.add(
         ActionResult(
             actor=actor.id,
             intent=intent,
             outcome=Outcome.SUCCESS,
             rolls=rolls,
-            summary=f"{actor.name} takes {count}{label}{source}.",
+            summary=f"{actor.name} takes {the_thing(label, intent.quantity)}{source}.",
             contest=(actor.id, holder.id) if holder and rolls else (),
             helped_by=helper if rolls else None,
         ),

@@ -59,4 +59,18 @@ def hit_points(n: int) -> str:
     return f"{n} hit point" if n == 1 else f"{n} hit points"
 
 
-__all__ = ["ActionResult", "Outcome", "RoundResolution", "hit_points"]
+_DETERMINERS = ("a ", "an ", "the ", "his ", "her ", "their ", "its ", "my ", "our ", "your ", "some ")
+
+
+def the_thing(name: str, count: int = 1) -> str:
+    """How a result line names an item: "the silver key", "2 x silver key"; a proper name ("Autumn Water")
+    or a name with its own determiner ("a bag of caltrops") as it is. Seen in the evening: "Greyrock takes
+    silver key", "Sister Tamsin uses potion of healing"."""
+    if count > 1:
+        return f"{count} x {name}"
+    if not name[:1].islower() or name.lower().startswith(_DETERMINERS):
+        return name
+    return f"the {name}"
+
+
+__all__ = ["ActionResult", "Outcome", "RoundResolution", "hit_points", "the_thing"]

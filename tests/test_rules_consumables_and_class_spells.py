@@ -141,9 +141,19 @@ def test_healing_at_full_hit_points_says_so_instead_of_zero_restored() -> None:
     (result,) = resolve_round(seed=3, intents=[drink], state=state).results
     assert (
         result.summary
-        == "Sister Tamsin uses potion of healing, but Sister Tamsin is already at full hit points."
+        == "Sister Tamsin uses the potion of healing, but Sister Tamsin is already at full hit points."
     )
     cure = Intent(kind=IntentKind.ABILITY, actor="pc-tamsin", target="pc-tamsin", ability_name="cure wounds")
     (result,) = resolve_round(seed=3, intents=[cure], state=state).results
     assert result.summary == "Sister Tamsin's Cure Wounds finds Sister Tamsin already at full hit points."
     assert "0 hit points" not in result.summary
+
+
+def test_result_lines_name_an_item_with_its_article() -> None:
+    """Seen in the evening: "Greyrock takes silver key", "Sister Tamsin uses potion of healing"."""
+    from rules.resolution import the_thing
+
+    assert the_thing("silver key") == "the silver key"
+    assert the_thing("silver key", 3) == "3 x silver key"
+    assert the_thing("Autumn Water") == "Autumn Water"  # a proper name takes no article
+    assert the_thing("a bag of caltrops") == "a bag of caltrops"
