@@ -9,6 +9,7 @@ Imports every other module of the package; none imports it.
 
 from __future__ import annotations
 
+from ledger.check.extract.addressee import _addressed_claims, _kin_of_you, addressees
 from ledger.check.extract.blows import _blows
 from ledger.check.extract.combat import _combat
 from ledger.check.extract.holdings import _holdings
@@ -50,6 +51,8 @@ def _extract(text: str, snapshot: WorldSnapshot) -> Extraction:
     attributed: set[tuple[str, int]] = set()
     sentences = _sentences(text, tokens)
     _pronouns(ex, snapshot, sentences)
+    you = addressees(ex, snapshot, text, sentences)  # which PC each narrative "you"/"your" means
+    _kin_of_you(ex, snapshot, you)
     ex.present_tense = _present_tense(tokens, sentences)
     ex.sentences = [(tokens[a].start, tokens[b - 1].end) for a, b in sentences]
     for a, b in sentences:
@@ -66,6 +69,7 @@ def _extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         _remains(s)
         _knows(s)
         _meaning(s)
+        _addressed_claims(s, you)
         _new_names(s, covered)
     _blows(ex, snapshot, text, sentences)
     return ex
