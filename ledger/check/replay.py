@@ -9,7 +9,8 @@ keeps a :class:`Replay`:
   submitted going to ("I walk down to the assay office", "I go with Wren", "I follow them down");
 - it then takes, as the judge meets them, the changes the narration tells: a creature or the party going to
   a known place (``at(x, place)`` with a ``to:<verb>`` detail, the party as ``*party*``), an item handed over
-  or taken, a death, a thread settled or broken in this round's doing.
+  or taken, a death, a thread settled or broken in this round's doing or told done in the scene (a debt
+  paid whole, "she pays him the last coin": :func:`ledger.check.extract.thread_roles.payment_claim`).
 
 The judge asks it whether a place is where the narration may now be (:meth:`Replay.is_here`), who holds an
 item now, who has died, and what a thread's status is now. Pure; reads the snapshot only.

@@ -27,6 +27,8 @@ _THREAD_WORDS = {
     "compact": "oath",
     "covenant": "oath",
 }
+_DETERMINERS = ("a", "an", "the", "his", "her", "their", "its", "my", "your", "our")
+_NO_DETERMINER = "".join(rf"(?<!\b{d} )" for d in _DETERMINERS)
 _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # never broken: an oath kept so far, true of one standing or fulfilled
     (
@@ -57,7 +59,8 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:repaid|settled|fulfilled|honou?red|discharged|squared|kept)\b)"
         ),
     ),
-    ("broken", re.compile(r"\b(?:broken|broke|forsworn|betrayed)\b")),
+    # not a participle before its noun, after a determiner: "a broken table", "his broken leg"
+    ("broken", re.compile(_NO_DETERMINER + r"\b(?:broken|broke|forsworn|betrayed)\b")),
     ("expired", re.compile(r"\b(?:expired|lapsed)\b")),
     (
         "open",

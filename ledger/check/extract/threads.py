@@ -23,6 +23,7 @@ from ledger.check.extract.thread_grammar import (
     passive_span,
     reporter,
 )
+from ledger.check.extract.thread_roles import approximated, before_alias, choose, owing_claim, payment_claim
 from ledger.check.extract.thread_words import (
     _ANY_STATUS,
     _CUE_WORDS,
@@ -259,6 +260,8 @@ def _spoken_status(words: list[str], kind: str, terms: str = "") -> str | None:
         lemma = (verb_lemma(w) if w.isalpha() else None) or w
         back = words[max(0, n - 3) : n]
         negated = any(x in _NEGATING or x.endswith("n't") for x in back)
+        if approximated(words, n):
+            continue  # "she's as good as paid me": not paid
         start = n
         while start > 0 and words[start - 1] not in _CLAUSE_EDGE:
             start -= 1
@@ -573,7 +576,7 @@ def _owed_idiom(words: list[str]) -> bool:
 
 def _threads(s: _Sentence) -> None:
     """thread_status(t, status) from "the favour you still owe Wei", "your debt is paid"."""
-    if _spoken_threads(s):
+    if _spoken_threads(s) or owing_claim(s) or payment_claim(s):
         return
     words = s.narr.split()
     if _owed_idiom(words):
@@ -619,14 +622,17 @@ def _threads(s: _Sentence) -> None:
         aliased = tied
         words = [("debt" if w == owing else w) for w in words]
     by_kind = _threads_by_kind(snap)
-    candidates = list(dict.fromkeys(aliased)) or [tid for k in sorted(kinds) for tid in by_kind.get(k, ())]
+    # by the kind's word, its parties and what it is for ("the debt for his son's leg": the favour for it)
+    candidates = choose(s, kinds) if not aliased else None
+    if candidates is None:
+        candidates = list(dict.fromkeys(aliased)) or [t for k in sorted(kinds) for t in by_kind.get(k, ())]
     if len(candidates) > 1:
         narrowed = [t for t in candidates if named & set(snap.threads[t].parties)]
         candidates = narrowed
     if len(candidates) != 1:
         return
     first = next((i for i, w in enumerate(words) if w in _THREAD_WORDS), len(words))
-    lead = words[:first]
+    lead = words[:first] if first < len(words) else before_alias(s, words)
     if _RUMOURED & set(words) or "is said" in s.narr or "are said" in s.narr:
         return  # "Cobb is said to have broken his pact": a rumour tells no status
     if any(w in _HYPO or w in ("remember", "remembers", "recall", "recalls") for w in lead) or "if" in words:
