@@ -25,6 +25,7 @@ from ledger.check.extract import (
     content_words,
     extract,
 )
+from ledger.check.extract.thread_roles import direction_conflict
 from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.extract.verbs import verb_class
 from ledger.check.replay import PARTY, Replay
@@ -434,6 +435,10 @@ class _Judge:
             return Verdict(c, "unknown")
         if not self.sees(t.visibility):
             return Verdict(c, "unknown")
+        # "Zaynab owes the Farba" of the Farba's favour to her: the sides the wrong way round
+        swapped = direction_conflict(t, c.detail, self.snap)
+        if swapped is not None:
+            return Verdict(c, "contradicted", tid, swapped)
         now = self.story.threads.get(tid) or self.snap.round.thread_moves().get(tid, t.status)
         if now == status or (status == "unbroken" and now in ("open", "settled")):
             return Verdict(c, "supported")  # an oath kept so far is one still standing or fulfilled
