@@ -25,6 +25,7 @@ from ledger.check.extract import (
     content_words,
     extract,
 )
+from ledger.check.extract.item_scene import tells_finding
 from ledger.check.extract.thread_roles import direction_conflict
 from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.extract.verbs import verb_class
@@ -323,6 +324,25 @@ class _Judge:
             self.story.holder[item] = holder
         return v
 
+    def _kept_elsewhere(self, item: str) -> str | None:
+        """The name of the one who has ``item``, when a thing told lying in the scene ("here" claims) is
+        held only by creatures, alive, none of them in the scene nor where the narration has gone."""
+        scene, held = self.snap.scene.location, self.snap.holders_of(item)
+        if scene is None or not held or self.snap.round.given_up(item):
+            return None
+        names: list[str] = []
+        for h in held.values():
+            e = self.entity(h.holder)
+            if e is None or e.kind not in ("pc", "npc", "monster") or not e.alive or e.location is None:
+                return None
+            if e.id in self.snap.scene.present or e.id in self.story.moving or not self.sees(h.visibility):
+                return None
+            where = e.location
+            if self.story.is_here(where) or self.snap.within(where, scene) or self.snap.within(scene, where):
+                return None
+            names.append(e.name)
+        return names[0]
+
     def _holds_now(self, c: Claim, holder: str, item: str, name: str, details: dict[str, str]) -> Verdict:
         if item in self.story.holder:
             if self.story.holder[item] == holder:
@@ -339,6 +359,9 @@ class _Judge:
                 and not self.snap.round.given_up(item)
             ):
                 return Verdict(c, "contradicted", f"{item}-holder", f"{_the(name)} was {fate.fate}")
+            away = self._kept_elsewhere(item) if "here" in details else None
+            if away is not None:
+                return Verdict(c, "contradicted", f"{item}-holder", f"{_the(name)} is with {away}, not here")
             return Verdict(c, "unknown")
         owner = self.entity(holder)
         if not held and fate is not None and owner is not None and not owner.alive:
@@ -346,6 +369,9 @@ class _Judge:
             # told as they were; whether he acts is the acts claim's question
             return Verdict(c, "unknown", None, "the belongings of the dead")
         if not held:
+            if fate is not None and fate.fate == "lost" and tells_finding(c.text):
+                self.story.holder[item] = holder  # "Bram recovers the lost sextant from the cistern"
+                return Verdict(c, "unknown", None, "found again in this narration")
             if (
                 fate is not None
                 and self.sees(fate.visibility)

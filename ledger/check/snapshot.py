@@ -56,6 +56,7 @@ class Entity:
     visibility: str = "public"
     # who caused a condition, when the record says: (("charmed", "npc-lady-vey"),) for "charmed by Lady Vey"
     condition_sources: tuple[tuple[str, str], ...] = ()
+    description: str = ""  # an item's recorded description ("A tamarisk staff carved ..."), for linking
 
     def names(self) -> tuple[Alias, ...]:
         """The main name (with the entity's visibility) followed by every alias."""
@@ -467,6 +468,7 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
                     pronoun=e.get("pronoun"),
                     visibility=str(e.get("visibility", "public")),
                     condition_sources=sources,
+                    description=str(e.get("description", "")),
                 )
             )
             if kind == "item":
@@ -704,7 +706,14 @@ def snapshot_from_world(
     fates: list[ItemFate] = []
     for it in world.items.values():
         entities.append(
-            Entity(it.id, "item", it.name, tuple(Alias(a) for a in it.aliases), visibility=it.visibility)
+            Entity(
+                it.id,
+                "item",
+                it.name,
+                tuple(Alias(a) for a in it.aliases),
+                visibility=it.visibility,
+                description=it.description,
+            )
         )
         if it.id not in held_items:
             # why it is gone (sold, lost, destroyed, used up, confiscated) when the scenario says so

@@ -190,6 +190,10 @@ def inverted_here(s: _Sentence, it: Mention) -> bool:
     words = toks[s.a + 1 : k]
     if not words or len(words) > 5:
         return False
+    from ledger.check.extract.holdings import _NOT_A_PLACE  # here: holdings imports this module
+
+    if _NOT_A_PLACE & {t.low for t in words}:
+        return False  # "At the bottom of the cove lies the sextant": where a lost thing lies lost
     for prev, t in zip([toks[s.a], *words], words, strict=False):
         if t.quoted or not t.text.isalpha():
             return False

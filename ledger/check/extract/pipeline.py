@@ -13,6 +13,7 @@ from ledger.check.extract.addressee import _addressed_claims, _kin_of_you, addre
 from ledger.check.extract.blows import _blows
 from ledger.check.extract.combat import _combat
 from ledger.check.extract.holdings import _holdings
+from ledger.check.extract.item_scene import _item_scene
 from ledger.check.extract.knows import _knows
 from ledger.check.extract.meaning import _meaning
 from ledger.check.extract.names import Extraction, _pronouns, find_mentions, name_index
@@ -62,6 +63,7 @@ def _extract(text: str, snapshot: WorldSnapshot) -> Extraction:
         _party_moves(s)
         _combat(s)
         _holdings(s)
+        _item_scene(s)
         _relations(s)
         if not any(c.kind == "relation" and c.span == s.span for c in ex.claims):
             _relation_by_pronoun(s)
