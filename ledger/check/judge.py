@@ -120,6 +120,7 @@ class _Judge:
             for ch in snap.round.changes
             if ch.get("kind") == "add_condition"
         ) | {(a.target, "unconscious") for a in snap.round.actions if a.target and a.target_down}
+        self.lifted: set[tuple[str, str]] = set()  # conditions the narration lifts ("comes to", "unties her")
 
     def sees(self, visibility: str) -> bool:
         return self.vis is None or visibility in self.vis
@@ -152,6 +153,8 @@ class _Judge:
             from ledger.check import judge_meaning
         except ImportError:
             return Verdict(c, "unknown")
+        if c.kind == "condition_gone" and c.detail == judge_meaning.LIFTED:
+            self.lifted.add((c.args[0], c.args[1]))  # later acts are told after the change
         return judge_meaning.verdict(c, self.snap) or Verdict(c, "unknown")
 
     # --- life, place, condition ---------------------------------------------------------------------------
@@ -170,14 +173,14 @@ class _Judge:
             return Verdict(
                 c, "contradicted", self._alive_record(eid), f"{e.name} died earlier in this narration"
             )
-        bad = sorted(k for k in e.conditions & INCAPACITATING if (eid, k) not in self.downed)
+        bad = sorted(k for k in e.conditions & INCAPACITATING if (eid, k) not in self.downed | self.lifted)
         # "Even paralyzed, the torchbearer radiates hatred": a sentence that names the condition itself tells
         # what the helpless body still does, knowingly
         told = set(c.text.lower().replace(",", " ").split())
         bad = [k for k in bad if k not in told and not (k == "paralyzed" and "paralysed" in told)]
         if bad and c.detail not in _HELPLESS_VERBS and not _posture(c.detail):
             return Verdict(c, "contradicted", f"{eid}-condition-{bad[0]}", f"{e.name} is {bad[0]}")
-        held = sorted(e.conditions & {"restrained", "grappled"})
+        held = sorted(k for k in e.conditions & {"restrained", "grappled"} if (eid, k) not in self.lifted)
         if held and c.detail in MOTION:
             return Verdict(c, "contradicted", f"{eid}-condition-{held[0]}", f"{e.name} is {held[0]}")
         return Verdict(c, "supported" if e.alive or eid in self.died else "unknown")

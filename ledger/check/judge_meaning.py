@@ -9,9 +9,11 @@ disagreement, to keep false alarms low:
 - ``health``: "hale" at half HP or less, "not a scratch on him" or "unscathed" at three quarters or less,
   vigour, "unscathed" or a hearty appetite while poisoned or diseased, "at death's door" at 90 % or more;
   refuted by ``<entity>-hp`` (or the ailment's condition record).
-- ``senses``: a blinded creature seeing, a deafened one hearing, a silenced or gagged one speaking; refuted
-  by ``<entity>-condition-<condition>``.
-- ``condition_gone``: a recorded condition told gone ("clean of the sickness").
+- ``senses``: a blinded creature seeing, a deafened one hearing, a silenced or gagged one speaking, a
+  silenced one crying out; refuted by ``<entity>-condition-<condition>``.
+- ``condition_gone``: a recorded condition told gone ("clean of the sickness"); one the narration lifts
+  itself (a bandage unwound, a creature coming to: :mod:`ledger.check.extract.lifts`) is unknown, and the
+  judge reads the creature's later acts without it.
 - ``kinship``: the kinship term against the recorded tie's term (read from the edge's reason, "Lazlo is
   Orsolya's son"), by role: a nephew is no son, an aunt no mother; refuted by the edge id.
 - ``count``: an ordinal or count word against the quantity held ("his second vial" of one); refuted by
@@ -27,6 +29,7 @@ import re
 from collections.abc import Mapping
 
 from ledger.check.claims import Claim, Verdict
+from ledger.check.extract.lifts import LIFTED
 from ledger.check.extract.relations import KIN_TERMS, kin_role
 from ledger.check.snapshot import Edge, Entity, WorldSnapshot
 
@@ -50,6 +53,9 @@ FACULTY_LOST: Mapping[str, tuple[str, ...]] = {
     ),
     # going the length of a room, or across it: held fast, a creature cannot
     "movement": ("restrained", "grappled"),
+    # a cry without words ("screams"): only a creature whose every sound is taken (a gag muffles one; one
+    # falling senseless or to stone may cry out as it goes)
+    "voice": ("silenced",),
 }
 # ailments that make "hale and hearty" false whatever the HP
 AILMENTS = ("poisoned", "diseased", "sick", "exhausted", "cursed")
@@ -141,6 +147,10 @@ def _senses(c: Claim, snap: WorldSnapshot) -> Verdict:
 
 def _condition_gone(c: Claim, snap: WorldSnapshot) -> Verdict:
     eid, cond = c.args
+    if c.detail == LIFTED:
+        # the narration tells the change itself ("unwinds the bandage", "comes to"): no claim on the record,
+        # only what is told after it is read without the condition
+        return Verdict(c, "unknown", None, "lifted in the narration")
     e = _entity(snap, eid)
     if e is None or _changed_this_round(snap, eid, ("remove_condition",)):
         return Verdict(c, "unknown")
@@ -302,4 +312,4 @@ _HANDLERS = {
     "attitude": _attitude,
 }
 
-__all__ = ["MEANING_KINDS", "recorded_kinship", "verdict"]
+__all__ = ["LIFTED", "MEANING_KINDS", "recorded_kinship", "verdict"]

@@ -4,15 +4,20 @@
 creature whose condition could take a sense away, then asks :mod:`.senses` (``senses``), :mod:`.health`
 (``health``, ``condition_gone``) and :func:`_helpless_acts` (``acts`` for each verb an unconscious,
 paralysed or stunned creature's predicate gives it, for the judge to weigh) for their claims. Each family is
-read from what the words imply rather than from a list of sentences. Imports :mod:`.predicates`,
-:mod:`.senses` and :mod:`.health`; run by :mod:`.meaning`.
+read from what the words imply rather than from a list of sentences. A condition the narration itself lifts
+(:mod:`.lifts`: a bandage unwound, a creature coming to) makes a ``condition_gone`` claim the judge takes as
+the change told, and no ``senses`` or helpless ``acts`` claim follows for what it took. Imports
+:mod:`.predicates`, :mod:`.senses`, :mod:`.lifts` and :mod:`.health`; run by :mod:`.meaning`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ledger.check.claims import Claim, Modality
 from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _health, _health_trigger
-from ledger.check.extract.lexicon import _BODY_NOUNS
+from ledger.check.extract.lexicon import _BODY_NOUNS, _NEGATION
+from ledger.check.extract.lifts import LIFTED, lifted, note_lifts
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
     _AUX_LEMMAS,
@@ -34,6 +39,15 @@ def _conditions(s: _Sentence) -> None:
     (or continues with) a creature whose condition could take a sense away: most sentences have none."""
     snap = s.snap
     blocked = _sense_blocked(snap)
+    if blocked:
+        # "unwinds the bandage", "her sight returns", "comes to": what follows is told after the change; the
+        # judge is told first (before this sentence's other claims) so it weighs their acts without it
+        here = note_lifts(s)
+        at = next((n for n, c in enumerate(s.ex.claims) if c.span == s.span), len(s.ex.claims))
+        for eid, conds in sorted(here.items()):
+            for cond in sorted(conds):
+                lift = Claim("condition_gone", (eid, cond), s.raw.strip(), s.span, Modality(), LIFTED)
+                s.ex.claims.insert(at, lift)
     ante = s.ex.antecedent.get(s.a)
     senses = ante in blocked or any(m.id in blocked for m in s.mentions)
     health = any(_health_trigger(t.low) for t in s.tokens[s.a : s.b] if not t.quoted)
@@ -46,7 +60,7 @@ def _conditions(s: _Sentence) -> None:
     seen: set[tuple[str, str, str]] = set()
 
     def claim(kind: str, args: tuple[str, str], mod: Modality, detail: str) -> None:
-        if (kind, *args) in seen:
+        if (kind, *args) in seen or (kind == "senses" and lifted(s, args[0], args[1])):
             return
         seen.add((kind, *args))
         s.ex.claims.append(Claim(kind, args, s.raw.strip(), s.span, mod, detail))  # type: ignore[arg-type]
@@ -54,8 +68,8 @@ def _conditions(s: _Sentence) -> None:
     for eid, m, mod, _ in subjects if senses else ():
         if eid in blocked:
             for faculty, verb in _faculties(s, eid, m):
-                claim("senses", (eid, faculty), mod, verb)
-            if _helpless(s.snap, eid):
+                claim("senses", (eid, faculty), _past_without(s, m, mod), verb)
+            if _helpless(s.snap, eid) and not lifted(s, eid, "acts"):
                 _helpless_acts(s, eid, m, mod)
     if senses and any(t.quoted for t in s.tokens[s.a : s.b]):
         # quoted words the speech pass gave a speaker ('"Wait," says Pim'): speaking, whatever the word order
@@ -107,6 +121,22 @@ def _attribution(s: _Sentence, m: Mention) -> str | None:
     if lemma in _WORDLESS or lemma in _AUX_LEMMAS:
         return None
     return v[1]
+
+
+def _past_without(s: _Sentence, m: Mention, mod: Modality) -> Modality:
+    """``mod`` without the negation a "without" right after the subject gave it: "answers without turning",
+    "Dov, without a word, turns" deny their own phrase, not the verb (which :func:`._faculties` checks for
+    its own negation); "without Dov" before the subject still denies him."""
+    if not mod.negated:
+        return mod
+    toks = s.tokens
+    after = [toks[q].low for q in range(m.j, min(s.b, m.j + 3)) if not toks[q].quoted]
+    if "without" not in after or any((w in _NEGATION and w != "without") or w.endswith("n't") for w in after):
+        return mod
+    before = [t.low for t in toks[s.clause_of(m.i)[0] : m.i] if not t.quoted]
+    if " ".join(before[-3:]).endswith(("no sign of", "without", "nor", "no")):
+        return mod
+    return replace(mod, negated=False)
 
 
 def _capitals(word: str) -> bool:

@@ -9,9 +9,12 @@ that have a condition able to take the faculty away are read (:func:`_sense_bloc
 the pass costs nothing on a healthy cast. Negated or modal verbs ("hears nothing", "cannot answer", "rather
 than looking") make no claim. A voice told sounding ("her voice, when it comes, is low") is speech; words
 given by hand or in writing ("in finger-speech", "with a stub of chalk") are not; eyes moved over a thing
-("runs his gaze down the slip"), "looks up ... at" and "by eye" are sight; going the length of a room or
-across it to somewhere is movement, which a restrained creature has lost. Read by :mod:`.conditions`; imports
-:mod:`.predicates`.
+("runs his gaze down the slip"), "looks up ... at" and "by eye" are sight, and so are a finger run down a
+column of print, colours told apart and someone known by how they look (:mod:`.sight_cues`, which also
+reaches the verb behind "and is reading"); words caught or answered that were given voice ("the whispered
+question"), turning toward a sound and a start "when" a voice or a bell sounds are hearing; going the length
+of a room or across it to somewhere is movement, which a restrained creature has lost. Read by
+:mod:`.conditions`; imports :mod:`.predicates` and :mod:`.sight_cues`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,16 @@ from ledger.check.extract.predicates import (
     verb_lemma,
 )
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.sight_cues import (
+    _EYES_LIGHT,
+    _RECOGNISE,
+    _by_looks,
+    _finger_on_print,
+    _have_predicate,
+    _main_verbs,
+    _tactile,
+    _tells_colours,
+)
 from ledger.check.extract.text import Token
 from ledger.check.extract.verbs import is_past, verb_class
 from ledger.check.snapshot import WorldSnapshot
@@ -39,11 +52,13 @@ from ledger.check.snapshot import WorldSnapshot
 
 SIGHT = frozenset(
     {"read", "watch", "see", "spot", "notice", "glimpse", "squint", "peer", "gaze", "scan", "eye", "glance"}
-    | {"ogle", "survey", "behold", "skim", "peruse", "espy", "sight"}
+    | {"ogle", "survey", "behold", "skim", "peruse", "espy", "sight", "pore", "decipher", "proofread"}
     # verbs of examining a thing are done with the eyes unless the text says by touch
     | {"study", "examine", "inspect", "scrutinize", "scrutinise", "observe", "stare"}
 )
 HEARING = frozenset({"hear", "overhear", "listen", "eavesdrop"})
+# cries of the voice without words: a creature whose every sound is taken (silenced) cannot make them
+_CRIES = frozenset({"scream", "shriek", "wail", "howl", "screech", "squeal", "ululate", "keen", "yelp"})
 # a reply (or a nod to obey) right after someone else spoke to the creature means it heard the words
 REPLY = frozenset({"answer", "reply", "respond", "obey", "comply", "nod", "heed"})
 # an answer given without the voice, and words passed without sound
@@ -147,7 +162,7 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
     eyes = m.poss and m.j < s.b and toks[m.j].low in ("eyes", "eye", "gaze")
     # "stares sightlessly", "gazes into the fire she cannot see": the sentence says the eyes see nothing
     unseeing = any(t.low in _UNSEEING for t in toks[s.a : s.b] if not t.quoted) or _cannot_see(s)
-    predicate = _predicate(s, m)
+    predicate = _main_verbs(s, _predicate(s, m) or _have_predicate(s, m))
     # "Her voice is gone, stolen by the charm": one verb telling the voice gone tells the whole predicate
     voice = m.poss and m.j < s.b and toks[m.j].low == "voice"
     # "Her voice was the finest in the choir, before the charm": what the voice was, before it was taken
@@ -166,11 +181,15 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("sight", f"{toks[k].low} {nxt[0]} {nxt[1]}"))  # "runs his gaze down the slip"
         if lemma == "look" and _looks_at(nxt):
             out.append(("sight", toks[k].low))  # "looks up, very deliberately, at the captain"
-        if eyes and lemma in _EYES_SEE:
+        if eyes and (lemma in _EYES_SEE or (lemma in _EYES_LIGHT and nxt[:1] in (["on"], ["upon"]))):
             out.append(("sight", f"eyes {toks[k].low}"))  # "Quill's eyes follow Nyx across the ward"
+        if not unseeing and not _tactile(s) and _finger_on_print(lemma, nxt):
+            out.append(("sight", f"{toks[k].low} {' '.join(nxt[:4])}"))  # "runs a finger down the column"
+        if not unseeing and _tells_colours(lemma, [toks[q].low for q in range(k + 1, min(s.b, k + 15))]):
+            out.append(("sight", f"{toks[k].low} {' '.join(nxt[:3])}"))  # "picks out the blue thread"
         # "reads the runes with her fingertips", "reads his lips"; not "reads the letter, his lips moving"
         phrase = nxt[: nxt.index(",")] if "," in nxt else nxt
-        if _by_eye(phrase) and not unseeing:
+        if (_by_eye(phrase) or (lemma in _RECOGNISE and _by_looks(lemma, phrase))) and not unseeing:
             out.append(("sight", f"{toks[k].low} by eye"))  # "judges the brushwork by eye"
         if _traverses(lemma, nxt):
             out.append(("movement", f"{toks[k].low} {' '.join(nxt[:3])}"))  # "paces the length of the hall"
@@ -179,15 +198,19 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
         objects = [w for w in phrase[:5] if w not in _DETERMINERS][:2]  # the object noun, after its article
         by_touch = by_touch or bool(_OTHER_PERCEPTS & {any_lemma(w) for w in objects})
         by_touch = by_touch or (lemma == "read" and bool(_READ_NOT_SEEN & set(phrase[:3])))
+        # "deciphers the code by ear", "sorts them by feel"
+        by_touch = by_touch or any(w == "by" and n in _BY_OTHER_SENSE for w, n in pairwise(phrase))
         # not "reads the runes with her fingertips", "sees to the lamps", "sees the future in the smoke"
         if lemma in SIGHT and not by_touch and not unseeing and not (lemma == "see" and _inner_sight(phrase)):
             out.append(("sight", toks[k].low))
         if (lemma == "look" and nxt[:1] == ["at"]) or (lemma == "catch" and nxt[:1] == ["sight"]):
             out.append(("sight", toks[k].low))
-        if lemma not in SPOKEN and _at_a_sound(nxt):
+        if lemma not in SPOKEN and _at_a_sound(lemma, nxt):
             out.append(("hearing", toks[k].low))  # "turns at the sound of his name", "jumps at the bang"
-        if lemma == "catch" and _caught_words(phrase):
-            out.append(("hearing", toks[k].low))  # "catches every word", "catches her name"
+        if lemma == "catch" and (_caught_words(phrase) or _voiced(phrase)):
+            out.append(("hearing", toks[k].low))  # "catches every word", "catches the murmured reply"
+        if lemma in _STARTLED and _when_sounding(s, k, eid):
+            out.append(("hearing", toks[k].low))  # "turns when Ash calls his name"
         to_whom = "to" in nxt[:7] and not {"himself", "herself", "themselves", "itself"} & set(nxt)
         if lemma == "read" and (_LOUD_AFTER & set(nxt) or to_whom):
             out.append(("speech", toks[k].low))
@@ -203,11 +226,15 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             or (lemma in ("tell", "say") or ("voice" in nxt[:6] and lemma in _SPOKEN_STRICT))
         ):
             out.append(("speech", toks[k].low))
+        if lemma in _CRIES and not _by_hand(s, k):
+            out.append(("voice", toks[k].low))  # "screams", "wails": a sound of the voice, not words
         if lemma in REPLY or (lemma in SPOKEN and ("back" in nxt[:3] or "reply" in nxt[:3])):
+            lo = _previous_sentence(s, 2)
+            # words read off the lips or a slate are not heard
+            silent = any(t.low in _SILENT_CHANNELS for t in s.ex.tokens[lo : s.b] if not t.quoted)
+            if lemma in REPLY and _voiced(phrase) and not silent and not _by_hand(s, k):
+                out.append(("hearing", toks[k].low))  # "answers the whispered question": asked aloud
             if heard_speech is None:
-                lo = _previous_sentence(s, 2)
-                # words read off the lips or a slate are not heard
-                silent = any(t.low in _SILENT_CHANNELS for t in s.ex.tokens[lo : s.b] if not t.quoted)
                 heard_speech = not silent and _speech_acts(s, lo, k, eid)
             if heard_speech:
                 out.append(("hearing", toks[k].low))
@@ -418,6 +445,7 @@ _OTHER_PERCEPTS = frozenset(
     | {"noise", "cold", "chill", "warmth", "heat", "breeze", "silence", "tremor", "vibration", "taste"}
     | {"footstep", "voice", "hush", "ear", "feel", "texture", "weight", "breath", "creak", "whisper"}
 )
+_BY_OTHER_SENSE = frozenset({"ear", "ears", "sound", "touch", "feel", "smell", "scent", "taste", "hand"})
 # what "reads" takes in the sense of judging, not of reading with the eyes ("reads the room", "the mood")
 _READ_NOT_SEEN = frozenset({"room", "mood", "crowd", "situation", "silence", "air", "wind", "weather"})
 
@@ -441,19 +469,41 @@ def _inner_sight(phrase: list[str]) -> bool:
     return bool(head) and (head[0] in _INNER_SEEN or (len(head) > 1 and head[1] in _INNER_SEEN))
 
 
-def _at_a_sound(nxt: list[str]) -> bool:
-    """ "at the sound of", "to the clang of the bell", "up at the noise": "at" or "to" (after a particle), a
-    determiner or two, an adjective at most, then a noun of sound."""
-    q = 1 if nxt[:1] and nxt[0] in ("up", "round", "around", "back", "awake", "along", "about") else 0
-    if q >= len(nxt) or nxt[q] not in ("at", "to"):
+def _at_a_sound(lemma: str, nxt: list[str]) -> bool:
+    """ "at the sound of", "to the clang of the bell", "up at the noise", "toward the voice", "cocks his head
+    at the knock": "at", "to" or "toward" (after the head or ears moved, or a particle), a determiner or two,
+    an adjective at most, then a noun of sound; after a verb of a start or a turn ("jumps at the bell",
+    "turns at his name") also a thing that sounds or words, which other verbs may only look at."""
+    q = 2 if nxt[:1] and nxt[0] in _POSSESSIVE and nxt[1:2] and nxt[1] in _HEAD_PARTS else 0
+    q += 1 if q < len(nxt) and nxt[q] in ("up", "round", "around", "back", "awake", "along", "about") else 0
+    if q >= len(nxt) or nxt[q] not in ("at", "to", "toward", "towards"):
         return False
+    infinitive = (
+        bool(nxt[q + 1 : q + 2]) and nxt[q + 1] not in _DETERMINERS and not nxt[q + 1].endswith("ing")
+    )
+    if nxt[q] == "to" and infinitive:
+        return False  # "tries to scream": an infinitive, not a sound come to
     rest = [w for w in nxt[q + 1 : q + 6] if w not in _DETERMINERS]
     for n, w in enumerate(rest[:2]):
         if w in _SOUND_NOUNS or any_lemma(w) in _SOUND_NOUNS:
             after = rest[n + 1] if n + 1 < len(rest) else "."
             # "the singing girl": a form in -ing before a noun is its adjective, not the sound
             return not w.endswith("ing") or after in ("of", ",", ".", "and", "from", "in", ";")
+        after = rest[n + 1] if n + 1 < len(rest) else "."
+        if lemma in _REACTS and nxt[q] == "at" and any_lemma(w) in _SOUNDERS and not after.isalpha():
+            return True  # "jumps at the bell.", not "turns to the bell tower"
     return False
+
+
+# verbs of a start or a turn, which a sound made "when" it comes sets off
+# (not "looks up" or "stops", which a deaf creature does on seeing a mouth move)
+_STARTLED = frozenset({"jump", "start", "flinch", "turn", "whirl", "spin", "stiffen", "jerk", "wake"})
+_HEAD_PARTS = frozenset({"head", "ears", "ear", "face", "chin"})  # "cocks his head at", "pricks her ears to"
+# verbs of a start or a turn of the head: "at" a thing that sounds, it is the sound they react to
+_REACTS = _STARTLED | {"wince", "cock", "lift", "prick", "perk", "startle", "straighten", "bristle", "whip"}
+# things that sound, and words: a start at them is at their sound ("jumps at the bell", "turns at his name")
+_SOUNDERS = frozenset({"bell", "whistle", "horn", "siren", "gong", "drum", "alarm", "name", "question"})
+_SOUNDERS |= {"word", "call", "shot", "thunder", "explosion", "screech", "peal", "trumpet", "bugle", "chime"}
 
 
 # what a speaker says they heard just now: a short object closing the clause ("I heard that.", "I can hear
@@ -501,6 +551,42 @@ def says_heard(tokens: list[Token]) -> str | None:
         if after in (",", ".", "!", ";", '"', "\u201d", "perfectly", "well", "clearly", "plainly", "fine"):
             return w
     return None
+
+
+def _voiced(phrase: list[str]) -> bool:
+    """True when the object is words given voice: a participle of a verb of speaking before a noun ("the
+    whispered question", "a murmured warning", "the shouted order")."""
+    head = [w for w in phrase[:4] if w not in _DETERMINERS]
+    return (
+        len(head) > 1
+        and head[0].endswith("ed")
+        and verb_lemma(head[0]) in SPOKEN
+        and head[1].isalpha()
+        and bool(_lemmatizer()(head[1]).get("NOUN"))
+    )
+
+
+# verbs of a sound that cannot be felt through the floor: a voice, a bell, a whistle
+_SOUNDING = frozenset({"ring", "chime", "whistle", "creak", "squeak", "click", "toll", "hoot", "sing"})
+
+
+def _when_sounding(s: _Sentence, k: int, eid: str) -> bool:
+    """True when "when" right after the verb at ``k`` opens a clause whose verb (within five words) makes a
+    sound that only ears take in: someone speaking ("turns when Ash calls his name"), a bell ringing; not the
+    creature's own words ("stops when he speaks")."""
+    toks = s.tokens
+    if k + 1 >= s.b or toks[k + 1].low != "when":
+        return False
+    for q in range(k + 2, min(s.b, k + 8)):
+        t = toks[q]
+        if t.quoted or t.text in (",", ";", ".", ":"):
+            return False
+        lemma = verb_lemma(t.low)
+        if lemma is not None and t.text.islower() and (lemma in _SOUNDING or lemma in _SPOKEN_STRICT):
+            e = s.snap.entities.get(eid)
+            own = any(m.id == eid and m.j == q for m in s.mentions)
+            return not own and toks[q - 1].low != (e.pronoun if e else None)  # not "stops when he speaks"
+    return False
 
 
 def _caught_words(phrase: list[str]) -> bool:

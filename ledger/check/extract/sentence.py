@@ -174,8 +174,31 @@ class _Sentence:
             prev = toks[q - 1] if q > self.a else None
             if prev is not None and (prev.low in _NOUN_LEAD or prev.poss) and t.low not in _FRAME_WORDS:
                 continue
+            if self._closed_question(q, i):
+                continue  # "When you ask him whether it will hold, he answers": the question frames itself
             return True
         return False
+
+    def _closed_question(self, q: int, i: int) -> bool:
+        """True when token ``q`` lies in an indirect question ("whether ...", "asks if ...") that a comma
+        closes before token ``i``: what is asked frames only itself, not the main clause after it."""
+        toks = self.tokens
+        k = q
+        while k >= self.a and not (toks[k].low == "whether" or (toks[k].low == "if" and self._asking(k))):
+            if toks[k].text in (",", ";", ":") or k < q - 12:
+                return False
+            k -= 1
+        if k < self.a or not any(toks[p].text in (",", ";", ":") and not toks[p].quoted for p in range(q, i)):
+            return False
+        # "asks whether the stranger, Voss, is in town": a name set off by commas inside the question
+        p = i
+        while p < self.b and toks[p].text[:1].isupper():
+            p += 1
+        return not (toks[i - 1].text == "," and p < self.b and toks[p].text == ",")
+
+    def _asking(self, k: int) -> bool:
+        """True when a verb of asking or wondering stands within three words before token ``k``."""
+        return any(lemma(self.tokens[p].low) in _ASKING for p in range(max(self.a, k - 3), k))
 
     def _asked(self) -> bool:
         """Whether the sentence is the narration's own question ("Did the squire ride out alone?", "Was he
