@@ -16,8 +16,9 @@ disagreement, to keep false alarms low:
   judge reads the creature's later acts without it.
 - ``kinship``: the kinship term against the recorded tie's term (read from the edge's reason, "Lazlo is
   Orsolya's son"), by role: a nephew is no son, an aunt no mother; refuted by the edge id.
-- ``count``: an ordinal or count word against the quantity held ("his second vial" of one); refuted by
-  ``<item>-quantity``.
+- ``count``: an ordinal or count word against the quantity held ("his second vial" of one), by the holder
+  the words name, else by every holder together (an exact count or a bound only when one holds it all);
+  refuted by ``<item>-quantity``.
 - ``attitude``: warmth or hostility shown by behaviour against a strong recorded attitude (-40 or below,
   +60 or above) of the actor toward the other, refuted by the edge id; or hostility toward the one who
   charmed the actor (a condition with its source), refuted by ``<actor>-condition-charmed``.
@@ -257,18 +258,25 @@ def _count(c: Claim, snap: WorldSnapshot) -> Verdict:
         for ch in snap.round.changes
         if ch.get("kind") == "transfer_item" and ch.get("item") == item
     )
+    want: dict[str, int] = {}
+    for part in filter(None, c.detail.split(";")):
+        name, _, value = part.partition("=")
+        if value.isdigit():
+            want[name] = int(value)
     if holder != "*":
         if holder not in held:
             return Verdict(c, "unknown")
         have = held[holder].quantity
     else:
         have = sum(h.quantity for h in held.values())
-    want: dict[str, int] = {}
-    for part in filter(None, c.detail.split(";")):
-        name, _, value = part.partition("=")
-        if value.isdigit():
-            want[name] = int(value)
+        if len(held) > 1 and "min" not in want:
+            # whose stack an exact count or a bound tells is not said: the total is no one's to hold it to;
+            # "at least N" still cannot pass the total
+            return Verdict(c, "unknown", None, "several holders")
     name = it.name
+    if "max" in want and have > want["max"]:
+        told = f"there are {have} {name}, not {want['max']} or fewer"
+        return Verdict(c, "contradicted", f"{item}-quantity", told)
     if "exact" in want and want["exact"] not in (have, have + used):
         return Verdict(c, "contradicted", f"{item}-quantity", f"there are {have} {name}, not {want['exact']}")
     # an ordinal or a count word names what is held now ("her second vial" needs two in hand); an exact count

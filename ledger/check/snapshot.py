@@ -53,6 +53,7 @@ class Entity:
     conditions: frozenset[str] = frozenset()
     owner: str | None = None  # the player's user id for a PC
     pronoun: str | None = None  # "he" | "she" | "they" | "it"; None: any (pronouns then resolve by position)
+    unit: str | None = None  # what an item's quantity counts, when the record says ("litre", "mithqal")
     visibility: str = "public"
     # who caused a condition, when the record says: (("charmed", "npc-lady-vey"),) for "charmed by Lady Vey"
     condition_sources: tuple[tuple[str, str], ...] = ()
@@ -466,6 +467,7 @@ def snapshot_from_dict(raw: Mapping[str, Any], round_name: str | None = None) ->
                     conditions=conditions,
                     owner=e.get("owner"),
                     pronoun=e.get("pronoun"),
+                    unit=e.get("unit"),
                     visibility=str(e.get("visibility", "public")),
                     condition_sources=sources,
                     description=str(e.get("description", "")),
@@ -713,6 +715,7 @@ def snapshot_from_world(
                 tuple(Alias(a) for a in it.aliases),
                 visibility=it.visibility,
                 description=it.description,
+                unit=str(it.properties["unit"]) if it.properties.get("unit") else None,
             )
         )
         if it.id not in held_items:

@@ -12,15 +12,21 @@ A count word tied to an item mention says how many of the item there are, and
 - a plural mention ("the vials of squid ink", "gold nuggets") of an item whose own name is singular: at
   least two;
 - an ordinal told as the last one ("the sixth, his very last") or a count closed by a phrase of totality
-  ("two cartridges, and that's the whole arsenal"): exactly that many (:mod:`.count_totals`).
+  ("two cartridges, and that's the whole arsenal"): exactly that many (:mod:`.count_totals`);
+- a count of the unit the record counts the item in ("three mithqals of gold dust", "a pinch of gold dust,
+  three mithqals at most"), and a bound told around a count ("at most three", "no more than three":
+  ``max``; "at least three": ``min``).
 
-Imports :mod:`.lexicon`, :mod:`.names`, :mod:`.sentence` and :mod:`.count_totals`; :func:`_counts` is one
-pass over a sentence.
+A count word's claim names the holder whose stack it counts when the words say (:mod:`.count_holders`:
+"the seven cores you took", "Musa's eight slabs"), else ``*``. Imports :mod:`.lexicon`, :mod:`.names`,
+:mod:`.sentence`, :mod:`.count_totals` and :mod:`.count_holders`; :func:`_counts` is one pass over a
+sentence.
 """
 
 from __future__ import annotations
 
 from ledger.check.claims import Claim, Modality
+from ledger.check.extract.count_holders import bound_of, comparison_only, count_holder
 from ledger.check.extract.count_totals import (
     bridged_count,
     elided_last,
@@ -192,7 +198,7 @@ def _counts(s: _Sentence) -> None:
         return
     made: set[tuple[str, str]] = set()
 
-    def claim(m: Mention, detail: str, at: Mention | None = None) -> None:
+    def claim(m: Mention, detail: str, at: Mention | None = None, holder: str = "*") -> None:
         assert m.id is not None
         if (m.id, detail) in made:
             return
@@ -201,7 +207,10 @@ def _counts(s: _Sentence) -> None:
         if s.future_or_asked(at or m):
             # "jokes that the ghost will come for her twenty guineas": a count still to come or asked about
             mod = Modality(mod.in_dialogue, True, mod.memory, mod.rumour, mod.negated)
-        s.ex.claims.append(Claim("count", (m.id, "*"), s.raw.strip(), s.span, mod, detail))
+        elif mod.hypothetical and comparison_only(s, (at or m).i):
+            # "lighter than you would like, Musa: three mithqals at most": the comparison frames only itself
+            mod = Modality(mod.in_dialogue, False, mod.memory, mod.rumour, mod.negated)
+        s.ex.claims.append(Claim("count", (m.id, holder), s.raw.strip(), s.span, mod, detail))
 
     sums = _tells_a_sum(s) if any(_is_money(s, m) for m in items) else False
     for m in items:
@@ -219,6 +228,9 @@ def _counts(s: _Sentence) -> None:
             if toks[k].low in _DETERMINERS:
                 break
             k -= 1
+        # the count phrase's first word after its determiner: "your [seven] cores", "Musa's [three] ..."
+        first = m.i - len(words) + (1 if words and words[-1] in _DETERMINERS else 0)
+        first = max([first, *(q + 1 for q in range(first, m.i) if toks[q].poss)])
         of_at = (
             m.i - 1  # an owner inside the item's own name: "five of Gideon's letters"
             if m.i - 1 >= s.a and toks[m.i - 1].low == "of"
@@ -228,6 +240,17 @@ def _counts(s: _Sentence) -> None:
             if k >= s.a and toks[k].low == "of"
             else -1
         )
+        unit_at = _unit_before(s, m, of_at)
+        if unit_at >= 0:
+            # "three mithqals of gold dust", "the four litre bottles of spirt you have left": the record's own
+            # unit counted, bounded ("at most three mithqals") or all there is
+            n = 1 if toks[unit_at].low == "one" else _number(toks[unit_at].low) or 0
+            told_all = _all_there_is(s, m, [toks[unit_at].low]) or total_later(
+                s, unit_at, m.j, n, _item_starts(items, m)
+            )
+            bound = bound_of(s, unit_at, of_at, n)
+            claim(m, bound or (f"exact={n}" if told_all else f"min={n}"), None, count_holder(s, m, unit_at))
+            continue
         if of_at >= 0:
             # "one of his two ...": a partitive is the holdings pass's count, but "the fifth of his harpoons"
             # still needs five, and "the pair of candles" two
@@ -267,7 +290,8 @@ def _counts(s: _Sentence) -> None:
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
                 n = 6  # "half a dozen"
             whole = _all_there_is(s, m, words) or total_later(s, m.i - 1, m.j, n, _item_starts(items, m))
-            claim(m, f"exact={n}" if whole else f"min={n}")
+            bound = bound_of(s, m.i - 1, m.j, n)
+            claim(m, bound or (f"exact={n}" if whole else f"min={n}"), None, count_holder(s, m, first))
         elif _head_plural(s, m):
             claim(m, "min=2")
         left = _left_later(s, m, items)
@@ -280,7 +304,14 @@ def _counts(s: _Sentence) -> None:
             if toks[q].text != ",":
                 continue
             nxt = toks[q + 1].low
-            if nxt == "both":
+            some = 1 if nxt == "one" else _number(nxt)
+            if some is not None and _is_unit(s, m, q + 2):
+                # "a pinch of gold dust knotted in the leather, three mithqals at most": the amount set off,
+                # in the record's own unit (so no other thing named since is what it counts)
+                bound = bound_of(s, q + 1, q + 3, some)
+                told_all = total_after(s, q + 3, some, q + 1)  # "..., three mithqals, all he has"
+                claim(m, bound or f"{'exact' if told_all else 'min'}={some}", None, count_holder(s, m, first))
+            elif nxt == "both":
                 claim(m, "exact=2")
             elif nxt == "all" and _number(toks[q + 2].low) is not None and not _named_since(toks, m.j, q):
                 # "lights candles for the dead, all nine": what is named since is what is counted
@@ -344,6 +375,31 @@ def _counts(s: _Sentence) -> None:
 
 
 _BE = frozenset({"is", "was", "are", "were", "be", "been", "being", "'s", "’s"})
+
+
+def _is_unit(s: _Sentence, m: Mention, q: int) -> bool:
+    """True when token ``q`` is the unit the record counts item ``m`` in ("mithqals" of gold dust counted
+    in mithqals, "litre" of spirit kept by the litre)."""
+    e = s.snap.entities.get(m.id or "")
+    if e is None or not e.unit or q >= s.b or s.tokens[q].quoted:
+        return False
+    unit, low = e.unit.lower(), s.tokens[q].low
+    return low in (unit, unit + "s", unit + "es", unit[:-1] + "ies") or noun_lemma(low) == unit
+
+
+def _unit_before(s: _Sentence, m: Mention, of_at: int) -> int:
+    """The token of a count of the record's unit before "of" and the item ("three mithqals of gold dust",
+    "four litre bottles of spirt": a unit and at most one noun after it), or -1."""
+    toks = s.tokens
+    if of_at < s.a + 2 or of_at != m.i - 1:
+        return -1
+    for size in (1, 2):
+        at = of_at - size - 1
+        if at < s.a or (_number(toks[at].low) is None and toks[at].low != "one") or toks[at].low == "dozen":
+            continue
+        if _is_unit(s, m, at + 1) and all(toks[q].text.isalpha() for q in range(at + 1, of_at)):
+            return at
+    return -1
 
 
 def _bridged(s: _Sentence) -> None:

@@ -501,12 +501,23 @@ def owner_of(e: Entity, snapshot: WorldSnapshot) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def gender_of(e: Entity) -> str | None:
+    """ "he" or "she" for a creature: a gendered title its public recorded names open with ("Miss
+    Hargreave", "Herr Vogt") before the pronoun, which may have been read off a description that names
+    someone else first ("Josiah's daughter, who has taken up his red coat"); None when neither tells."""
+    for a in e.names():
+        words = [w.lower() for w in _words(a.name)]
+        if a.visibility == "public" and len(words) > 1 and TITLES.get(words[0]) in ("he", "she"):
+            return TITLES[words[0]]
+    return e.pronoun if e.pronoun in ("he", "she") else None
+
+
 def fits_gender(e: Entity | None, gender: str | None) -> bool:
     """True when ``e`` may be called by a word implying ``gender`` ("he"/"she"; None fits anyone)."""
     if gender is None or e is None:
         return True
-    if e.pronoun in ("he", "she"):
-        return e.pronoun == gender
+    if (told := gender_of(e)) is not None:
+        return told == gender
     return e.pronoun not in ("they", "it")
 
 

@@ -21,6 +21,7 @@ from ledger.check.extract.linker import (
     HONORIFICS,
     age_degree,
     alias_title_variants,
+    gender_of,
     is_common_word,
     item_variants,
     narrow,
@@ -340,6 +341,16 @@ def _derived_person(
 ) -> tuple[int, tuple[str, ...], bool] | None:
     n = len(tokens)
     k = i
+    if (
+        i > 0
+        and tokens[i].text[:1].isupper()
+        and (
+            (lows[i - 1] in HONORIFICS and tokens[i - 1].quoted == tokens[i].quoted)
+            or (lows[i - 1] in AGES and _age_epithet(tokens, i - 1))
+            or (i > 1 and lows[i - 2] == "the" and age_degree(lows[i - 1]) is not None)
+        )
+    ):
+        return None  # "Old Fenn", "Mr Fenn", "the elder Fenn": read with the word before, or not at all
     the = lows[k] == "the"
     if the:
         role = _role_at(tokens, lows, i, index, snap)
@@ -348,7 +359,7 @@ def _derived_person(
         k += 1
     age: str | None = None
     compared = the and k < n and age_degree(lows[k]) is not None
-    if k < n and (compared or (lows[k] in AGES and (the or tokens[k].text[:1].isupper()))):
+    if k < n and (compared or (lows[k] in AGES and (the or _age_epithet(tokens, k)))):
         age = age_degree(lows[k]) or lows[k]
         k += 1
     gender: str | None = None
@@ -398,12 +409,26 @@ def _derived_person(
             cands = titled or cands
         if len(cands) > 1:
             cands = _by_pronoun(tokens, lows, end, cands, snap)
+        if len(cands) > 1 and (age is not None or gender is not None):
+            # "old Fenn" of two brothers, "Mr Fenn" of two men: the word was meant to tell them apart and
+            # does not; who stands in the scene is no answer to it (the dead father is seldom there)
+            return None
         if len(cands) > 1:
             cands = narrow(cands, snap)
         if not cands:
             return None
         return end - i, cands, False
     return None
+
+
+def _age_epithet(tokens: list[Token], k: int) -> bool:
+    """True when the age word at ``k`` is an epithet before a name: capitalised ("Old Fisk"), or in lower
+    case mid-sentence with no article or possessive before it ("old Hargreave bellows"), not an adjective
+    of a thing named after the family ("an old Hargreave poster", "his old Hargreave coat")."""
+    if tokens[k].text[:1].isupper():
+        return True
+    prev = tokens[k - 1] if k > 0 else None
+    return prev is None or not (prev.poss or prev.low in _DETERMINERS or prev.low in ("a", "an"))
 
 
 def _role_at(
@@ -446,7 +471,7 @@ def _by_pronoun(
         want = _PRONOUN_GENDER.get(lows[q])
         if want is None:
             continue
-        fit = tuple(c for c in cands if snap.entities[c].pronoun == want)
+        fit = tuple(c for c in cands if gender_of(snap.entities[c]) == want)
         return fit if len(fit) == 1 else cands
     return cands
 

@@ -322,6 +322,12 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
         if _down_told(" ".join(first + tail.split()[4:6])) and not m.poss:
             s.claim("condition", (eid, "unconscious"), m, s.modality(m), "down")
             continue
+        if v is None and m.j < s.b and toks[m.j].low in ("has", "have") and not m.poss and not m.quoted:
+            # "Ilyin has the guitar across his knee and is easing a peg up": having is no act, but the verbs
+            # chained after it are the subject's own
+            for k2, lemma2 in _chained_verbs(s, m.j, c1, past_things=True):
+                if lemma2 != "be":
+                    _act(s, m, eid, kind, k2, lemma2, s.modality(m, k2), c1, False)
         if v is None and _occupies(s, m, eid, kind, c1):
             continue
         if v is None:
@@ -469,8 +475,9 @@ def _present_in(s: _Sentence) -> bool:
     return False
 
 
-def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
-    """Later verbs of the same subject: "stretches his arms, strolls over and helps himself"."""
+def _chained_verbs(s: _Sentence, k: int, c1: int, *, past_things: bool = False) -> list[tuple[int, str]]:
+    """Later verbs of the same subject: "stretches his arms, strolls over and helps himself"; with
+    ``past_things``, past a thing named on the way ("has the fiddle on his knee and is tuning it")."""
     out: list[tuple[int, str]] = []
     toks = s.tokens
     first = toks[k].low
@@ -479,9 +486,16 @@ def _chained_verbs(s: _Sentence, k: int, c1: int) -> list[tuple[int, str]]:
         t = toks[q]
         if t.quoted:
             break
-        if any(x.i == q for x in s.mentions) or t.low in ("he", "she", "it", "they", "who", "which", "that"):
+        named = next((x for x in s.mentions if x.i == q), None)
+        if named is not None and past_things and s.kind(named) not in ("pc", "npc", "monster"):
+            continue
+        if named is not None or t.low in ("he", "she", "it", "they", "who", "which", "that"):
             break
         if toks[q - 1].text in (",", "and") or toks[q - 1].low == "then":
+            ing = toks[q + 1].low if q + 1 < min(c1, s.b) and t.low in ("is", "are") else ""
+            if ing.endswith("ing") and (doing := verb_lemma(ing)) is not None and not toks[q + 1].quoted:
+                out.append((q + 1, doing))  # "... and is easing the fourth peg up": the participle's verb
+                continue
             base = VERBS.get(t.low)
             if base is None and t.text.islower() and not t.poss:
                 # a verb the hand table lacks ("... and blows a kiss"), only before an object or a particle
