@@ -25,7 +25,9 @@ from ledger.check.extract import (
     content_words,
     extract,
 )
+from ledger.check.extract.acquaintance import stranger_verdict
 from ledger.check.extract.item_scene import tells_finding
+from ledger.check.extract.relations import is_kin_kind, kin_worded
 from ledger.check.extract.thread_roles import direction_conflict
 from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.extract.verbs import verb_class
@@ -92,7 +94,6 @@ _IDLE_AFTER = frozenset(
 _DETERMINERS = frozenset({"a", "an", "the", "his", "her", "their", "its", "my", "your", "our"})
 # giving up an action: a narrator may not make a PC drop what their player chose to do
 _ABANDON = frozenset({"abandon", "quit", "forsake", "desert", "neglect", "cease"})
-_KIN_KINDS = ("kin", "family", "sibling", "brother", "sister", "parent", "child", "spouse", "twin", "cousin")
 
 
 def _visible(audience: str) -> frozenset[str] | None:
@@ -429,15 +430,17 @@ class _Judge:
             return Verdict(c, "supported", None, "changed this round")
         shown = [e for e in edges if self.sees(e.visibility)]
         hidden = [e for e in edges if not self.sees(e.visibility)]
+        if kind == "stranger":
+            return stranger_verdict(c, shown)
         if kind == "notkin":
-            kin = [e for e in shown if any(k in e.kind for k in _KIN_KINDS)]
+            kin = [e for e in shown if is_kin_kind(e.kind)]
             if kin:
                 return Verdict(
                     c, "contradicted", kin[0].id, f"recorded tie is {kin[0].kind}: {kin[0].reason}"
                 )
             return Verdict(c, "unknown")
         if kind == "kin":
-            kin = [e for e in edges if any(k in e.kind for k in _KIN_KINDS)]
+            kin = [e for e in edges if kin_worded(e.kind)]
             if any(self.sees(e.visibility) for e in kin):
                 return Verdict(c, "supported")
             if kin:

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 
 from ledger.check.claims import Claim, Verdict
 from ledger.check.extract.lifts import LIFTED
-from ledger.check.extract.relations import KIN_TERMS, kin_role
+from ledger.check.extract.relations import KIN_TERMS, edge_kin_role, kin_role
 from ledger.check.snapshot import Edge, Entity, WorldSnapshot
 
 MEANING_KINDS = frozenset({"health", "senses", "condition_gone", "kinship", "count", "attitude"})
@@ -188,6 +188,10 @@ def recorded_kinship(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str,
     for ed in snap.edges:
         found = _REASON.match(ed.reason.strip())
         if found is None:
+            # an edge kind that is a kin term itself ("daughter": the source is the target's daughter)
+            if edge_kin_role(ed.kind) is not None:
+                low = ed.kind.lower()
+                out.setdefault((ed.source, ed.target), (low if kin_role(low) else low.split("-")[-1], ed))
             continue
         x = set(found.group("x").lower().replace("'", " ").split()) - _NAME_NOISE
         src, tgt = _name_words(snap.entities.get(ed.source)), _name_words(snap.entities.get(ed.target))

@@ -35,43 +35,29 @@ _INVERSE_ROLE = {
     "betrothed": "betrothed",
 }
 _COPULAS = frozenset({"is", "was", "are", "were", "be", "been", "being", "as"})
+_DENIALS = frozenset({"not", "never", "no"})
 
 
 def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]:
     """(possessor, kin role) -> the relatives a public kin record names: "Dunstan is Thane Osric's younger
     brother" files Dunstan under (Osric, sibling). Built once per snapshot from the records' own sentences:
     the one named first (the record's source, or its target when the sentence opens with the target's name)
-    is the relative, the possessive before the term is the other."""
+    is the relative, the possessive before the term is the other; failing that, from an edge kind that is a
+    kin term itself (``"daughter"``: the source is the target's daughter)."""
     found = snap.cache.get("kin_relatives")
     if found is not None:
         return cast("Mapping[tuple[str, str], tuple[str, ...]]", found)
-    from ledger.check.extract.relations import kin_role  # relations reads mentions from this module
-
     out: dict[tuple[str, str], list[str]] = {}
     for ed in snap.edges:
-        if ed.visibility != "public" or not ed.reason:
+        if ed.visibility != "public":
             continue
-        words = "".join(c if c.isalnum() or c in "'-" else " " for c in ed.reason.replace("’", "'")).split()
-        terms = [
-            (q, kin)
-            for q, w in enumerate(words)
-            if (kin := kin_role(w)) is not None
-            and not w.lower().endswith("s")
-            and _whose(words[max(0, q - 1 - _KIN_ADJ_MAX) : q])
-        ]
-        if len(terms) != 1:
-            continue
-        first = words[0].lower()
         source, target = snap.entities.get(ed.source), snap.entities.get(ed.target)
         if source is None or target is None:
             continue
-        if _called(source, first):
-            relative, possessor = source, target
-        elif _called(target, first):
-            relative, possessor = target, source
-        else:
+        tie = _reason_tie(ed.reason, source, target) or _kind_tie(ed.kind, source, target)
+        if tie is None:
             continue
-        role, gender = terms[0][1]
+        relative, possessor, (role, gender) = tie
         if not _gender_fits(relative, gender):
             continue
         out.setdefault((possessor.id, role), []).append(relative.id)
@@ -83,6 +69,38 @@ def _kin_index(snap: WorldSnapshot) -> Mapping[tuple[str, str], tuple[str, ...]]
     index = {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
     snap.cache["kin_relatives"] = index
     return index
+
+
+def _reason_tie(reason: str, source: Entity, target: Entity) -> tuple[Entity, Entity, tuple[str, str]] | None:
+    """(relative, possessor, (role, gender)) from a kin record's sentence: "Dunstan is Thane Osric's younger
+    brother" (the one named first is the relative); None when the sentence names no single tie so."""
+    from ledger.check.extract.relations import kin_role  # relations reads mentions from this module
+
+    words = "".join(c if c.isalnum() or c in "'-" else " " for c in reason.replace("’", "'")).split()
+    terms = [
+        kin
+        for q, w in enumerate(words)
+        if (kin := kin_role(w)) is not None
+        and not w.lower().endswith("s")
+        and _whose(words[max(0, q - 1 - _KIN_ADJ_MAX) : q])
+    ]
+    if len(terms) != 1 or not words:
+        return None
+    first = words[0].lower()
+    if _called(source, first):
+        return source, target, terms[0]
+    if _called(target, first):
+        return target, source, terms[0]
+    return None
+
+
+def _kind_tie(kind: str, source: Entity, target: Entity) -> tuple[Entity, Entity, tuple[str, str]] | None:
+    """(relative, possessor, (role, gender)) from an edge whose kind is itself a kin term from the source's
+    side (the scenario format's ``edge_kind = "daughter"``: the source is the target's daughter)."""
+    from ledger.check.extract.relations import edge_kin_role
+
+    role = edge_kin_role(kind)
+    return (source, target, role) if role is not None else None
 
 
 def _whose(before: list[str]) -> bool:
@@ -106,8 +124,9 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
     term name the one relative the record ties to that person by that term, when it is one; the phrase
     becomes that relative's mention (the possessor is named only to say whose). Not after a copula ("he is
     the Thane's brother" is a kinship claim for :mod:`.relations`) nor before a name in apposition."""
-    from ledger.check.extract.relations import KIN_TERMS
+    from ledger.check.extract.relations import KIN_TERMS, modifier
 
+    mentions = [m for m in mentions if not _kin_word_as_thing(m, tokens, snap, KIN_TERMS)]
     index = _kin_index(snap)
     if not index:
         return mentions
@@ -126,6 +145,8 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
             if tokens[q].low in KIN_TERMS:
                 term = q
                 break
+            if not modifier(tokens[q].text):
+                break
         role = KIN_TERMS.get(tokens[term].low) if term is not None else None
         relatives = index.get((e.id, role[0]), ()) if role is not None else ()
         after = tokens[term + 1] if term is not None and term + 1 < n else None
@@ -134,7 +155,8 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
             term is None
             or role is None
             or len(relatives) != 1
-            or before in _COPULAS
+            or before in _COPULAS | _DENIALS  # "is (not) Hobb's child": said of someone, not naming them
+            or before.endswith("n't")
             or (after is not None and after.text[:1].isupper() and not after.quoted)
             or (
                 after is not None
@@ -152,6 +174,21 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
         out.append(Mention((rel.id,), m.i, term + 1, tokens[term].poss, False, "public", True))
     out = _kin_of_phrases(out, tokens, snap, index, KIN_TERMS)
     return _kin_by_pronoun_phrases(out, tokens, snap, index, KIN_TERMS)
+
+
+_OWNERS = frozenset({"his", "her", "their", "my", "your", "our"})
+
+
+def _kin_word_as_thing(
+    m: Mention, tokens: list[Token], snap: WorldSnapshot, kin_terms: Mapping[str, tuple[str, str]]
+) -> bool:
+    """True when ``m`` names a thing by a lower-case kin word after a possessive pronoun: "her mother" is a
+    person, not the sourdough starter a record calls "the Mother"."""
+    e = snap.entities.get(m.id or "")
+    if e is None or e.kind in ("pc", "npc", "monster") or m.j - m.i != 1 or m.i == 0:
+        return False
+    t = tokens[m.i]
+    return t.text.islower() and t.low in kin_terms and tokens[m.i - 1].low in _OWNERS
 
 
 def _gender_fits(relative: Entity, gender: str) -> bool:
@@ -192,7 +229,7 @@ def _kin_of_phrases(
             or tokens[the].low != "the"
             or len(relatives) != 1
             or any(q in covered or tokens[q].quoted for q in range(the, m.i))
-            or (the > 0 and tokens[the - 1].low in _COPULAS)
+            or (the > 0 and tokens[the - 1].low in _COPULAS | _DENIALS)
         ):
             out.append(m)
             continue
@@ -219,6 +256,8 @@ def _kin_by_pronoun_phrases(
     earlier in the same sentence whose pronoun the possessive fits (else the previous sentence's only one,
     see :func:`_pronoun_owner`). Like "Osei's father" (above), but the possessor told by a pronoun; with no
     such creature the pronoun is not guessed at."""
+    from ledger.check.extract.relations import modifier
+
     starts = {m.i for m in mentions}
     covered = {q for m in mentions for q in range(m.i, m.j)}
     n = len(tokens)
@@ -234,6 +273,8 @@ def _kin_by_pronoun_phrases(
             if tokens[q].low in kin_terms:
                 term = q
                 break
+            if not modifier(tokens[q].text):
+                break  # "carried her as a child": no child of hers
         if term is None or tokens[term].poss:
             continue  # "her husband's will" names a thing by its owner, read by the item passes
         role = kin_terms[tokens[term].low]

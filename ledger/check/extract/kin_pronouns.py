@@ -28,6 +28,7 @@ from ledger.check.extract.relations import (
     NEAR_TERMS,
     _kin_tied,
     kin_role,
+    modifier,
     said_term,
 )
 from ledger.check.extract.sentence import _Sentence
@@ -52,14 +53,17 @@ def _fits(s: _Sentence, eid: str | None, gender: str) -> bool:
     )
 
 
-def _resolve(s: _Sentence, q: int, gender: str) -> str | None:
-    """The creature a he/she/his/her at token ``q`` stands for, or None when it is not clear."""
-    named = [m for m in s.ex.mentions if m.id and m.j <= q and not m.quoted and not m.poss]
+def _resolve(s: _Sentence, q: int, gender: str, exclude: str | None = None) -> str | None:
+    """The creature a he/she/his/her at token ``q`` stands for, or None when it is not clear; never
+    ``exclude`` (the one a phrase renames: in "Idra runs to Tamsin, her aunt" the owner is not Tamsin)."""
+    named = [
+        m for m in s.ex.mentions if m.id and m.j <= q and not m.quoted and not m.poss and m.id != exclude
+    ]
     here = [m.id for m in named if m.i >= s.a and _fits(s, m.id, gender)]
     if here:
         return here[-1]
     ante = s.ex.antecedent.get(s.a)
-    if ante and _fits(s, ante, gender):
+    if ante and ante != exclude and _fits(s, ante, gender):
         return ante
     fits = {m.id for m in named[-6:] if _fits(s, m.id, gender)}
     return next(iter(fits)) if len(fits) == 1 else None
@@ -101,7 +105,7 @@ def _kin_by_pronoun(s: _Sentence) -> None:
         ):
             continue  # "her sister's son": the head of a chain, read at its last term
         q = k - 1
-        while q >= s.a and toks[q].low not in ("his", "her") and toks[q].text.islower() and not toks[q].poss:
+        while q >= s.a and modifier(toks[q].text) and not toks[q].poss:
             if k - q > _ADJ_MAX:
                 break
             q -= 1
@@ -117,9 +121,7 @@ def _kin_by_pronoun(s: _Sentence) -> None:
             forms = chained[1].split("|")
             role, term = chained[0], forms[0] if said[1] != "f" else forms[1]
             q -= 1
-            while (
-                q >= s.a and toks[q].text.islower() and not toks[q].poss and toks[q].low not in ("his", "her")
-            ):
+            while q >= s.a and modifier(toks[q].text) and not toks[q].poss:
                 q -= 1
                 if q < k - 2 * _ADJ_MAX - 1:
                     break
@@ -127,12 +129,24 @@ def _kin_by_pronoun(s: _Sentence) -> None:
             continue
         if _figurative_or_apposed(s, q):
             continue
-        possessor = _resolve(s, q, "m" if toks[q].low == "his" else "f")
+        # "Idra runs to Tamsin, her aunt, ...": the phrase renames the creature before the comma, who is the
+        # relative; the owner is someone else
+        apposed = (
+            next(
+                (m.id for m in s.creatures() if m.j == q - 1 and not m.poss and m.id),
+                None,
+            )
+            if q - 1 > s.a and toks[q - 1].text == ","
+            else None
+        )
+        possessor = _resolve(s, q, "m" if toks[q].low == "his" else "f", exclude=apposed)
         if possessor is None:
             continue
         relative: str | None = None
         lead = q - 1
-        if lead > s.a and toks[lead].low in _COPULA:
+        if apposed is not None:
+            relative = apposed if _kin_tied(s, apposed, possessor) else None
+        elif lead > s.a and toks[lead].low in _COPULA:
             subj = toks[lead - 1].low
             if subj in _SUBJECT:
                 relative = _resolve(s, lead - 1, _SUBJECT[subj])

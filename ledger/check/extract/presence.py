@@ -180,6 +180,17 @@ _NAME_OBJECT_AFTER = frozenset(
 )
 
 
+def _clause_between(s: _Sentence, k: int, q: int) -> bool:
+    """True when a colon or a clause of its own (a subject pronoun, a relative word) stands between the
+    copula at ``k`` and the place at ``q``: "Duque is hardly a name to her: a man she has nodded to in the
+    lift car" places him nowhere (the place is the relative clause's)."""
+    return any(
+        t.text == ":" or t.low in ("he", "she", "they", "i", "we", "you", "who", "whom", "which", "that")
+        for t in s.tokens[k + 1 : q]
+        if not t.quoted
+    )
+
+
 def _is_object(s: _Sentence, m: Mention) -> bool:
     """True when ``m`` follows a preposition or a verb of owing: "Tamsin's debt to Brann still hangs"."""
     return m.i - 1 >= s.a and s.tokens[m.i - 1].low in _NAME_OBJECT_AFTER
@@ -382,7 +393,7 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
                 s.claim("acts", (eid,), m, mod, "be")
                 continue
             loc = _location_after(s, k)
-            if loc and loc.id:
+            if loc and loc.id and not _clause_between(s, k, loc.i):
                 s.claim("at", (eid, loc.id), m, mod, form)
             continue
         if (eid, m.i) in attributed:

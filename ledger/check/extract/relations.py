@@ -1,7 +1,8 @@
 """Relationship claims between two named creatures: kin, not kin, and a positive or negative attitude.
 
-Holds the kinship nouns and the attitude patterns. Imports :mod:`.lexicon`, :mod:`.names` and
-:mod:`.sentence`.
+Holds the kinship nouns and the attitude patterns, and which recorded edge kinds are kin
+(:func:`is_kin_kind`, :func:`edge_kin_role`). Imports :mod:`.lexicon`, :mod:`.names` and :mod:`.sentence`;
+strangerness is :mod:`.acquaintance`'s (imported lazily).
 """
 
 from __future__ import annotations
@@ -135,6 +136,58 @@ def kin_role(term: str) -> tuple[str, str] | None:
     return KIN_TERMS.get(low) or (KIN_TERMS.get(low[:-1]) if low.endswith("s") else None)
 
 
+# words in an edge kind that make a kin word a bond of another sort: "sworn-brother", "oath-sister"
+_FICTIVE = frozenset({"sworn", "oath", "blood", "battle", "shield", "spiritual", "milk", "god"})
+# words before a kin word in an edge kind that keep its tie: "estranged-wife", "elder-sister"
+_KIND_QUALIFIERS = frozenset(
+    {
+        "estranged",
+        "late",
+        "dead",
+        "elder",
+        "eldest",
+        "older",
+        "oldest",
+        "younger",
+        "youngest",
+        "twin",
+        "adoptive",
+    }
+    | {"adopted", "foster", "only", "beloved", "former", "ex"}
+)
+
+
+def edge_kin_role(kind: str) -> tuple[str, str] | None:
+    """(role, gender) of a recorded edge kind that is itself a kinship term from the source's side
+    ("daughter", "aunt", "estranged-wife", "half-sister"); None for "kin" (no term), for a bond named with a
+    kin word ("sworn-brother") or for any other kind."""
+    low = kind.lower().replace("_", "-").strip()
+    role = kin_role(low)  # a far term ("mother-in-law") is no nearer tie in a record (see NEAR_TERMS)
+    if role is not None:
+        return role
+    parts = low.split("-")
+    if len(parts) != 2 or parts[0] not in _KIND_QUALIFIERS:
+        return None
+    return kin_role(parts[1])  # "estranged-wife", "late-husband", "elder-sister"
+
+
+def is_kin_kind(kind: str) -> bool:
+    """True when a recorded edge kind says kin: "kin", "family", or a kinship term ("daughter", "aunt")."""
+    parts = kind.lower().replace("_", "-").replace(" ", "-").split("-")
+    if _FICTIVE & set(parts):
+        return False
+    if any(w.startswith(("kin", "family", "relative")) for w in parts) or "law" in parts:
+        return True  # "kin", "kinswoman", "family", "mother-in-law"
+    return edge_kin_role(kind) is not None or any(w in NEAR_TERMS for w in ("-".join(parts), parts[-1]))
+
+
+def kin_worded(kind: str) -> bool:
+    """True when a recorded edge kind is kin or is named with a kin word ("sworn-brother", "oath-sister"):
+    a text calling the two "brothers" then agrees with it, though the bond is not of blood."""
+    parts = kind.lower().replace("_", "-").replace(" ", "-").split("-")
+    return is_kin_kind(kind) or any(kin_role(w) for w in parts)
+
+
 def said_term(word: str) -> str:
     """The term a kinship claim carries for ``word``: itself, or the nearer term a far one is judged as
     ("father-in-law" -> "father", see :data:`NEAR_TERMS`)."""
@@ -161,7 +214,11 @@ _NEGATIVE = re.compile(
 
 
 def _relations(s: _Sentence) -> None:
-    """Kinship ("Wei's brother") and attitude ("greets his old friend") between two named creatures."""
+    """Kinship ("Wei's brother") and attitude ("greets his old friend") between two named creatures;
+    strangerness ("Bram is hardly more than a name to her") by :mod:`.acquaintance`."""
+    from ledger.check.extract.acquaintance import _acquaintance  # it reads this module's kin kinds
+
+    _acquaintance(s)
     creatures = [c for c in s.creatures() if c.id]
     if len({c.id for c in creatures}) < 2:
         return
@@ -234,12 +291,39 @@ def _relations(s: _Sentence) -> None:
             other = after[0] if after else (min(rest, key=lambda x: abs(x.i - k)) if rest else None)
             if other is None or a.id is None or other.id is None:
                 break
+            if not _aimed(s, found, other):
+                continue  # "hates the way Idra limps", "her feud with the miller worries Idra"
             from ledger.check.extract.valence import ended, feigned  # valence reads this module's neighbours
 
             if (kind == "positive" and feigned(s)) or ended(s):
                 return  # "greets him warmly, but her eyes stay cold"; "was once his friend": not now
             s.claim("relation", (a.id, other.id, kind), a, s.modality(a), found.group(0))
             return
+
+
+# attitude words that take their person as a direct object ("hates Voss", "dotes on Lark") or after "with"
+# ("a feud with Voss"): anyone named further on is not the one they are aimed at
+_VERB_LIKE = re.compile(
+    r"(?:hates|loathes|despises|adores?|dotes? on|devoted to|fond of|trusts|(?:thinks?|thought) the world of|"
+    r"soft spot for|looks? up to|spits at)$"
+)
+_WITH_LIKE = frozenset({"feud"})
+
+
+def _aimed(s: _Sentence, found: re.Match[str], other: Mention) -> bool:
+    """True when an attitude word's person is ``other``: for a verb, the mention right after it (past an
+    article of a title: "trusts the Warden"); for a feud, the one after "with"; a noun ("friend", "enemy")
+    reaches any."""
+    word = found.group(0)
+    at = s.span[0] + found.end()
+    nxt = next((i for i in range(s.a, s.b) if s.tokens[i].start >= at), s.b)
+    if _VERB_LIKE.fullmatch(word):
+        if nxt < s.b and s.tokens[nxt].low in ("him", "her", "them"):
+            return True  # "Lorcan, the man who loathes her": the pronoun's creature, by nearness
+        return other.i == nxt or (other.i == nxt + 1 and s.tokens[nxt].low == "the")
+    if word in _WITH_LIKE:
+        return nxt < s.b and s.tokens[nxt].low == "with" and other.i in (nxt + 1, nxt + 2)
+    return True
 
 
 def _relation_by_pronoun(s: _Sentence) -> None:
@@ -277,13 +361,27 @@ def _relation_by_pronoun(s: _Sentence) -> None:
 
 
 _COPULA = frozenset({"is", "was", "are", "were"})
+# words that never stand between an owner and a kin term as its modifiers: "carried her as a child" names
+# no child of hers, "took him for a son" no son
+_NOT_MODIFIERS = frozenset(
+    {"as", "a", "an", "the", "of", "to", "for", "with", "by", "in", "on", "at", "from", "into", "and", "or"}
+    | {"but", "like", "than", "when", "while", "if", "is", "was", "were", "are", "be", "been", "who", "that"}
+    | {"this", "these", "those", "his", "her", "its", "their", "my", "your", "our", "since", "once", "ever"}
+)
+
+
+def modifier(word: str) -> bool:
+    """True when ``word`` may modify a kin term after its owner ("her late sister", "his only son")."""
+    return word.isalpha() and word.islower() and word not in _NOT_MODIFIERS
+
+
 _KIN_ADJ_MAX = 2  # "Farida's younger brother", "the Regent's only living son"
 
 
 def _kin_tied(s: _Sentence, a: str, b: str) -> bool:
     """True when the snapshot records a kin tie between ``a`` and ``b`` (kind or reason says kin)."""
     for e in s.snap.edges_by_pair.get(frozenset((a, b)), ()):
-        if "kin" in e.kind or "family" in e.kind or any(kin_role(w) for w in e.reason.lower().split()):
+        if is_kin_kind(e.kind) or any(kin_role(w) for w in e.reason.lower().split()):
             return True
     return False
 
@@ -352,7 +450,10 @@ def _kinship(s: _Sentence) -> None:
             continue
         made.add((relative, possessor.id))
         mod = s.modality(possessor)
-        mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+        # a kin phrase presupposes its tie under a question or a supposing ("asks after Wei's uncle Voss",
+        # "if Magda's daughter Lark comes"); only a copula's tie can be what is asked ("is Voss her uncle?")
+        hypo = mod.hypothetical and lead in _COPULA
+        mod = Modality(mod.in_dialogue, hypo, mod.memory, mod.rumour, False)
         s.claim("kinship", (relative, possessor.id, said_term(t.low)), possessor, mod, t.low)
 
 
@@ -364,7 +465,7 @@ def _pronoun_possessor(
     (a pronoun is too weak a link to judge a kinship on otherwise). Returns (possessor, phrase start)."""
     toks = s.tokens
     q = k - 1
-    while q > s.a and toks[q].text.islower() and toks[q].low not in _PRONOUN_POSS and k - q <= _KIN_ADJ_MAX:
+    while q > s.a and modifier(toks[q].text) and k - q <= _KIN_ADJ_MAX:
         q -= 1
     if q < s.a or toks[q].low not in ("his", "her") or not after:
         return None, k

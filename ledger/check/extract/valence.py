@@ -22,6 +22,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ledger.check.claims import Claim, Modality
+from ledger.check.extract.attitude_words import FEELING, KNOWING, REPROOF, mood
 from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
@@ -151,14 +152,16 @@ def _score(
     counted: set[int] = set()
     named = {q for m in s.mentions if m.id for q in range(m.i, m.j)}
     for n, (k, lemma) in enumerate(verbs):
-        if lemma in DISPLAYS or lemma in OTHER_SENSE or lemma in SPEECH:
-            continue  # a display, a word rated for another sense, or a tone of voice ("says sweetly")
+        if lemma in DISPLAYS | OTHER_SENSE | SPEECH | REPROOF | KNOWING or mood(lemma):
+            continue  # a display, a word rated for another sense, a tone of voice, a reproof, one's own mood
         end = verbs[n + 1][0] if n + 1 < len(verbs) else hi
         end = next((q for q in range(k + 1, end) if toks[q].low in _SUBORDINATE), end)
         if k + 1 < hi and toks[k + 1].low in _REFLEXIVE:
             continue  # "helps himself to a drink"
         if not any(k < q < end for q in at):
             continue  # "curses the cold and follows Pike out": the curse is not aimed at Pike
+        if lemma in FEELING and not ({k + 1, k + 2} & at and (k + 1 in at or toks[k + 1].low == "the")):
+            continue  # "hates the way Idra limps", "hates seeing her in pain": a feeling about a thing
         neg = any(toks[q].low in _NEGATORS or toks[q].low.endswith("n't") for q in range(max(s.a, k - 2), k))
         nxt = [toks[q].low for q in range(k + 1, min(hi, k + 5))]
         phrasal = next((w for (v, p), w in PHRASAL.items() if v == lemma and p in nxt), None)
@@ -182,10 +185,10 @@ def _score(
                     continue  # a creature's own name or title ("the smuggler") is no word of behaviour
                 w = toks[q].low
                 if w.isalpha() and q not in counted and not w.endswith("ly") and w not in _BODY_NOUNS:
-                    nv = valence(w)
+                    nv = 0.0 if mood(w) else valence(w)
                     if nv < 0 and _REMOVED & {x.low for x in toks[q + 1 : min(hi, q + 3)]}:
                         break  # "eases the gag from her mouth": a harm taken away is no harm done
-                    if nv and any_lemma(w) not in DISPLAYS | OTHER_SENSE:
+                    if nv and any_lemma(w) not in DISPLAYS | OTHER_SENSE | REPROOF:
                         v += nv
                         counted.add(q)
                         words.append(w)
@@ -199,7 +202,7 @@ def _score(
             if q + 1 == end and end < hi and n + 1 < len(verbs) and end == verbs[n + 1][0]:
                 continue  # "glares at her, then tenderly wraps his daughter": the next verb's adverb
             if s.a <= q < hi and q not in counted and toks[q].low.endswith("ly") and not toks[q].quoted:
-                av = valence(toks[q].low)
+                av = 0.0 if mood(toks[q].low) else valence(toks[q].low)
                 if av:
                     v += av
                     counted.add(q)
