@@ -239,3 +239,15 @@ def test_a_kin_word_after_a_possessive_is_a_person_not_a_thing_named_so() -> Non
     assert refuted("Idra frets about how her mother feels about the mill.", snap) == set()
     # control: the thing by its name, handed over here while Bram holds it at the quarry
     assert refuted("Tamsin hands Idra the Mother.", snap) == {"item-crock-holder"}
+
+
+def test_dislike_by_idiom() -> None:
+    assert refuted("Wren has never cared for Bram.") == {"edge-wren-bram"}
+    assert refuted("Wren can't abide Bram.") == {"edge-wren-bram"}
+    assert refuted("Wren has no love for Bram.") == {"edge-wren-bram"}
+    # controls: narrowed to one matter, a thing of hers, told as past, said in quotes, supposed
+    assert refuted("Tamsin can't stand Idra when she sulks.") == set()
+    assert refuted("Tamsin has never liked Idra's cooking.") == set()
+    assert refuted("Wren once distrusted Bram.") == set()
+    assert refuted('"I have never cared for Bram," Wren tells the sergeant.') == set()
+    assert refuted("Wren would never distrust Bram.") == set()

@@ -194,6 +194,11 @@ def said_term(word: str) -> str:
     return NEAR_TERMS.get(word, word)
 
 
+# dislike by idiom: "has never cared for the Regent", "can't abide him", "distrusts Voss"
+_DISLIKE = (
+    r"dislikes|distrusts|mistrusts|resents|(?:has |had )?never (?:cared for|liked|trusted)|"
+    r"(?:can[’']?t|cannot) (?:stand|abide|bear)|(?:no|little) love for"
+)
 _POSITIVE = re.compile(
     r"\b(?:old friend|dear friend|friend|friends|ally|allies|warmly|fondly|embraces?|embracing|hugs?|beloved|"
     r"trusted|brother-in-arms|affection|affectionately|comrade|fondness|fond of|tenderness|gratitude|"
@@ -209,7 +214,7 @@ _NOT_KIN = re.compile(
 )
 _NEGATIVE = re.compile(
     r"\b(?:enemy|enemies|sworn foe|foe|hatred|hates|loathes|despises|feud|nemesis|rival|spits at|"
-    r"murderous glare|bitter enemy)\b"
+    r"murderous glare|bitter enemy|" + _DISLIKE + r")\b"
 )
 
 
@@ -297,7 +302,11 @@ def _relations(s: _Sentence) -> None:
 
             if (kind == "positive" and feigned(s)) or ended(s):
                 return  # "greets him warmly, but her eyes stay cold"; "was once his friend": not now
-            s.claim("relation", (a.id, other.id, kind), a, s.modality(a), found.group(0))
+            mod = s.modality(a)
+            if re.search(r"\b(?:never|no|little|cannot)\b|n[’']t\b", found.group(0)):
+                # "has never cared for", "can't abide": the negation is the idiom's own, not a denial of it
+                mod = Modality(mod.in_dialogue, mod.hypothetical, mod.memory, mod.rumour, False)
+            s.claim("relation", (a.id, other.id, kind), a, mod, found.group(0))
             return
 
 
@@ -305,8 +314,11 @@ def _relations(s: _Sentence) -> None:
 # ("a feud with Voss"): anyone named further on is not the one they are aimed at
 _VERB_LIKE = re.compile(
     r"(?:hates|loathes|despises|adores?|dotes? on|devoted to|fond of|trusts|(?:thinks?|thought) the world of|"
-    r"soft spot for|looks? up to|spits at)$"
+    r"soft spot for|looks? up to|spits at|" + _DISLIKE + r")$"
 )
+# after the person, words that narrow a verb of feeling to one matter ("never trusted her with the keys",
+# "can't stand him when he sulks"): not an attitude toward the person as such
+_NARROWED = frozenset({"with", "to", "when", "whenever", "if", "around", "near", "about", "on", "in"})
 _WITH_LIKE = frozenset({"feud"})
 
 
@@ -319,8 +331,12 @@ def _aimed(s: _Sentence, found: re.Match[str], other: Mention) -> bool:
     nxt = next((i for i in range(s.a, s.b) if s.tokens[i].start >= at), s.b)
     if _VERB_LIKE.fullmatch(word):
         if nxt < s.b and s.tokens[nxt].low in ("him", "her", "them"):
-            return True  # "Lorcan, the man who loathes her": the pronoun's creature, by nearness
-        return other.i == nxt or (other.i == nxt + 1 and s.tokens[nxt].low == "the")
+            end = nxt + 1  # "Lorcan, the man who loathes her": the pronoun's creature, by nearness
+        elif not other.poss and (other.i == nxt or (other.i == nxt + 1 and s.tokens[nxt].low == "the")):
+            end = other.j
+        else:
+            return False
+        return end >= s.b or s.tokens[end].low not in _NARROWED
     if word in _WITH_LIKE:
         return nxt < s.b and s.tokens[nxt].low == "with" and other.i in (nxt + 1, nxt + 2)
     return True
