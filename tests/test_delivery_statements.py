@@ -230,3 +230,70 @@ async def test_posting_the_story_with_its_dice_claims_it_and_reads_only_the_repo
         assert courier.rounds == [1] and len(courier.public) == 1
     finally:
         await table.aclose()
+
+
+async def _open_round(table: Any) -> tuple[int, int]:
+    """The harbour campaign's id and its open round's id, everyone seated."""
+    await seat_everyone(table)
+    async with table.context.session() as s:
+        campaign = await service.find_campaign(s, guild_id=WHERE.guild_id, channel_id=WHERE.channel_id)
+        assert campaign is not None
+        rnd = await service.current_round(s, campaign_id=campaign.id)
+        assert rnd is not None
+    return campaign.id, rnd.id
+
+
+async def _round_state(table: Any, round_id: int) -> str:
+    async with table.context.engine.connect() as conn:
+        return str(
+            (await conn.execute(text("SELECT state FROM round WHERE id = :i"), {"i": round_id})).scalar_one()
+        )
+
+
+async def test_closing_a_round_on_sqlite_is_one_statement_that_commits_by_itself(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """The usual close (no follow-up owed) is the conditional UPDATE alone: no BEGIN IMMEDIATE before it.
+    Closing again changes nothing and returns the round as it is."""
+    from ledger.store.rounds import close_round
+
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        campaign_id, round_id = await _open_round(table)
+        with statements(table.context.engine) as seen:
+            async with table.context.session() as s:
+                view = await close_round(s, campaign_id=campaign_id, round_id=round_id)
+        assert [q.split()[0] for q in seen] == ["UPDATE"], seen
+        assert view.state == "closed" and await _round_state(table, round_id) == "closed"
+        async with table.context.session() as s:
+            again = await close_round(s, campaign_id=campaign_id, round_id=round_id)
+        assert again.state == "closed" and again.id == round_id
+    finally:
+        await table.aclose()
+
+
+async def test_a_close_on_sqlite_waits_for_a_writer_holding_the_lock(sqlite_url: str, tmp_path: Path) -> None:
+    """Without its BEGIN IMMEDIATE the close still queues behind a writer (here one that resolves the round
+    meanwhile) and then closes nothing: it never interleaves with another writer's transaction."""
+    from ledger.store.rounds import close_round
+
+    table = await make_table(sqlite_url, tmp_path)
+    try:
+        campaign_id, round_id = await _open_round(table)
+        async with table.context.engine.connect() as holder:
+            holder = await holder.execution_options(**{WRITE_OPTION: True})
+            await holder.begin()  # BEGIN IMMEDIATE: this connection holds the database's write lock
+            await holder.execute(text("UPDATE round SET state = 'resolved' WHERE id = :i"), {"i": round_id})
+
+            async def close() -> str:
+                async with table.context.session() as s:
+                    return (await close_round(s, campaign_id=campaign_id, round_id=round_id)).state
+
+            closing = asyncio.create_task(close())
+            await asyncio.sleep(0.3)
+            assert not closing.done(), "the close wrote while another writer held the database"
+            await holder.commit()
+        assert await closing == "resolved"
+        assert await _round_state(table, round_id) == "resolved"
+    finally:
+        await table.aclose()
