@@ -190,7 +190,7 @@ def inverted_here(s: _Sentence, it: Mention) -> bool:
     words = toks[s.a + 1 : k]
     if not words or len(words) > 5:
         return False
-    from ledger.check.extract.holdings import _NOT_A_PLACE  # here: holdings imports this module
+    from ledger.check.extract.item_here import _NOT_A_PLACE  # here: holdings imports this module
 
     if _NOT_A_PLACE & {t.low for t in words}:
         return False  # "At the bottom of the cove lies the sextant": where a lost thing lies lost

@@ -33,9 +33,10 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ledger.check.extract.holdings import _ITEM_HERE, _NOT_A_PLACE, _PUT_AWAY, _item_claims, _items_in_use
+from ledger.check.extract.holdings import _item_claims, _items_in_use
 from ledger.check.extract.in_use import _FRONTED, _subject_before
 from ledger.check.extract.item_descriptions import _FUNCTION, described_items, looks
+from ledger.check.extract.item_here import _ITEM_HERE, _NOT_A_PLACE, _PUT_AWAY
 from ledger.check.extract.lexicon import _NEGATION, _PRONOUN_POSS, VERBS
 from ledger.check.extract.linker import noun_lemma
 from ledger.check.extract.names import Mention
