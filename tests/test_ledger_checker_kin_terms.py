@@ -251,3 +251,18 @@ def test_dislike_by_idiom() -> None:
     assert refuted("Wren once distrusted Bram.") == set()
     assert refuted('"I have never cared for Bram," Wren tells the sergeant.') == set()
     assert refuted("Wren would never distrust Bram.") == set()
+
+
+def test_a_possessive_that_fits_both_kin_tells_no_kinship() -> None:
+    # "her" may be Tamsin or Idra, and which decides who is whose aunt
+    assert refuted("Tamsin pushes a bowl to Idra. Her aunt's hands are red from the stream.") == set()
+    assert refuted("Idra runs to Tamsin and hugs her aunt.") == set()
+    # controls: the owner is the sentence's own subject and the relative named after it; a man's term
+    assert refuted("Idra kneels at her mother's side while Tamsin grinds barley.") == {"edge-tamsin-idra"}
+    assert refuted("Idra sits by the fire while her uncle, the Warden, dozes.") == {"edge-idra-corwin"}
+
+
+def test_longing_and_degree_words_are_no_hostility() -> None:
+    assert refuted("Wren misses Bram terribly when he is at the quarry.") == set()
+    # control: a curse is a curse however it is said
+    assert refuted("Wren curses Bram bitterly.") == {"edge-wren-bram"}

@@ -94,9 +94,31 @@ MOOD = frozenset(
 )
 
 
+# longing for someone is no hostility, though the lexicon rates "miss" as a loss
+LONGING = frozenset({"miss", "long", "yearn", "pine", "ache"})
+# degree adverbs: they only strengthen the word they go with ("misses him terribly", "loves her madly")
+INTENSIFIERS = frozenset(
+    {
+        "terribly",
+        "awfully",
+        "dreadfully",
+        "horribly",
+        "badly",
+        "frightfully",
+        "painfully",
+        "achingly",
+        "madly",
+    }
+    | {"wildly", "deeply", "utterly", "desperately", "hopelessly", "sorely"}
+)
+
+
 def mood(word: str) -> bool:
-    """True when ``word`` (or its lemma, or an adverb's adjective) is one of :data:`MOOD`."""
+    """True when ``word`` (or its lemma, or an adverb's adjective) is one of :data:`MOOD` or
+    :data:`LONGING`, or a degree adverb (:data:`INTENSIFIERS`)."""
     low = word.lower()
+    if low in INTENSIFIERS or (verb_lemma(low) or low) in LONGING:
+        return True
     forms = {low, any_lemma(low), verb_lemma(low) or low}
     if low.endswith("ily"):
         forms.add(low[:-3] + "y")  # "wearily", "unhappily"

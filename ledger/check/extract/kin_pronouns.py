@@ -69,6 +69,18 @@ def _resolve(s: _Sentence, q: int, gender: str, exclude: str | None = None) -> s
     return next(iter(fits)) if len(fits) == 1 else None
 
 
+def _either(s: _Sentence, q: int, possessor: str, relative: str) -> bool:
+    """True when the possessive pronoun at ``q`` may as well stand for the relative, and which of the two
+    owns the term decides who is whose kin: the relative fits the pronoun and is named in this sentence before
+    it ("Idra runs to Tamsin and hugs her aunt"), or the owner was only the previous sentence's subject
+    ("Tamsin pushes a bowl to Idra. Her aunt's hands are red"). Then the pronoun tells no kinship."""
+    gender = "m" if s.tokens[q].low == "his" else "f"
+    if not _fits(s, relative, gender):
+        return False
+    here = {m.id for m in s.creatures() if m.j <= q and not m.poss and m.id}
+    return relative in here or possessor not in here
+
+
 def _figurative_or_apposed(s: _Sentence, q: int) -> bool:
     """True when the kin phrase opening at token ``q`` is a likeness ("like his own daughter") or renames
     another kin phrase right before it ("her mother, his only daughter": the daughter is the mother, not
@@ -170,6 +182,8 @@ def _kin_by_pronoun(s: _Sentence) -> None:
                 if x and x != possessor and _fits(s, x, said[1]) and _kin_tied(s, x, possessor)
             }
             relative = next(iter(tied)) if len(tied) == 1 else None
+        if relative is not None and apposed is None and _either(s, q, possessor, relative):
+            continue
         if relative is None or relative == possessor or (relative, possessor) in made:
             continue
         made.add((relative, possessor))
