@@ -11,18 +11,20 @@ vault holds twelve). :func:`count_holder` reads the holder off the words around 
 - a possessive opening the sentence, with the count set off after a colon or dash: "Your purse hangs light:
   a pinch of gold dust, three mithqals at most".
 
-"you" is the player character the narration addresses (:func:`addressed_pc`): one called by name beside a
-"you" (nearest to the sentence), else the one player character in the scene. "he" or "she" is the one holder
-of the item of that gender named in the sentence or the one before. When nothing says whose, the count stays
-``*`` (judged against the item's total only where that is sure).
+"you" is the player character that very word addresses, as :mod:`.addressee` reads every narrative "you"
+for the whole checker (:func:`.addressee.addressee_of`: a PC called by name in the sentence, else the one
+last called earlier in the paragraph, else the scene's only PC; a plural "you" is nobody). "he" or "she" is
+the one holder of the item of that gender named in the sentence or the one before. When nothing says whose,
+the count stays ``*`` (judged against the item's total only where that is sure).
 
 :func:`bound_of` reads an upper or lower bound around a count word: "at most three", "barely three", "no more
 than three", "three at most" (``max``), "at least three", "more than three" (``min``). Pure functions of a
-sentence; imports :mod:`.linker`, :mod:`.names`, :mod:`.sentence` and :mod:`.verbs`.
+sentence; imports :mod:`.addressee`, :mod:`.linker`, :mod:`.names`, :mod:`.sentence` and :mod:`.verbs`.
 """
 
 from __future__ import annotations
 
+from ledger.check.extract.addressee import addressee_of
 from ledger.check.extract.lexicon import _HYPO
 from ledger.check.extract.linker import gender_of
 from ledger.check.extract.names import Mention
@@ -35,9 +37,6 @@ _HAVING = frozenset(
 )
 _SUBJECTS = frozenset({"you", "he", "she", "they"})
 _POSSESSIVES = {"your": "you", "his": "he", "her": "she", "their": "they"}
-_SECOND = frozenset({"you", "your", "yours", "yourself"})
-# marks after a name that set it off as called on: "back to you, Ines.", "Musa: a pinch ..."
-_VOCATIVE_AFTER = frozenset({",", ".", ":", "!", "?", ";", "—", "–"})
 _STOPS = frozenset({".", ";", "!", "?"})
 # words between a verb of having and the count: "has at most three", "carries only two", "has a pinch of"
 _BEFORE_COUNT = frozenset(
@@ -64,54 +63,6 @@ def comparison_only(s: _Sentence, i: int) -> bool:
     return found and not after and not any(t.low in _LATER or t.text == "?" for t in toks[s.a : s.b])
 
 
-def addressed_pc(s: _Sentence) -> str | None:
-    """The player character "you" is in this sentence: one the narration calls by name in a sentence that
-    says "you" (this sentence's, else the nearest before, else the nearest after), else the one player
-    character in the scene; None when neither tells."""
-    cached = s.snap.cache.get("addressed")
-    if cached is not None and cached[0] is s.ex:
-        calls: list[tuple[int, str]] = cached[1]
-    else:
-        calls = _vocatives(s)
-        s.snap.cache["addressed"] = (s.ex, calls)
-    here = [pc for at, pc in calls if s.a <= at < s.b]
-    before = [pc for at, pc in calls if at < s.a]
-    after = [pc for at, pc in calls if at >= s.b]
-    if len(set(here)) == 1:
-        return here[0]
-    if not here and before:
-        return before[-1]
-    if not here and after:
-        return after[0]
-    pcs = [e for e in s.snap.scene.present if (x := s.snap.entities.get(e)) is not None and x.kind == "pc"]
-    return pcs[0] if len(pcs) == 1 and not here else None
-
-
-def _vocatives(s: _Sentence) -> list[tuple[int, str]]:
-    """(token, player character) for every name set off as called on in a narrated sentence with a "you"."""
-    toks = s.ex.tokens
-    out: list[tuple[int, str]] = []
-    for m in s.ex.mentions:
-        e = s.snap.entities.get(m.id or "")
-        if e is None or e.kind != "pc" or m.poss or m.quoted or m.j >= len(toks):
-            continue
-        prev = toks[m.i - 1].text if m.i > 0 else "."
-        if prev not in (",", ".", "!", "?", '"', "“", "”") or toks[m.j].text not in _VOCATIVE_AFTER:
-            continue
-        nxt = toks[m.j + 1].low if m.j + 1 < len(toks) else ""
-        if nxt in ("who", "whose", "and", "or") or any(x.i == m.j + 1 for x in s.ex.mentions):
-            continue  # "Musa, who ...", "Musa, Fanta and Idder": a subject or a list, not a call
-        lo = m.i
-        while lo > 0 and toks[lo - 1].text not in _STOPS:
-            lo -= 1
-        hi = m.j
-        while hi < len(toks) and toks[hi].text not in _STOPS:
-            hi += 1
-        if any(t.low in _SECOND and not t.quoted for t in toks[lo:hi]):
-            out.append((m.i, m.id or ""))
-    return out
-
-
 def count_holder(s: _Sentence, m: Mention, first: int) -> str:
     """The holder whose stack the count of item ``m`` (its count phrase starting at token ``first``)
     counts, or ``*`` when the words do not say."""
@@ -121,7 +72,7 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
     who = _having_subject(s, q)
     if who is not None:
         # "the forty mithqals you brought from Tuwat are long spent": what was had, parted with since
-        return "*" if _parted_after(s, q) else _resolve(s, m, who)
+        return "*" if _parted_after(s, q) else _resolve(s, m, who, q)
     # a possessive heading the counted phrase: "your seven cores", "Musa's three mithqals"
     k = first - 1
     if k >= s.a and toks[k].poss:
@@ -129,7 +80,7 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
         if named is not None and named.id is not None:
             return named.id
         if toks[k].low in _POSSESSIVES:
-            return _resolve(s, m, _POSSESSIVES[toks[k].low])
+            return _resolve(s, m, _POSSESSIVES[toks[k].low], k)
         return "*"
     # the subject of a verb of having before it: "you have two litres", "Musa carries at least fifty"
     while k > s.a and toks[k].low in _BEFORE_COUNT:
@@ -143,7 +94,7 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
         if named is not None and s.kind(named) in ("pc", "npc"):
             return named.id or "*"
         if toks[k].low in _SUBJECTS and not toks[k].quoted:
-            return _resolve(s, m, toks[k].low)
+            return _resolve(s, m, toks[k].low, k)
     # a phrase of totality after it: "three mithqals, all he has"
     for q in range(m.j, min(s.b - 2, m.j + 12)):
         if toks[q].quoted or toks[q].text in _STOPS:
@@ -151,11 +102,11 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
         if toks[q].low == "all" and toks[q - 1].text in (",", "—", "–"):
             who = _having_subject(s, q + 1)
             if who is not None:
-                return _resolve(s, m, who)
+                return _resolve(s, m, who, q + 1)
     # "Your purse hangs light: a pinch of gold dust": a possessive opening the sentence, the count set off
     colon = next((q for q in range(s.a, first) if toks[q].text in (":", "—", "–") and not toks[q].quoted), -1)
     if colon > s.a and toks[s.a].low in _POSSESSIVES and not toks[s.a].quoted:
-        return _resolve(s, m, _POSSESSIVES[toks[s.a].low])
+        return _resolve(s, m, _POSSESSIVES[toks[s.a].low], s.a)
     return "*"
 
 
@@ -194,15 +145,16 @@ def _having_subject(s: _Sentence, q: int) -> str | None:
     return who if base in _HAVING and toks[k].text.islower() else None
 
 
-def _resolve(s: _Sentence, m: Mention, who: str | None) -> str:
-    """The holder a subject word or id stands for: an id as it is, "you" the addressed player character,
-    "he"/"she" the one holder of the item of that gender named in this sentence or the one before."""
+def _resolve(s: _Sentence, m: Mention, who: str | None, at: int) -> str:
+    """The holder a subject word or id stands for: an id as it is, "you" (the word at token ``at``) the
+    player character it addresses, "he"/"she" the one holder of the item of that gender named in this
+    sentence or the one before."""
     if who is None:
         return "*"
     if who in s.snap.entities:
         return who
     if who == "you":
-        return addressed_pc(s) or "*"
+        return addressee_of(s, at) or "*"
     if who not in ("he", "she"):
         return "*"
     holders = set(s.snap.holders_of(m.id or ""))
