@@ -11,9 +11,9 @@ the checker tell a leak from a contradiction.
 Every query is keyed by the campaign and capped (:data:`WORLD_CAP` world rows, :data:`RETCON_CAP` newest
 retcons): the cost follows the size of the world (its entities, items, edges, threads and facts), never the
 number of events played. It mirrors :func:`ledger.check.snapshot.snapshot_from_world` field for field (fates
-of
-unheld items, thread tags as aliases, value tells of short facts), so the checker judges a loaded scenario
-and its file alike.
+of unheld items, thread tags as aliases, value tells of short facts, an item's description and the unit its
+quantity counts, pronouns from the sheet, thread roles and condition sources from facts), so the checker
+judges a loaded scenario and its file alike (tests/test_snapshot_parity.py compares them field by field).
 """
 
 from __future__ import annotations
@@ -89,6 +89,12 @@ def _max_hp(sheet: Mapping[str, Any] | None, hp: int | None) -> int | None:
     if sheet and isinstance(sheet.get("max_hp"), int):
         return int(sheet["max_hp"])
     return hp
+
+
+def _unit(properties: Mapping[str, Any] | None) -> str | None:
+    # As snapshot_from_world does: what an item's quantity counts, from its properties ("litre", "mithqal").
+    value = properties.get("unit") if isinstance(properties, Mapping) else None
+    return str(value) if value else None
 
 
 def _owner(owner: str | None) -> str | None:
@@ -181,7 +187,7 @@ async def snapshot_from_ledger(
             )
         )
     items: list[tuple[str, str]] = []
-    for it in parts["item"]:  # k1 id, t1 name, j1 aliases
+    for it in parts["item"]:  # k1 id, t1 name, t2 description, j1 aliases, j2 properties
         items.append((it.k1, it.visibility))
         entities.append(
             Entity(
@@ -190,6 +196,8 @@ async def snapshot_from_ledger(
                 name=it.t1,
                 aliases=tuple(Alias(a) for a in _json(it.j1) or ()),
                 visibility=it.visibility,
+                description=it.t2 or "",
+                unit=_unit(_json(it.j2)),
             )
         )
 
@@ -354,7 +362,18 @@ def _world_stmt(audience: Viewer) -> Any:
             [entity.id],
         ),
         branch("location", m.Location, {"k1": loc.id, "t1": loc.name, "j1": loc.aliases}, [loc.id]),
-        branch("item", m.Item, {"k1": item.id, "t1": item.name, "j1": item.aliases}, [item.id]),
+        branch(
+            "item",
+            m.Item,
+            {
+                "k1": item.id,
+                "t1": item.name,
+                "t2": item.description,
+                "j1": item.aliases,
+                "j2": item.properties,
+            },
+            [item.id],
+        ),
         branch(
             "holding",
             m.Holding,
