@@ -239,6 +239,24 @@ def _fits(lk: ItemLook, mods: list[str], indefinite: bool) -> bool:
     return not indefinite or any(not _participle(w) for w in shared)
 
 
+_OWNERS = frozenset({"his", "her", "their", "its", "my", "your", "our"})
+
+
+def _another(s: _Sentence, lo: int, after: int, end: int) -> bool:
+    """True when the phrase tells a thing other than the recorded one: "another brass compass", "a brass
+    compass of his own", "a brass compass like Ada's" (one of the kind, not the one)."""
+    toks = s.tokens
+    if lo - 1 >= s.a and toks[lo - 1].low == "another":
+        return True
+    nxt = [t.low for t in toks[after : min(s.b, after + 3)]]
+    if nxt[:1] == ["of"] and end > after + 3:
+        nxt = [t.low for t in toks[end : min(s.b, end + 3)]]  # "a jar of lavender honey of her own"
+    return bool(nxt) and (
+        nxt[0] == "like"
+        or (nxt[:1] == ["of"] and nxt[1:2] != [] and nxt[1] in _OWNERS and nxt[2:3] == ["own"])
+    )
+
+
 def described_items(s: _Sentence) -> list[Mention]:
     """Item mentions made by description in the sentence: a head noun of some item's look, not inside a
     name already found, with a modifier of that look, which exactly one item of the world fits. The
@@ -264,6 +282,8 @@ def described_items(s: _Sentence) -> list[Mention]:
             continue  # "the staff room.": the head modifies a noun after it
         lo, end, mods = _np_words(s, h)
         indefinite = lo - 1 >= s.a and s.tokens[lo - 1].low in ("a", "an", "another", "some", "one")
+        if _another(s, lo, h + 1, end):
+            continue
         fits = [lk for lk in candidates if _fits(lk, mods, indefinite)]
         if len(fits) != 1 or any(k in covered for k in range(lo, h)):
             continue

@@ -216,7 +216,8 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("speech", toks[k].low))
         if lemma == "follow" and "eyes" in nxt:
             out.append(("sight", "follows with the eyes"))
-        if lemma in HEARING:
+        # "hears from his sister by letter", "hears of the fire": news come to him, by any means
+        if lemma in HEARING and not (lemma == "hear" and nxt[:1] in (["from"], ["of"], ["about"], ["tell"])):
             out.append(("hearing", toks[k].low))
         # "answers with a nod", "replies on her slate", "answers the question in the Choir's finger-speech"
         mute_means = bool(_MUTE_MEANS & set(nxt[:5])) or _by_hand(s, k)

@@ -111,6 +111,11 @@ class _Sentence:
         after = [t.low for t in self.tokens[m.j : min(c1, m.j + 4)] if not t.quoted]
         hypo = self._hypothetical_before(c0, m.i) or bool(after and after[0] in _MODAL_AFTER)
         hypo = hypo or "going to" in " ".join(after) or bool(after and after[0].endswith("'ll"))
+        # the mention's own contraction: "you'll", "you'd give" (would); "you'd lost it" (had) is no frame
+        own = self.tokens[m.j - 1].low.replace("’", "'")
+        hypo = (
+            hypo or own.endswith("'ll") or (own.endswith("'d") and bool(after) and not can_be_past(after[0]))
+        )
         # "where the Reeve usually sits" tells a habit, "Tomorrow the Reeve rides in" a plan: not what is
         # happening in the scene now
         hypo = hypo or bool(after and after[0] in _HABITUAL)
@@ -169,7 +174,8 @@ class _Sentence:
         toks = self.tokens
         for q in range(c0, i):
             t = toks[q]
-            if t.quoted or t.low not in _HYPO:
+            would = t.low.replace("’", "'").endswith("'d") and q + 1 < i and not can_be_past(toks[q + 1].low)
+            if t.quoted or (t.low not in _HYPO and not would):
                 continue
             prev = toks[q - 1] if q > self.a else None
             if prev is not None and (prev.low in _NOUN_LEAD or prev.poss) and t.low not in _FRAME_WORDS:

@@ -79,8 +79,10 @@ def _tells_colours(lemma: str, nxt: list[str]) -> bool:
     if lemma not in _TELL_APART:
         return False
     phrase = nxt[: nxt.index(",")] if "," in nxt else nxt[:7]
-    if _OTHER_SENSE & set(nxt[: nxt.index(",")] if "," in nxt else nxt):
-        return False  # "tells the red from the white by the smell": the wines, told apart by the nose
+    if _OTHER_SENSE & set(nxt):
+        # "tells the red from the white by the smell"; "picks out the red thread ..., rubbing each between
+        # finger and thumb": told apart by the nose or the hand, the comma's clause and all
+        return False
     if lemma == "pick" and phrase[:1] != ["out"]:
         return False
     if lemma == "tell" and "from" not in phrase:
@@ -92,7 +94,10 @@ def _tells_colours(lemma: str, nxt: list[str]) -> bool:
     return any(w in _COLOURS for w in phrase[:6] if w != "gold" or lemma != "sort")  # "sorts the gold" coins
 
 
-_OTHER_SENSE = frozenset({"smell", "scent", "taste", "feel", "touch", "sound", "weight", "texture", "nose"})
+_OTHER_SENSE = frozenset(
+    {"smell", "scent", "taste", "feel", "touch", "sound", "weight", "texture", "nose", "sniffing", "rubbing"}
+    | {"fingertips", "fingertip", "thumb", "feeling", "stiffened", "stiffness"}
+)
 # verbs of knowing someone again; "by" then a look (not a voice or a step) makes it sight
 _RECOGNISE = frozenset({"recognise", "recognize", "know", "identify", "spot"})
 _LOOKS = frozenset(

@@ -44,6 +44,8 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:not yet|never|yet to be|has yet to|have yet to|still not|isn't|is not|wasn't|was not)\b"
             r"(?:\s+\w+){0,2}?\s+(?:paid|repaid|settled|fulfilled|honou?red|called in|discharged|cleared|"
             r"kept|re?pay|settle|fulfill?|honou?r|discharge|clear)\b|\b(?:unpaid|outstanding|unfulfilled|unsettled)\b"
+            # the payment denied by its object: "has repaid no debt", "paid nothing back"
+            r"|\b(?:paid|repaid|settled|cleared)(?: back| off)? (?:nothing|none|no)\b"
         ),
     ),
     (
@@ -52,6 +54,8 @@ _STATUS_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:no longer owes?|"
             r"(?:doesn't|does not|don't|do not|didn't) owe (?:\w+ ){0,3}(?:any ?more|now)|"
             r"owes? (?:\w+ ){0,2}nothing|nothing (?:more )?owed|paid in full|thing of the past|"
+            r"owes? (?:nobody|no one|no-one) (?:\w+ )?anything|"
+            r"(?:doesn't|does not|don't|do not) owe (?:\w+ ){0,2}(?:anything|a thing|a penny|a coin)|"
             r"(?:is|was|been|now|finally|are) (?:(?:\w+ly|long|since|now|already|all|quite|at|last|well) )"
             r"{0,2}?(?:paid|repaid|settled|fulfilled|"
             r"honou?red|discharged|cleared|square|even|quits|done|collected|claimed|spent|used up|"

@@ -155,6 +155,16 @@ STATE = frozenset(
         "despise",
         "loathe",
         "adore",
+        # the rest of the verbs of feeling toward someone (attitude_words.FEELING and the verbs of distrust)
+        "detest",
+        "abhor",
+        "resent",
+        "mistrust",
+        "distrust",
+        "pity",
+        "scorn",
+        "disdain",
+        "cherish",
     }
 )
 # Auxiliaries and modals: a closed class; never the action a subject takes ("Lorcan would be left behind").
