@@ -12,7 +12,10 @@ pass still fires:
 - a payment denied by its object: "has repaid no debt to her yet" keeps a favour open;
 - "owes nobody anything", "doesn't owe her a thing": the debt is settled;
 - colours told apart by the hand ("rubbing each between finger and thumb") are no sight;
-- verbs of feeling ("mistrusts", "resents") put no body anywhere.
+- verbs of feeling ("mistrusts", "resents") put no body anywhere;
+- what a debt is for stops at a clause of its own: "for the ferry fare he paid for her" is the fare, so
+  "paid back for the roof" is not that debt;
+- words caught off someone's lips are read, not heard.
 
 The world is invented for these tests (a river ferry landing), loaded from the scenario format as
 ``tablekeeper check --scenario`` loads it.
@@ -139,6 +142,13 @@ terms = "Hild owes Ada a favour for pulling her niece out of the river"
 parties = ["npc-hild", "pc-ada"]
 roles = { npc-hild = "owes", pc-ada = "owed" }
 
+[[threads]]
+id = "debt-0002-01"
+thread_kind = "debt"
+terms = "Ada owes Bram three guilders for the ferry fare he paid for her"
+parties = ["pc-ada", "pc-bram"]
+roles = { pc-ada = "owes", pc-bram = "owed" }
+
 [[history]]
 session = 2
 summary = "Ada drops her compass off the jetty; the river takes it."
@@ -252,3 +262,21 @@ def test_a_verb_of_feeling_places_nobody(ferry: WorldSnapshot, text: str) -> Non
 
 def test_someone_elsewhere_doing_something_here_still_fires(ferry: WorldSnapshot) -> None:
     assert "npc-garrick-location" in _records("Garrick mends a net.", ferry)
+
+
+def test_what_a_debt_is_for_stops_at_its_own_clause(ferry: WorldSnapshot) -> None:
+    text = "Stien was paid back for the roof in the spring, and she has not mentioned it since."
+    assert check(text, ferry).ok, check(text, ferry).hint()
+
+
+def test_a_debt_told_paid_by_what_it_is_for_still_fires(ferry: WorldSnapshot) -> None:
+    assert "debt-0002-01" in _records("The ferry fare is paid at last.", ferry)
+
+
+def test_words_caught_off_the_lips_are_no_hearing(ferry: WorldSnapshot) -> None:
+    text = "Joost squints at Bram's mouth as the big man speaks, catching one word in three off his lips."
+    assert check(text, ferry).ok, check(text, ferry).hint()
+
+
+def test_the_deaf_catching_words_still_fires(ferry: WorldSnapshot) -> None:
+    assert "npc-joost-condition-deafened" in _records("Joost catches every word Stien says.", ferry)

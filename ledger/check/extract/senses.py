@@ -207,7 +207,9 @@ def _faculties(s: _Sentence, eid: str, m: Mention) -> list[tuple[str, str]]:
             out.append(("sight", toks[k].low))
         if lemma not in SPOKEN and _at_a_sound(lemma, nxt):
             out.append(("hearing", toks[k].low))  # "turns at the sound of his name", "jumps at the bang"
-        if lemma == "catch" and (_caught_words(phrase) or _voiced(phrase)):
+        # not "catching one word in three off his lips": words read, not heard
+        caught = lemma == "catch" and not _SILENT_CHANNELS & set(phrase)
+        if caught and (_caught_words(phrase) or _voiced(phrase)):
             out.append(("hearing", toks[k].low))  # "catches every word", "catches the murmured reply"
         if lemma in _STARTLED and _when_sounding(s, k, eid):
             out.append(("hearing", toks[k].low))  # "turns when Ash calls his name"

@@ -376,7 +376,7 @@ _FOR_STOP = frozenset(
     {"the", "a", "an", "his", "her", "their", "its", "my", "our", "your", "of", "new", "old", "from", "in"}
     | {"at", "on", "to", "and", "with", "by", "that", "this", "he", "she", "they", "it", "one", "two", "some"}
     | {"over", "back", "out", "up", "down", "off", "into", "onto", "across", "through", "after", "before"}
-    | {"during", "last", "next", "each", "every", "all", "both", "him", "them", "about", "nothing"}
+    | {"during", "last", "next", "each", "every", "all", "both", "him", "them", "about", "nothing", "for"}
 )
 _PAYING = re.compile(r"\b(?:paid|repaid|settled|cleared|squared|unpaid|owes?|owed|owing)\b")
 
@@ -395,7 +395,11 @@ def _what_for(snap: WorldSnapshot) -> dict[str, tuple[frozenset[str], str]]:
         at = terms.find(" for ")
         if at < 0:
             continue
-        phrase = re.split(r"[;,(]| from | by | when | until ", terms[at + 5 :])[0]
+        # up to a clause of its own: "for the mooring fee he paid for her" is the fee, not "for"
+        phrase = re.split(
+            r"[;,(]| from | by | when | until | (?:he|she|they|who|which|that|we|i|you) ",
+            terms[at + 5 :] + " ",
+        )[0]
         words = [w.strip(".'’").removesuffix("'s") for w in phrase.split()]
         content = [w for w in words if w.replace("-", "").isalpha() and w not in _FOR_STOP and len(w) > 2]
         if content:
