@@ -15,7 +15,9 @@ pass still fires:
 - verbs of feeling ("mistrusts", "resents") put no body anywhere;
 - what a debt is for stops at a clause of its own: "for the ferry fare he paid for her" is the fare, so
   "paid back for the roof" is not that debt;
-- words caught off someone's lips are read, not heard.
+- words caught off someone's lips are read, not heard;
+- what someone does "in" a named place is done there ("warms his hands at the brazier in the Chapel"), not
+  here; a thing put "in" a place is the thing's place, not its putter's.
 
 The world is invented for these tests (a river ferry landing), loaded from the scenario format as
 ``tablekeeper check --scenario`` loads it.
@@ -280,3 +282,17 @@ def test_words_caught_off_the_lips_are_no_hearing(ferry: WorldSnapshot) -> None:
 
 def test_the_deaf_catching_words_still_fires(ferry: WorldSnapshot) -> None:
     assert "npc-joost-condition-deafened" in _records("Joost catches every word Stien says.", ferry)
+
+
+def test_what_is_done_in_a_named_place_is_done_there(ferry: WorldSnapshot) -> None:
+    text = "Garrick warms his hands at the brazier in the Chapel and eats his bread."
+    assert check(text, ferry).ok, check(text, ferry).hint()
+
+
+def test_a_thing_put_in_a_place_places_no_putter(ferry: WorldSnapshot) -> None:
+    text = "Stien stores her nets in the Chapel over the winter."
+    assert check(text, ferry).ok, check(text, ferry).hint()
+
+
+def test_someone_here_told_doing_something_elsewhere_fires(ferry: WorldSnapshot) -> None:
+    assert "npc-stien-location" in _records("Stien eats her bread in the Chapel.", ferry)

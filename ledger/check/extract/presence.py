@@ -51,6 +51,25 @@ from ledger.check.extract.speakers import addressed
 from ledger.check.extract.verbs import is_finite, tags, verb_class
 from ledger.check.extract.verbs import lemma as verb_lemma
 
+# verbs of putting a thing somewhere: the place after them is the thing's ("stores his nets in the boathouse")
+_PUTS = frozenset(
+    {"put", "place", "set", "lay", "leave", "keep", "store", "stow", "hide", "lock", "hang", "drop", "throw"}
+    | {
+        "toss",
+        "pour",
+        "bury",
+        "send",
+        "post",
+        "pin",
+        "nail",
+        "tuck",
+        "pack",
+        "stack",
+        "pile",
+        "dip",
+        "plunge",
+    }
+)
 _MOURN_NOUNS = frozenset(
     {
         "grave",
@@ -612,6 +631,17 @@ def _act(
             s.claim("at", (eid, loc.id), m, mod, lemma)
             if fronted and not mod.hypothetical and not mod.memory and not mod.in_dialogue:
                 s.ex.placed[eid] = loc.id
+        elif (
+            loc
+            and loc.id
+            and s.tokens[loc.i - 1].low in ("in", "inside", "within")
+            and verb_class(lemma) == "act"
+            and lemma not in _PUTS
+        ):
+            # "Garrick warms his hands at the brazier in the Cloister": what one does in a place is done
+            # there (after "at" or "toward" the place may be what the verb aims at; a thing put, handed or
+            # seen "in" a place is what is there, not the one who puts or sees it)
+            s.claim("at", (eid, loc.id), m, mod, lemma)
         elif loc is None and _distant_front(s, m):
             pass  # "Far below, the Reeve trots along the lane", "In the distance, ...": seen from afar
         elif loc is None and eid in s.ex.placed:
