@@ -36,6 +36,30 @@ from ledger.store.visibility import Viewer
         ({"name": "Tam", "aliases": ("the shaman",)}, None),
         ({"name": "Bessa Marlow", "description": "Owner of the Salty Gull; loud."}, None),  # nothing tells
         ({"name": "Eli", "tie": "he"}, "he"),
+        # a noun of kin or station describing the creature itself outranks pronouns that belong to another
+        ({"description": "Ansel's daughter, twenty, who has taken up his lantern and his debts."}, "she"),
+        ({"description": "The widow of the late Captain Marsh, he left her the boat."}, "she"),
+        ({"description": "His wife, who keeps the ledgers."}, "she"),  # "his" is the husband
+        ({"description": "A boy with a split lip who runs errands."}, "he"),
+        ({"description": "The old priestess of the drowned shrine."}, "she"),
+        (
+            {"name": "Fenwick", "description": "Fenwick is Aldo's granddaughter; he taught her letters."},
+            "she",
+        ),
+        ({"description": "A tinker who married a widower."}, None),  # someone else's noun
+        # a pronoun counts only when it can refer to the creature, not to another person named before it
+        ({"description": "Ansel's heir, who has taken up his lantern and his debts."}, None),  # his = Ansel
+        ({"description": "Her father was a priest. He taught her letters."}, "she"),  # he = the father
+        ({"description": "A tinker from Vell; since Tomas left, she sells pans alone."}, "she"),
+        ({"description": "A Massufa guide; he learned the desert under Yusuf."}, "he"),  # a kind, no person
+        # a gendered title among the names outranks the description
+        ({"name": "Sister Ysolde", "description": "A retired smuggler; he keeps the books."}, "she"),
+        ({"name": "Herr Vogt", "description": "Ansel's daughter; she keeps the clocks."}, "he"),
+        # evidence that conflicts within its rank tells nothing
+        ({"description": "She keeps the ferry tolls. He drinks too much at the Eel."}, None),
+        ({"name": "Ysolde", "aliases": ("Lady Ysolde", "Lord Ysolde")}, None),
+        ({"description": "Ansel's daughter, who keeps the clocks.", "tie": "he"}, None),
+        ({"name": "Bram Oakes", "description": "Keeps the ferry tolls and the Eel's cellar key."}, None),
     ],
 )
 def test_pronoun_of(kw: dict[str, Any], expected: str | None) -> None:

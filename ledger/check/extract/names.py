@@ -526,6 +526,17 @@ def _backgrounded(
     return frozenset(inside - {m.id for m in creatures if m.i > end}), pronoun
 
 
+# words counting some of a group: "one of Hamid's porters"
+_PARTITIVES = frozenset(
+    {"one", "some", "two", "three", "several", "many", "few", "each", "any", "none", "most"}
+)
+
+
+def _partitive_owner(toks: list[Token], m: Mention, a: int) -> bool:
+    """True when mention ``m`` owns the group a partitive counts from ("one of Hamid's porters")."""
+    return m.poss and m.i - 2 >= a and toks[m.i - 1].low == "of" and toks[m.i - 2].low in _PARTITIVES
+
+
 # adverbs that may open a sentence right before its pronoun subject
 _LEAD_ADVERBS = frozenset({"then", "now", "still", "later", "finally", "so", "and", "but", "yet", "suddenly"})
 
@@ -668,7 +679,12 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
                 and not (opener.j < b and toks[opener.j].low in _BODY_NOUNS)
             ):
                 opener = None
-            people = [p for p in dict.fromkeys(m.id for m in creatures) if p and kind(p) in ("pc", "npc")]
+            # "one of Hamid's porters leans close": the one a partitive's possessor names is not who acts
+            people = [
+                p
+                for p in dict.fromkeys(m.id for m in creatures if not _partitive_owner(toks, m, a))
+                if p and kind(p) in ("pc", "npc")
+            ]
             first: list[str] = [opener.id] if opener is not None and opener.id else []
             prev_people = [*first, *(p for p in people if p not in first)]
             prev_background, prev_main = _backgrounded(toks, a, b, creatures)
