@@ -17,7 +17,9 @@ pass still fires:
   "paid back for the roof" is not that debt;
 - words caught off someone's lips are read, not heard;
 - what someone does "in" a named place is done there ("warms his hands at the brazier in the Chapel"), not
-  here; a thing put "in" a place is the thing's place, not its putter's.
+  here; a thing put "in" a place is the thing's place, not its putter's;
+- a kin term followed by "in" and what is shared is a fellowship: "Ada's sister in arms", "brother in the
+  Order" (not a known place: "Ada's sister in the Chapel" is still a sister).
 
 The world is invented for these tests (a river ferry landing), loaded from the scenario format as
 ``tablekeeper check --scenario`` loads it.
@@ -127,6 +129,13 @@ id = "item-compass"
 name = "Ada's compass"
 description = "A brass pocket compass with a cracked glass."
 holder = "pc-ada"
+
+[[relationships]]
+source = "npc-stien"
+target = "pc-ada"
+edge_kind = "friend"
+attitude = 40
+reason = "Stien and Ada bailed the ferry together through the flood"
 
 [[threads]]
 id = "debt-0001-01"
@@ -296,3 +305,16 @@ def test_a_thing_put_in_a_place_places_no_putter(ferry: WorldSnapshot) -> None:
 
 def test_someone_here_told_doing_something_elsewhere_fires(ferry: WorldSnapshot) -> None:
     assert "npc-stien-location" in _records("Stien eats her bread in the Chapel.", ferry)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Stien, Ada's sister in arms since the flood, waves.", "Stien, Ada's sister in the Guild, waves."],
+)
+def test_a_kin_term_of_fellowship_is_no_kin(ferry: WorldSnapshot, text: str) -> None:
+    assert check(text, ferry).ok, check(text, ferry).hint()
+
+
+@pytest.mark.parametrize("text", ["Stien, Ada's sister, waves.", "Stien, Ada's sister in the Chapel, waves."])
+def test_a_kin_term_of_blood_still_fires(ferry: WorldSnapshot, text: str) -> None:
+    assert check(text, ferry).conflicts(), text

@@ -130,6 +130,17 @@ for _term in [t for t in KIN_TERMS if t.startswith("step") and "-" not in t]:
 LIKENESS = frozenset({"like", "as", "than", "almost", "nearly", "practically", "virtually"})
 
 
+def _fellowship(s: _Sentence, k: int) -> bool:
+    """True when the kin term at ``k`` is followed by "in" and what is shared, not a known place: "brother
+    in the Order", "sister in arms", "brother in all but blood" (a brother-in-law stays kin; "her brother in
+    Rye Gap" names where he lives)."""
+    toks = s.tokens
+    q = k + 1
+    if q + 1 >= s.b or toks[q].low != "in" or toks[q + 1].low in ("law", "laws"):
+        return False
+    return not any(x.i in (q + 1, q + 2) and s.kind(x) == "location" for x in s.mentions)
+
+
 def kin_role(term: str) -> tuple[str, str] | None:
     """(role, gender) of a kinship term, singular or plural ("sisters"); None for "kin" or a non-kin word."""
     low = term.lower()
@@ -256,7 +267,7 @@ def _relations(s: _Sentence) -> None:
         return None
 
     for c in creatures:
-        if c.poss and c.j < s.b and toks[c.j].low in _KIN:
+        if c.poss and c.j < s.b and toks[c.j].low in _KIN and not _fellowship(s, c.j):
             other = apposed(c.j)
             denied = c.i > s.a and toks[c.i - 1].low in ("not", "no", "never")
             if other is None:
@@ -273,7 +284,13 @@ def _relations(s: _Sentence) -> None:
                 return
     for k in range(s.a, s.b):
         t = toks[k]
-        if not t.quoted and t.low in _KIN and k > s.a and toks[k - 1].low in _PRONOUN_POSS:
+        if (
+            not t.quoted
+            and t.low in _KIN
+            and k > s.a
+            and toks[k - 1].low in _PRONOUN_POSS
+            and not _fellowship(s, k)
+        ):
             before = [x for x in creatures if x.j <= k]
             other = apposed(k)
             if before and other is not None and before[-1].id and other.id and other.id != before[-1].id:
@@ -444,6 +461,8 @@ def _kinship(s: _Sentence) -> None:
         lead = toks[start - 1].low if start > s.a else ""
         if LIKENESS & {toks[x].low for x in range(max(s.a, start - 2), start)}:
             continue  # "like Wei's own sister": a likeness
+        if _fellowship(s, k):
+            continue  # "Anselm's brother in the Order", "her sister in arms": a fellowship, not blood
         if lead == "," and start - 2 >= s.a and kin_role(said_term(toks[start - 2].low)) is not None:
             continue  # "his wife, Tove's mother": the phrase renames the kin phrase before it
         if lead in ("not", "no", "never") or (start > s.a + 1 and toks[start - 2].low in ("not", "no")):
