@@ -373,7 +373,7 @@ class _Judge:
             # told as they were; whether he acts is the acts claim's question
             return Verdict(c, "unknown", None, "the belongings of the dead")
         if not held:
-            if fate is not None and fate.fate == "lost" and tells_finding(c.text):
+            if fate is not None and fate.fate == "lost" and ("found" in details or tells_finding(c.text)):
                 self.story.holder[item] = holder  # "Bram recovers the lost sextant from the cistern"
                 return Verdict(c, "unknown", None, "found again in this narration")
             if (

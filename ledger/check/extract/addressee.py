@@ -269,6 +269,7 @@ def _addressed_claims(s: _Sentence, you: dict[int, str]) -> None:
             # a kinship does not end: "she is your elder sister, who carried you back when you were small"
             mod = Modality(mod.in_dialogue, mod.hypothetical, False, mod.rumour, mod.negated)
         claims.append(Claim(c.kind, c.args, c.text, c.span, mod, c.detail))
+    _asked_of(s, calls, claims)  # and what the reading through "you" adds is asked as well
 
 
 def _asked_of(s: _Sentence, calls: list[Mention], claims: list[Claim]) -> None:

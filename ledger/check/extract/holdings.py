@@ -12,10 +12,12 @@ or lying in view by inversion in :mod:`.in_use`, an item taken up as "it" or "th
 from __future__ import annotations
 
 from ledger.check.claims import Modality
+from ledger.check.extract.addressee import _vocatives
 from ledger.check.extract.counts import _QUALIFIERS, kind_not_item, owed_after
 from ledger.check.extract.handling import (
     _AT_A_DISTANCE,
     _CONTACT,
+    _LOCATIVE,
     _NOT_HANDLING,
     _NOUN_MARKERS,
     _STEERED,
@@ -35,6 +37,9 @@ from ledger.check.extract.item_here import (
     _NOT_A_PLACE,
     _PUT_AWAY,
     _item_is_here,
+    _lies_lost,
+    _manner_adverb,
+    _where_it_was,
     _works_though_destroyed,
 )
 from ledger.check.extract.item_mentions import (
@@ -55,7 +60,7 @@ from ledger.check.extract.lexicon import (
     _PRONOUN_POSS,
     VERBS,
 )
-from ledger.check.extract.linker import ORDINALS
+from ledger.check.extract.linker import ORDINALS, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.owners import (
     _TRAILING_PREPS,
@@ -66,8 +71,8 @@ from ledger.check.extract.owners import (
 )
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import _number
+from ledger.check.extract.verbs import is_finite, verb_class
 from ledger.check.extract.verbs import lemma as lexicon_lemma
-from ledger.check.extract.verbs import verb_class
 
 _HOLD_VERBS = frozenset(_HOLDING.split())
 _ACQUIRE_VERBS = frozenset(
@@ -112,13 +117,14 @@ def _holdings(s: _Sentence) -> None:
 def _item_claims(s: _Sentence, items: list[Mention]) -> None:
     toks = s.tokens
     creatures = s.creatures()
+    calls = _vocatives(s)
     for it in items:
         iid = it.id
         assert iid is not None
         if _modifier_noun(s, it):
             continue  # "drawing out a harpoon iron on the anvil": an iron, not one of the harpoons
-        if _part_of_wreck(s, it):
-            continue
+        if _part_of_wreck(s, it) or _where_it_was(s, it):
+            continue  # "his hand goes to the nail, where the sextant used to hang": no longer there
         holder: Mention | None = None
         qlo = it.i
         # Mira's silver dagger / Greyrock's last three arrows
@@ -157,9 +163,16 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
                 continue
         if (poss is not None or pronoun) and _act_noun(s, it, k):
             continue  # "straightens from her bow": the act, not the moonwood bow
+        if (poss is not None or owner_pronoun is not None) and _own_common_thing(
+            s, it, poss or owner_pronoun, k
+        ):
+            continue  # "Okoro stands with her notebook out": her own notebook, not the one recorded
+        if (poss is not None or owner_pronoun is not None) and _lies_lost(s, it):
+            continue  # "Hask's sextant lies lost beneath forty fathoms": told where it lies, not held
         verb_lemma = ""
         subject = None
-        before = [c for c in creatures if c.j <= it.i and not c.poss]
+        # "Oriel, your hand goes to your throat": a PC called by name is addressed, not the subject
+        before = [c for c in creatures if c.j <= it.i and not c.poss and not any(c is v for v in calls)]
         if (
             not before
             and creatures
@@ -243,6 +256,15 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             and (pronoun or not _landmark(s, it, subject))
         ):
             holder, qlo = subject, subject.j
+        found = (
+            subject is not None
+            and holder in (None, subject)
+            and poss is None
+            and not pronoun
+            and _found_now(s, subject, it)
+        )
+        if found and subject is not None:
+            holder, qlo = subject, subject.j  # "Bram fishes the lost sextant out of the cistern"
         if holder is None and subject is None and not pronoun and _item_is_here(s, it):
             # "The poisoned chalice sits on a velvet cushion": the item is told to exist somewhere now
             s.claim("holds", ("*somewhere*", iid), it, s.modality(it), "exists")
@@ -277,7 +299,12 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             qty, exact = 2, False  # "Wren's gold nuggets" of a single nugget
         mod = _held_modality(s, holder, it)
         detail = ""
-        if verb_lemma in _GIVE_VERBS and holder is subject:
+        if found:
+            # "Bram fishes the lost sextant out of the cistern": a find told now, replayed from here on
+            here = s.modality(holder)
+            mod = Modality(mod.in_dialogue, mod.hypothetical, here.memory, mod.rumour, mod.negated)
+            detail = "acquire;found"
+        elif verb_lemma in _GIVE_VERBS and holder is subject:
             to = next((c for c in creatures if c.i > it.j and c.id != holder.id), None) or next(
                 # "gives Mira the iron key": the one given to stands between the verb and the thing
                 (c for c in creatures if holder.j < c.i < it.i and not c.poss and c.id != holder.id),
@@ -289,6 +316,72 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+# where a lost thing is brought up from: "fishes the sextant out of the cistern", "drags it up from the mud"
+_OUT_FROM = frozenset({"out", "up", "from", "back"})
+_OWN_SOURCE = frozenset({"own", *_PRONOUN_POSS, "my", "your", "our"})
+
+
+def _found_now(s: _Sentence, holder: Mention, it: Mention) -> bool:
+    """True when the subject's own verb brings a lost thing (recorded lost, held by no one) into its hands
+    now, the thing its object: a verb of finding ("recovers the lost sextant"), or a verb of handling with
+    the thing brought out of or up from a place that is not the finder's own bag ("fishes the lost sextant
+    out of the cistern"; "out of her own satchel" draws a thing she had)."""
+    from ledger.check.extract.item_scene import _RECOVER  # here: item_scene imports this module
+
+    fate = s.snap.fates.get(it.id or "")
+    if fate is None or fate.fate != "lost" or s.snap.holders_of(it.id or "") or holder.poss:
+        return False
+    toks = s.tokens
+    verb = holder.j
+    while verb < it.i and _manner_adverb(toks[verb].low):
+        verb += 1
+    if verb >= it.i or toks[verb].quoted or not toks[verb].text.islower():
+        return False
+    form = toks[verb].low
+    base = _lemma_of(form)
+    if base is None or base == form or not is_finite(form, base) or it.i - verb > 4:
+        return False
+    if any(not (w.text.isalpha() and w.text.islower()) or w.low in _LOCATIVE for w in toks[verb + 1 : it.i]):
+        return False  # only the thing's article and words describing it between the verb and the thing
+    if base in _RECOVER:
+        return True
+    if verb_class(base) in _NOT_HANDLING or base in _AT_A_DISTANCE | _CONTACT | _WRITE_IN:
+        return False
+    q = it.j
+    while q < min(s.b, it.j + 3) and toks[q].low in _OUT_FROM:
+        q += 1
+    if q == it.j or q >= s.b or (toks[q - 1].low not in ("from", "out") and toks[q].low != "of"):
+        return False
+    if toks[q].low == "of":
+        q += 1
+    return q < s.b and toks[q].low not in _OWN_SOURCE and not toks[q].poss
+
+
+def _own_common_thing(s: _Sentence, it: Mention, owner: Mention | None, k: int) -> bool:
+    """True when a possessive names a thing by a bare common noun ("her notebook", "his knife"), the item's
+    recorded name is that noun alone (or with its holder's name: "Wilf's notebook"), the owner is not among
+    its holders and none of them is in the scene: the owner's own notebook, not the one recorded. A
+    distinctive name (several words, a proper name), a word describing the thing, or the recorded thing's
+    holder in the scene (the one lute in the camp) links it still."""
+    e = s.snap.entities.get(it.id or "")
+    held = s.snap.holders_of(it.id or "")
+    if e is None or owner is None or not held or owner.id in held or it.j - it.i != 1:
+        return False
+    if any(h in s.snap.scene.present for h in held) or not s.tokens[it.i].text.islower():
+        return False
+    if any(t.low != "own" for t in s.tokens[k + 1 : it.i]):
+        return False  # "her battered notebook": described, maybe the recorded one
+    words = e.name.split()
+    if words and words[0].lower() in ("the", "a", "an"):
+        words = words[1:]
+    if len(words) == 2 and words[0].endswith(("'s", "’s")):
+        words = words[1:]  # "Wilf's notebook": a holder's name and the common noun
+    if len(words) != 1 or not words[0].islower():
+        return False
+    word = s.tokens[it.i].low
+    return word == words[0] or noun_lemma(word) == noun_lemma(words[0])
 
 
 def _pronoun_claims(s: _Sentence, items: list[Mention]) -> None:

@@ -16,6 +16,7 @@ from ledger.check.extract.item_mentions import (
 )
 from ledger.check.extract.lexicon import (
     _NUMBERS,
+    _PRONOUN_POSS,
     _SUBJECT_LEAD,
     VERBS,
     _is_past,
@@ -167,3 +168,56 @@ def _works_though_destroyed(s: _Sentence, it: Mention, form: str, j: int) -> boo
     if base is None or base == form or not form.endswith("s") or _is_past(form, base):
         return False
     return base not in _ENDING and base not in ("be", "have", "seem", "remain") and is_finite(form, base)
+
+
+# words telling a thing gone where it lies: "lies lost beneath forty fathoms", "rests sunk in the silt"
+_LOST_WORDS = frozenset(
+    {"lost", "sunk", "sunken", "drowned", "buried", "gone", "submerged", "wrecked", "vanished", "missing"}
+)
+
+
+def _lies_lost(s: _Sentence, it: Mention) -> bool:
+    """True when a thing named by its owner ("Hask's sextant", "her compass") opens a verb of lying or "is"
+    and is told lost, sunk, buried or gone where it lies ("lies lost beneath forty fathoms", "is gone"):
+    its old owner's name only names it, no one holds it."""
+    toks = s.tokens
+    j = it.j
+    while j < s.b and (toks[j].low in _BEFORE_VERB or _manner_adverb(toks[j].low)):
+        j += 1
+    if j >= s.b or toks[j].quoted:
+        return False
+    form = toks[j].low
+    base = lexicon_lemma(form)
+    if form not in ("is", "are") and (
+        base not in _ITEM_HERE | _PUT_AWAY or base == form or _is_past(form, base)
+    ):
+        return False
+    after = {t.low for t in toks[j + 1 : min(s.b, j + 5)] if not t.quoted}
+    return bool(after & _LOST_WORDS)
+
+
+# words of time between a thing and a verb telling where it was: "where the compass once hung"
+_ONCE = frozenset({"once", "long", "always", "formerly", "had", "still", "last"})
+
+
+def _where_it_was(s: _Sentence, it: Mention) -> bool:
+    """True when a thing is named in a "where" clause telling where it was, not where it is ("where the
+    jade compass once hung", "where the sextant used to hang"): a past verb of lying or "used to"."""
+    toks = s.tokens
+    k = it.i - 1
+    while k > s.a and (toks[k].low in ("the", "its", "my", "your", "our") or toks[k].low in _PRONOUN_POSS):
+        k -= 1
+    while k > s.a and _describing(toks[k]) and toks[k].low != "where":
+        k -= 1
+    if k < s.a or toks[k].low != "where" or toks[k].quoted:
+        return False
+    j = it.j
+    while j < s.b and toks[j].low in _ONCE:
+        j += 1
+    if j + 1 < s.b and toks[j].low == "used" and toks[j + 1].low == "to":
+        return True
+    if j >= s.b:
+        return False
+    form = toks[j].low
+    base = lexicon_lemma(form)
+    return base is not None and base in _ITEM_HERE | _PUT_AWAY | {"be"} and _is_past(form, base)
