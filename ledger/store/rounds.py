@@ -351,18 +351,7 @@ async def close_round(
         await hold_campaign(session, campaign_id)
         conn = await session.connection()
         if followup is None:  # the usual close: one conditional UPDATE that returns the closed round
-            closed = (
-                await conn.execute(
-                    update(rounds)
-                    .where(
-                        rounds.c.id == round_id,
-                        rounds.c.campaign_id == campaign_id,
-                        in_values(rounds.c.state, m.ACCEPTING_ROUND_STATES),
-                    )
-                    .values(state="closed", updated_at=m.utcnow())
-                    .returning(*rounds.c)
-                )
-            ).first()
+            closed = (await conn.execute(_close_statement(campaign_id, round_id))).first()
             if closed is not None:
                 return _round_view(closed)  # type: ignore[arg-type]
             # not (or no longer) taking actions, or no such round: read it as it is, below
@@ -390,6 +379,21 @@ async def close_round(
     return view
 
 
+def _close_statement(campaign_id: int, round_id: int) -> Any:
+    """The usual close: one conditional UPDATE (the round still takes actions) that returns the round."""
+    rounds = _t(m.Round)
+    return (
+        update(rounds)
+        .where(
+            rounds.c.id == round_id,
+            rounds.c.campaign_id == campaign_id,
+            in_values(rounds.c.state, m.ACCEPTING_ROUND_STATES),
+        )
+        .values(state="closed", updated_at=m.utcnow())
+        .returning(*rounds.c)
+    )
+
+
 async def _close_alone(session: AsyncSession, *, campaign_id: int, round_id: int) -> RoundView | None:
     """SQLite's usual close: the conditional UPDATE that returns the closed round, as a statement that
     commits by itself (:data:`ledger.store.db.ALONE_OPTION`: no ``BEGIN IMMEDIATE`` before it, one
@@ -406,21 +410,10 @@ async def _close_alone(session: AsyncSession, *, campaign_id: int, round_id: int
     if not isinstance(engine, AsyncEngine) or engine.dialect.name != "sqlite":
         return None
 
-    rounds = _t(m.Round)
-    stmt = (
-        update(rounds)
-        .where(
-            rounds.c.id == round_id,
-            rounds.c.campaign_id == campaign_id,
-            in_values(rounds.c.state, m.ACCEPTING_ROUND_STATES),
-        )
-        .values(state="closed", updated_at=m.utcnow())
-        .returning(*rounds.c)
-    )
     async with engine.connect() as conn:
         conn = await conn.execution_options(**{ALONE_OPTION: True})
         async with conn.begin():
-            closed = (await conn.execute(stmt)).first()
+            closed = (await conn.execute(_close_statement(campaign_id, round_id))).first()
     return _round_view(closed) if closed is not None else None  # type: ignore[arg-type]
 
 
