@@ -544,9 +544,10 @@ class Rounds:
     ) -> tuple[RoundView, Scene | None, Prepared | None]:
         """closed -> resolved: defaults for the absent, the rules, and one ledger transaction.
 
-        Returns the round as the transaction left it (resolved, its record as the ledger stores it), the
-        scene as its changes left it (:func:`bot.scene_changes.scene_after`; None when it must be read) and
-        the party's retrieval begun beside the discoveries' (None when none was read)."""
+        Returns the round as the transaction left it (resolved, its record as the ledger stores it; as it is
+        if another writer resolved it first: the ledger refuses a second resolution), the scene as its
+        changes left it (:func:`bot.scene_changes.scene_after`; None when it must be read) and the party's
+        retrieval begun beside the discoveries' (None when none was read)."""
         import json
 
         from bot.scene import load_scene, mutations_for, round_state
@@ -625,15 +626,18 @@ class Rounds:
         await self.ctx.step("resolve")
         applied = mutations + [r["mutation"] for r in reveals if r["mutation"]]
         async with self.ctx.session() as s:
-            await service.apply_round(
-                s,
-                campaign_id=campaign_id,
-                session_number=rnd.session_number,
-                round_number=rnd.number,
-                mutations=applied,
-                resolution=record,
-                cause=f"round-{rnd.session_number}.{rnd.number}",
-            )
+            try:
+                await service.apply_round(
+                    s,
+                    campaign_id=campaign_id,
+                    session_number=rnd.session_number,
+                    round_number=rnd.number,
+                    mutations=applied,
+                    resolution=record,
+                    cause=f"round-{rnd.session_number}.{rnd.number}",
+                )
+            except RoundStateError:  # resolved by another writer first (refused whole): go on from its record
+                return await service.get_round(s, round_id=rnd.id), None, None
         # As a later read would give it back (JSON), so a resumed round and this one narrate alike.
         resolved = rnd.model_copy(update={"state": "resolved", "resolution": json.loads(json.dumps(record))})
         return resolved, scene_after(scene, applied), prepared

@@ -412,8 +412,12 @@ async def _move_round(
 ) -> None:
     """Give the round its new state and/or resolution in one UPDATE that only matches a forward move.
 
-    Refuses (UnknownRecord, RoundStateError) like :func:`check_round_move`, reading the round only then. An
-    ORM-enabled UPDATE, so a copy of the round already loaded in the session is brought up to date too.
+    A move to ``round_state`` matches only a round still before it: a round already there was moved by
+    another writer (two processes, or a /close that read the round ``closed``, both resolving it), and its
+    stored resolution is the one whose events were written, so this one is refused (RoundStateError) and
+    rolled back whole. Refuses (UnknownRecord, RoundStateError) like :func:`check_round_move`, reading the
+    round only then. An ORM-enabled UPDATE, so a copy of the round already loaded in the session is brought
+    up to date too.
     """
     where = (
         col(m.Round.campaign_id) == campaign_id,
@@ -424,7 +428,7 @@ async def _move_round(
     stmt = update(m.Round).where(*where)
     if round_state is not None:
         check_round_move(round_state, round_state)  # a name that is no round state is refused here
-        earlier = [state for state, n in ROUND_ORDER.items() if n <= ROUND_ORDER[round_state]]
+        earlier = [state for state, n in ROUND_ORDER.items() if n < ROUND_ORDER[round_state]]
         stmt = stmt.where(in_values(col(m.Round.state), earlier))
         values["state"] = round_state
     if resolution is not None:
@@ -437,6 +441,8 @@ async def _move_round(
         raise UnknownRecord(f"no round {session_number}.{round_number} in campaign {campaign_id}")
     if round_state is not None:
         check_round_move(current, round_state)
+        if current == round_state:
+            raise RoundStateError(f"round {session_number}.{round_number} is already {current}")
     raise RoundStateError(f"round {session_number}.{round_number} could not be moved")  # pragma: no cover
 
 
