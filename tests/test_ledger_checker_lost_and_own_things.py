@@ -35,8 +35,13 @@ def yard(present: tuple[str, ...] = ALL) -> WorldSnapshot:
             Entity("item-sextant", "item", "brass sextant", (Alias("sextant"),)),
             Entity("item-notebook", "item", "Bram's notebook", (Alias("notebook"),)),
             Entity("item-lamp", "item", "storm lamp", (Alias("lamp"),)),
+            Entity("item-winch", "item", "winch"),
         ],
-        holdings=[Holding("item-notebook", "npc-bram"), Holding("item-lamp", "npc-hask")],
+        holdings=[
+            Holding("item-notebook", "npc-bram"),
+            Holding("item-lamp", "npc-hask"),
+            Holding("item-winch", "loc-yard"),
+        ],
         fates=[ItemFate("item-compass", "lost"), ItemFate("item-sextant", "lost")],
         scene=Scene("loc-yard", frozenset(present)),
     )
@@ -97,3 +102,5 @@ def test_a_notebook_linked_still_by_its_holder_here_a_description_or_a_distincti
     assert "item-notebook-holder" in flagged("Okoro stands with her battered notebook out.", away)
     # "storm lamp" is a name of its own, wherever Hask is
     assert "item-lamp-holder" in flagged("Okoro raises her storm lamp.", ("pc-oriel", "npc-okoro"))
+    # the yard's own winch lies here: "her winch" is that one
+    assert "item-winch-holder" in flagged("Okoro leans on her winch.", away)

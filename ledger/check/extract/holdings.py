@@ -369,8 +369,11 @@ def _own_common_thing(s: _Sentence, it: Mention, owner: Mention | None, k: int) 
     held = s.snap.holders_of(it.id or "")
     if e is None or owner is None or not held or owner.id in held or it.j - it.i != 1:
         return False
-    if any(h in s.snap.scene.present for h in held) or not s.tokens[it.i].text.islower():
-        return False
+    scene = s.snap.scene
+    if not s.tokens[it.i].text.islower() or any(
+        h in scene.present or (scene.location is not None and h == scene.location) for h in held
+    ):
+        return False  # the recorded one is here: in the hands of one in the scene, or lying here
     if any(t.low != "own" for t in s.tokens[k + 1 : it.i]):
         return False  # "her battered notebook": described, maybe the recorded one
     words = e.name.split()
