@@ -221,7 +221,7 @@ def _kinship(c: Claim, snap: WorldSnapshot) -> Verdict:
         gender = {"he": "m", "she": "f"}.get(e.pronoun or "", "") if e else ""
         rec = (_INVERSE.get(inv[0], inv[0]), gender) if inv else None
     else:
-        return Verdict(c, "unknown")
+        return _other_parent(c, snap, table)
     if rec is None or not _shown(ed.visibility):
         return Verdict(c, "unknown")
     role, gender = said
@@ -231,6 +231,60 @@ def _kinship(c: Claim, snap: WorldSnapshot) -> Verdict:
         told = f"{a.name if a else person} is {b.name if b else other}'s {term}"
         return Verdict(c, "contradicted", ed.id, f"{told}, but the record says: {ed.reason}")
     return Verdict(c, "supported")
+
+
+_GENDER = {"he": "m", "she": "f"}
+# a recorded parent that is no birth parent: a foster, adoptive, step- or god-parent, or a parent-in-law
+_NOT_BIRTH = re.compile(r"foster|adopt|step|in-law|in law|god", re.IGNORECASE)
+
+
+def _other_parent(
+    c: Claim, snap: WorldSnapshot, table: Mapping[tuple[str, str], tuple[str, Edge]]
+) -> Verdict:
+    """A mother or a father given to the wrong parent: "Kettil, Maud's son" when the record makes Orla his
+    mother and ties him to Maud by no record. One mother and one father are exclusive, so the recorded one
+    refutes another; a sibling, cousin, aunt or uncle may be many, and a foster or step-parent is no rival."""
+    person, other, term = c.args
+    said = kin_role(term)
+    if (
+        said is None
+        or said[0] not in ("parent", "child")
+        or snap.edges_by_pair.get(frozenset((person, other)))
+    ):
+        return Verdict(c, "unknown")
+    if said[0] == "parent":
+        child, parent, gender = other, person, said[1]
+    else:
+        p = snap.entities.get(other)
+        child, parent, gender = person, other, _GENDER.get(p.pronoun or "", "") if p else ""
+    if not gender:
+        return Verdict(c, "unknown")
+    rivals: dict[str, Edge] = {}
+    for (x, y), (rec_term, ed) in table.items():
+        role = kin_role(rec_term)
+        if role is None or not _shown(ed.visibility) or _NOT_BIRTH.search(f"{ed.kind} {ed.reason}"):
+            continue
+        if y == child and role[0] == "parent":
+            who, g = x, role[1]
+        elif x == child and role[0] == "child":
+            who, g = y, ""
+        else:
+            continue
+        e = snap.entities.get(who)
+        g = g or (_GENDER.get(e.pronoun or "", "") if e else "")
+        if g == gender:
+            rivals[who] = ed
+    if len(rivals) != 1 or parent in rivals:
+        return Verdict(c, "unknown")
+    ((rival, ed),) = rivals.items()
+    a, b, r = snap.entities.get(person), snap.entities.get(other), snap.entities.get(rival)
+    told = f"{a.name if a else person} is {b.name if b else other}'s {term}"
+    return Verdict(
+        c,
+        "contradicted",
+        ed.id,
+        f"{told}, but the record gives that parent as {r.name if r else rival}: {ed.reason}",
+    )
 
 
 _INVERSE = {

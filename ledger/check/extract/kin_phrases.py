@@ -156,6 +156,7 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
             or role is None
             or len(relatives) != 1
             or before in _COPULAS | _DENIALS  # "is (not) Hobb's child": said of someone, not naming them
+            or _renames(m, term, mentions, tokens, relatives)
             or before.endswith("n't")
             or (after is not None and after.text[:1].isupper() and not after.quoted)
             or (
@@ -177,6 +178,29 @@ def _kin_phrases(mentions: list[Mention], tokens: list[Token], snap: WorldSnapsh
 
 
 _OWNERS = frozenset({"his", "her", "their", "my", "your", "our"})
+_LIST_GLUE = frozenset({"and", "or", "nor"})
+_CLOSERS = frozenset({",", ";", ".", "!", "?", "—", ")", ":"})
+
+
+def _renames(
+    m: Mention, term: int, mentions: list[Mention], tokens: list[Token], relatives: tuple[str, ...]
+) -> bool:
+    """True when the kin phrase from ``m`` to ``term`` stands in apposition after a name other than the
+    recorded relative ("Maud, Kettil's mother, ..." when Orla is): it says who that one is (a kinship claim
+    for :mod:`.relations`), so it names no one else. Not in a list ("Maud, Kettil's mother, and Asa"), nor
+    when it renames the recorded relative (then the phrase is that one's mention, as anywhere)."""
+    if m.i < 2 or tokens[m.i - 1].text != "," or tokens[m.i - 1].quoted:
+        return False
+    if not any(
+        x.j == m.i - 1 and not x.poss and not x.quoted and x.id not in (*relatives, m.id) for x in mentions
+    ):
+        return False
+    nxt = [t.low for t in tokens[term + 1 : term + 3]]
+    if not nxt or nxt[0] not in _CLOSERS:
+        return False  # "Dace, your brother waves": a name called, then the phrase as a subject
+    return not (nxt[:1] and nxt[0] in _LIST_GLUE) and not (
+        nxt[:1] == [","] and nxt[1:2] and nxt[1] in _LIST_GLUE
+    )
 
 
 def _kin_word_as_thing(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ledger.check.extract.conditions import _conditions
 from ledger.check.extract.counts import _counts
+from ledger.check.extract.kin_naming import _kin_naming
 from ledger.check.extract.kin_pronouns import _kin_by_pronoun
 from ledger.check.extract.relations import _kinship
 from ledger.check.extract.sentence import _Sentence
@@ -21,5 +22,6 @@ def _meaning(s: _Sentence) -> None:
     _conditions(s)
     _kinship(s)
     _kin_by_pronoun(s)
+    _kin_naming(s)
     _attitudes(s)
     _counts(s)
