@@ -31,6 +31,7 @@ from ledger.check.extract.lexicon import (
     STATIC,
     VERBS,
 )
+from ledger.check.extract.media import drops
 from ledger.check.extract.names import Extraction, Mention
 from ledger.check.extract.verbs import can_be_past, is_finite, lemma, tags, verb_class
 from ledger.check.snapshot import WorldSnapshot
@@ -326,7 +327,10 @@ class _Sentence:
     def claim(
         self, kind: ClaimKind, args: Iterable[str], m: Mention | None, modality: Modality, detail: str = ""
     ) -> None:
-        self.ex.claims.append(Claim(kind, tuple(args), self.raw.strip(), self.span, modality, detail))
+        args = tuple(args)
+        if args and drops(self.ex, self.a, self.b, kind, args[0], m):
+            return  # seen or heard through a medium: not here, or (recorded) not acting at all
+        self.ex.claims.append(Claim(kind, args, self.raw.strip(), self.span, modality, detail))
 
     def verb_after(self, m: Mention) -> tuple[int, str, str] | None:
         """(token index, surface form, lemma) of the verb whose subject is ``m``, if any."""
