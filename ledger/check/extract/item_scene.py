@@ -25,7 +25,8 @@ vial", "lies in pieces"), for a sentence telling another place or the thing some
 belt"), or when the narration tells it found or recovered (:func:`tells_finding`, read by the judge too).
 
 Called from :mod:`.pipeline`; imports :mod:`.holdings`, :mod:`.in_use`, :mod:`.item_descriptions`,
-:mod:`.lexicon`, :mod:`.linker`, :mod:`.names`, :mod:`.sentence` and :mod:`.verbs`.
+:mod:`.item_scene_use` (a gone thing put up somewhere, or brought and used, by any verb), :mod:`.lexicon`,
+:mod:`.linker`, :mod:`.names`, :mod:`.sentence` and :mod:`.verbs`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ledger.check.extract.holdings import _item_claims, _items_in_use
 from ledger.check.extract.in_use import _FRONTED, _subject_before
 from ledger.check.extract.item_descriptions import _FUNCTION, described_items, looks
 from ledger.check.extract.item_here import _ITEM_HERE, _NOT_A_PLACE, _PUT_AWAY
+from ledger.check.extract.item_scene_use import named_as_lost, placed_passive, used_now
 from ledger.check.extract.lexicon import _NEGATION, _PRONOUN_POSS, VERBS
 from ledger.check.extract.linker import noun_lemma
 from ledger.check.extract.names import Mention
@@ -377,6 +379,19 @@ _TOLD_WHOLE = (_subject_here, _inverted_here, _hanging_here)
 _TOLD_SEEN = (_placed_by, _examined)
 
 
+def _placed(s: _Sentence, m: Mention) -> bool:
+    start = _np_start(s, m)
+    return placed_passive(s, m, start == s.a or s.tokens[start - 1].low in _CLAUSE_OPEN)
+
+
+def _used(s: _Sentence, m: Mention) -> bool:
+    return used_now(s, m, _np_start(s, m))
+
+
+# a gone thing told put up somewhere or brought and used (:mod:`.item_scene_use`)
+_TOLD_GONE = (_placed, _used)
+
+
 def _item_scene(s: _Sentence) -> None:
     """Claims for items told in the scene now (see the module's docstring)."""
     described = [m for m in described_items(s) if not s.modality(m).in_dialogue]
@@ -413,6 +428,7 @@ def _item_scene(s: _Sentence) -> None:
                 held_by.add((who.id, iid))
             continue
         whole = any(rule(s, m) for rule in _TOLD_WHOLE)
+        whole = whole or (_gone(s, iid) and any(rule(s, m) for rule in _TOLD_GONE))
         if not whole and not any(rule(s, m) for rule in _TOLD_SEEN):
             continue
         if _gone(s, iid):
@@ -420,7 +436,7 @@ def _item_scene(s: _Sentence) -> None:
                 continue  # "lies lost beneath forty fathoms", "somewhere past the reef": where it was lost
             fate = s.snap.fates[iid].fate
             wrecked = fate in ("destroyed", "used up", "used_up")
-            if _recovered(s, iid) or (wrecked and (_wreck(s, m) or not whole)):
+            if named_as_lost(s, m) or _recovered(s, iid) or (wrecked and (_wreck(s, m) or not whole)):
                 continue  # the wreck of a destroyed thing may lie anywhere, be seen, be sat beside
             s.claim("holds", ("*somewhere*", iid), m, mod, "exists")
         elif _one_thing(s, iid) and _in_scene(s, iid) and not _someones(s, m):
