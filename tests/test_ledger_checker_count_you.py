@@ -1,7 +1,7 @@
 """A count told of "you" is held to the PC that very "you" addresses, by the one rule the whole checker reads
 second person with (:mod:`ledger.check.extract.addressee`): the PC called in the sentence, else the one
-called earlier in the same paragraph, else the scene's only PC. A plural "you", a call only after the count,
-or a call in an earlier paragraph names no holder, and a count with no holder of a split stack is not judged.
+called last earlier in the narration, else the scene's only PC. A plural "you" or a call only after the count
+names no holder, and a count with no holder of a split stack is not judged.
 An invented salt caravan: two PCs in the scene, Odile with 3 salt cakes, Barnabé with 2, the cart with 20."""
 
 from __future__ import annotations
@@ -45,12 +45,17 @@ def test_your_count_is_held_to_the_pc_called_in_the_sentence_or_earlier_in_the_p
     assert flags("The two salt cakes you took from the cart rattle in the sack, Barnabé.") == set()
 
 
-def test_a_plural_you_a_later_call_or_another_paragraph_names_no_holder() -> None:
+def test_a_plural_you_or_a_later_call_names_no_holder() -> None:
     # the two of you: the party, not the PC called before
     assert flags(f"Odile, you feel the wind drop. {TOOK}, the two of you sharing the load.") == set()
     # a call after the count does not reach back to it
     assert flags(f"{TOOK}. Odile, you feel the wind drop.") == set()
-    # a call in an earlier paragraph does not carry over
-    assert flags(f"Odile, you feel the wind drop.\n\n{TOOK}.") == set()
+    # a call in an earlier paragraph carries over (the GM goes on talking to her), unless another is called
+    assert "item-cakes-quantity" in flags(f"Odile, you feel the wind drop.\n\n{TOOK}.")
+    three = TOOK.replace("nine", "three")  # right for Odile, too many for Barnabé
+    assert flags(f"Odile, you feel the wind drop.\n\n{three}.") == set()
+    assert "item-cakes-quantity" in flags(
+        f"Odile, you feel the wind drop.\n\nBarnabé, you shiver.\n\n{three}."
+    )
     # the same call in the same paragraph does
     assert "item-cakes-quantity" in flags(f"Odile, you feel the wind drop. {TOOK}.")

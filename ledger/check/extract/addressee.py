@@ -3,8 +3,9 @@
 A game master writes to the players: "the amulet at your throat, Fanta", "Your purse hangs light, Musa:
 three coins at most", "She is your elder sister". :func:`addressees` reads which PC each narrative "you" /
 "your" means: a PC called by name in the same sentence (a vocative: ", Fanta," / ", Tomasz." / "Musa:" /
-"Idder, you ..."), else the one last called so earlier in the same paragraph, else the only PC the scene
-has (when the narration calls no other PC by name), else nobody. A plural "you" ("you both", "the two of
+"Idder, you ..."), else the one last called so earlier in the narration (a game master keeps talking to
+the PC called across paragraphs, until another is called), else the only PC the scene has (when the
+narration calls no other PC by name), else nobody. A plural "you" ("you both", "the two of
 you", "each of you") is nobody, and so is any "you" in a sentence that calls two PCs. Quoted words are left
 alone: there "you" is the speaker's addressee, not the player.
 
@@ -114,16 +115,6 @@ def _you_opens(s: _Sentence, lo: int) -> bool:
     return False
 
 
-def _paragraphs(text: str) -> list[int]:
-    """Char offsets where each paragraph after the first starts (a blank line before it)."""
-    out: list[int] = []
-    at = text.find("\n\n")
-    while at >= 0:
-        out.append(at)
-        at = text.find("\n\n", at + 2)
-    return out
-
-
 def addressees(
     ex: Extraction, snap: WorldSnapshot, text: str, sentences: list[tuple[int, int]]
 ) -> dict[int, str]:
@@ -134,7 +125,6 @@ def addressees(
     pcs = {e.id for e in snap.entities.values() if e.kind == "pc"}
     if not pcs:
         return {}
-    breaks = _paragraphs(text)
     called: list[tuple[int, list[str]]] = []  # (sentence start, PCs it calls)
     plural: list[bool] = []
     for a, b in sentences:
@@ -147,14 +137,9 @@ def addressees(
     only = here[0] if len(here) == 1 and everyone <= {here[0]} else None
     out: dict[int, str] = {}
     snap.cache["addressees"] = (ex, out)  # read by :func:`addressee_of`
-    last: str | None = None  # the PC last called in this paragraph
+    last: str | None = None  # the PC last called, in this paragraph or an earlier one
     plural_since = False  # a plural "you" since that call
-    para = 0
     for n, (a, b) in enumerate(sentences):
-        start = toks[a].start if a < len(toks) else 0
-        while para < len(breaks) and breaks[para] < start:
-            para += 1
-            last, plural_since = None, False
         vs = called[n][1]
         if plural[n]:
             plural_since = True

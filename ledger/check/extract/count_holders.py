@@ -28,7 +28,9 @@ from ledger.check.extract.addressee import addressee_of
 from ledger.check.extract.lexicon import _HYPO
 from ledger.check.extract.linker import gender_of
 from ledger.check.extract.names import Mention
+from ledger.check.extract.owners import _CARRIED_IN, _WORN_AT, _WORN_ON
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.text import _number
 from ledger.check.extract.verbs import lemma as verb_lemma
 
 # verbs whose subject holds what is counted after them: "the cores you took", "the spirit she has left"
@@ -67,6 +69,8 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
     """The holder whose stack the count of item ``m`` (its count phrase starting at token ``first``)
     counts, or ``*`` when the words do not say."""
     toks = s.tokens
+    # the phrase starts at its count word: "[belt holds] nine marks" read back too far is "nine marks"
+    first = next((q for q in range(first, m.i) if _number(toks, q, q + 1)[0] is not None), first)
     # a clause of having right after: "the seven cores you took", "the spirit that Zoya has left"
     q = m.j + 1 if m.j < s.b and toks[m.j].low in ("that", "which") else m.j
     who = _having_subject(s, q)
@@ -95,6 +99,8 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
             return named.id or "*"
         if toks[k].low in _SUBJECTS and not toks[k].quoted:
             return _resolve(s, m, toks[k].low, k)
+        if k > s.a and toks[k].low in _CONTAINERS and toks[k - 1].low == "your" and not toks[k - 1].quoted:
+            return addressee_of(s, k - 1) or "*"  # "the leather pouch at your belt holds nine marks"
     # a phrase of totality after it: "three mithqals, all he has"
     for q in range(m.j, min(s.b - 2, m.j + 12)):
         if toks[q].quoted or toks[q].text in _STOPS:
@@ -107,7 +113,61 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
     colon = next((q for q in range(s.a, first) if toks[q].text in (":", "—", "–") and not toks[q].quoted), -1)
     if colon > s.a and toks[s.a].low in _POSSESSIVES and not toks[s.a].quoted:
         return _resolve(s, m, _POSSESSIVES[toks[s.a].low], s.a)
-    return "*"
+    return _lying_in_yours(s, m)
+
+
+# what a count may lie in: a purse, a pouch, a pack, a pocket, a belt
+_CONTAINERS = _CARRIED_IN | _WORN_AT | _WORN_ON
+_IN = frozenset({"in", "inside", "within", "at", "on"})
+_POINTING = frozenset({"that", "the", "this"})
+
+
+def _lying_in_yours(s: _Sentence, m: Mention) -> str:
+    """ "twenty rupees sit in your purse", "in the purse at your waist", "in that purse" (the purse told
+    at your waist in this sentence or the one before): a verb of lying right after the counted thing, then
+    the PC's container; the PC "your" addresses holds the count."""
+    from ledger.check.extract.addressee import _LIES
+
+    toks = s.tokens
+    k = m.j
+    while k < s.b and toks[k].low in _ADVERBS:
+        k += 1
+    if k + 2 >= s.b or toks[k].low not in _LIES or toks[k + 1].low not in _IN:
+        return "*"
+    if any(t.quoted for t in toks[k : k + 3]):
+        return "*"
+    lead, noun = toks[k + 2].low, k + 3
+    if lead == "your":
+        return addressee_of(s, k + 2) or "*" if noun < s.b and toks[noun].low in _CONTAINERS else "*"
+    while noun < s.b and noun < k + 6 and toks[noun].low not in _CONTAINERS and toks[noun].text.islower():
+        noun += 1  # "in the worn leather purse"
+    if lead not in _POINTING or noun >= s.b or toks[noun].low not in _CONTAINERS:
+        return "*"
+    yours = _your_after(s, noun, s.b)
+    if yours is not None:
+        return addressee_of(s, yours) or "*"  # "in the purse at your waist"
+    if lead == "the" and noun + 1 < s.b and toks[noun + 1].text not in _STOPS | {","}:
+        return "*"  # "in the purse of the vendor"
+    # "that purse": the one just told at the PC's waist, in this sentence or the one before
+    lo = _previous_start(s)
+    tied = {
+        who
+        for q in range(lo, m.i)
+        if toks[q].low == toks[noun].low and not toks[q].quoted
+        for y in ([q - 1] if toks[q - 1].low == "your" else [_your_after(s, q, m.i)])
+        if y is not None and (who := addressee_of(s, y)) is not None
+    }
+    return tied.pop() if len(tied) == 1 else "*"
+
+
+def _your_after(s: _Sentence, noun: int, end: int) -> int | None:
+    """The "your" of "<noun> at your waist" (a preposition, "your", a place on the body), or None."""
+    toks = s.tokens
+    if noun + 3 > end or toks[noun + 1].low not in _IN or toks[noun + 2].low != "your":
+        return None
+    if toks[noun + 2].quoted or toks[noun + 3].low not in _CONTAINERS:
+        return None
+    return noun + 2
 
 
 # verbs of parting with a thing: a stack told spent, lost or sold since is no count of what is held
