@@ -29,7 +29,13 @@ from collections.abc import Iterable
 from ledger.check.claims import Claim, Modality, Verdict
 from ledger.check.extract.lexicon import _MEMORY
 from ledger.check.extract.names import Mention
-from ledger.check.extract.predicates import _previous_sentence, any_lemma, pronoun_fits, verb_lemma
+from ledger.check.extract.predicates import (
+    _previous_sentence,
+    antecedent_or_one_named,
+    any_lemma,
+    pronoun_fits,
+    verb_lemma,
+)
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import Edge
 
@@ -406,12 +412,7 @@ def _resolve(s: _Sentence, q: int, want: str) -> str | None:
     here = [m.id for m in s.creatures() if m.id and m.j <= q and not m.poss and fits(m.id)]
     if here:
         return here[-1]
-    ante = s.ex.antecedent.get(s.a)
-    if ante is not None and fits(ante):
-        return ante
-    lo = _previous_sentence(s)
-    named = {m.id for m in s.ex.between(lo, s.a) if m.id and not m.quoted and fits(m.id)}
-    return next(iter(named)) if len(named) == 1 else None
+    return antecedent_or_one_named(s, fits, s.a)
 
 
 # --- the verdict ------------------------------------------------------------------------------------------

@@ -261,12 +261,17 @@ def _resolve_pronoun(s: _Sentence, word: str) -> str | None:
     want = _SUBJECT_PRONOUNS.get(word) or _GENDER_NOUNS.get(word)
     if want is None:
         return None
-    fits = pronoun_fits(s, want)
+    return antecedent_or_one_named(s, pronoun_fits(s, want), s.b)
+
+
+def antecedent_or_one_named(s: _Sentence, fits: Callable[[str], bool], end: int) -> str | None:
+    """The previous sentence's subject when it ``fits``, else the one fitting creature named (outside
+    quotes) from the start of the sentence before up to token ``end``; None when none or several fit."""
     ante = s.ex.antecedent.get(s.a)
     if ante is not None and fits(ante):
         return ante
     prev = _previous_sentence(s)
-    named = {m.id for m in s.ex.between(prev, s.b) if m.id and not m.quoted and fits(m.id)}
+    named = {m.id for m in s.ex.between(prev, end) if m.id and not m.quoted and fits(m.id)}
     return next(iter(named)) if len(named) == 1 else None
 
 
