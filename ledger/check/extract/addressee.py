@@ -122,7 +122,9 @@ def addressees(
     toks = ex.tokens
     if not any(_second(t) for t in toks):
         return {}
-    pcs = {e.id for e in snap.entities.values() if e.kind == "pc"}
+    pcs: set[str] | None = snap.cache.get("pc-ids")
+    if pcs is None:  # once per snapshot, not once per narration: a world holds thousands of entities
+        pcs = snap.cache["pc-ids"] = {e.id for e in snap.entities.values() if e.kind == "pc"}
     if not pcs:
         return {}
     called: list[tuple[int, list[str]]] = []  # (sentence start, PCs it calls)

@@ -257,18 +257,27 @@ def _another(s: _Sentence, lo: int, after: int, end: int) -> bool:
     )
 
 
+def _looks_by_head(snap: WorldSnapshot) -> dict[str, list[ItemLook]]:
+    """The items' looks by each of their head nouns, built once per snapshot (cached on it), not once per
+    sentence: a world of thousands of items would be walked again for every sentence."""
+    index: dict[str, list[ItemLook]] | None = snap.cache.get("item-looks-by-head")
+    if index is None:
+        index = {}
+        for lk in looks(snap):
+            for word in lk.heads:
+                index.setdefault(word, []).append(lk)
+        snap.cache["item-looks-by-head"] = index
+    return index
+
+
 def described_items(s: _Sentence) -> list[Mention]:
     """Item mentions made by description in the sentence: a head noun of some item's look, not inside a
     name already found, with a modifier of that look, which exactly one item of the world fits. The
     mention spans the modifiers and the head (not the determiner before them)."""
-    table = looks(s.snap)
-    if not table:
+    by_head = _looks_by_head(s.snap)
+    if not by_head:
         return []
     covered = {k for m in s.mentions for k in range(m.i, m.j)}
-    by_head: dict[str, list[ItemLook]] = {}
-    for lk in table:
-        for word in lk.heads:
-            by_head.setdefault(word, []).append(lk)
     out: list[Mention] = []
     for h in range(s.a, s.b):
         t: Token = s.tokens[h]

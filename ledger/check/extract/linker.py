@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
+from ledger.check.extract.lexicon import ORDINALS as LEXICON_ORDINALS
 from ledger.check.snapshot import Entity, WorldSnapshot
 
 # Honorifics of other tongues, by the pronoun they imply
@@ -120,18 +121,8 @@ GENDER_NOUNS: Mapping[str, str] = {
     "gentleman": "he",
     "fellow": "he",
 }
-# Ordinals before an item: "his fifth harpoon" says he has had at least five.
-ORDINALS: Mapping[str, int] = {
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-}
+# Ordinals before an item: "his fifth harpoon" says he has had at least five (the lexicon's, to tenth).
+ORDINALS: Mapping[str, int] = {w: n for w, n in LEXICON_ORDINALS.items() if n <= 10 and "-" not in w}
 # Words that open a noun phrase, so a derived item form after them names the item ("the signet", "his
 # only candle", "both vials"); a bare word elsewhere may be anything.
 DETERMINERS = frozenset(
