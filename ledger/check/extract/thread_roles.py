@@ -361,7 +361,8 @@ def _repay_status(s: _Sentence, k: int, between: list[str]) -> str | None:
 def owing_claim(s: _Sentence) -> bool:
     """thread_status(t, open|settled) with its debtor, from a verb of owing between the two parties of one
     owing thread; True when the sentence was read (a claim made, or a creditor said to owe nothing)."""
-    from ledger.check.extract.threads import _bound, _in_a_party_report, _owed_idiom
+    from ledger.check.extract.thread_index import _bound, _in_a_party_report
+    from ledger.check.extract.thread_spoken import _owed_idiom
 
     toks = s.tokens
     narrated = [x.low for x in toks[s.a : s.b] if not x.quoted]

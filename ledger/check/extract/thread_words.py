@@ -163,3 +163,14 @@ _SETTLED_AS = re.compile(
 # idioms, matched on tokens (a possessive "'s" is part of its token: "each other's" reads "each other")
 _OPEN_IDIOMS = ("at each other throats", "at one another throats", "still feuding", "sits heavy")
 _OBJECT_PRONOUNS = {"him": "he", "her": "she", "them": "they", "he": "he", "she": "she", "they": "they"}
+
+_RUMOURED = frozenset(
+    {"rumoured", "rumored", "reportedly", "supposedly", "allegedly", "rumour", "rumor", "whispered", "gossip"}
+)
+
+_FOR_STOP = frozenset(
+    {"the", "a", "an", "his", "her", "their", "its", "my", "our", "your", "of", "new", "old", "from", "in"}
+    | {"at", "on", "to", "and", "with", "by", "that", "this", "he", "she", "they", "it", "one", "two", "some"}
+    | {"over", "back", "out", "up", "down", "off", "into", "onto", "across", "through", "after", "before"}
+    | {"during", "last", "next", "each", "every", "all", "both", "him", "them", "about", "nothing", "for"}
+)
