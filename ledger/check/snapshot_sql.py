@@ -255,35 +255,45 @@ async def snapshot_from_ledger(
     return snapshot
 
 
-#: The last snapshot's name inputs per (campaign, audience): its entities, threads and fact tells, and its
-#: cache (where the checker leaves the name index it builds). At most :data:`NAMES_KEPT` are kept.
+#: The last snapshot's name inputs per (campaign, audience): its entities' names (:func:`_names_of`), threads
+#: and fact tells, and its cache (where the checker leaves the indexes it builds from names). At most
+#: :data:`NAMES_KEPT` are kept.
 _LAST_NAMES: OrderedDict[tuple[int, Viewer], tuple[Any, Any, Any, dict[str, Any]]] = OrderedDict()
 NAMES_KEPT = 256
 
+#: The checker's caches built from the entities' names alone (what :func:`_names_of` keeps), the threads'
+#: aliases and the facts' tells: the name matcher, the items' looks (from names and descriptions) and the
+#: PCs (by kind).
+NAME_CACHES = ("names", "item-looks", "item-looks-by-head", "pc-ids")
+
+
+def _names_of(entities: Mapping[str, Entity]) -> tuple[tuple[object, ...], ...]:
+    """What the name caches read of each entity: id, kind, name, aliases, visibility, pronoun and
+    description, in the snapshot's order. Not hit points, place, life or conditions: those change every
+    round of a fight, and a campaign of thousands of entities rebuilt its name matcher each time (~0.8 s)."""
+    return tuple(
+        (e.id, e.kind, e.name, e.aliases, e.visibility, e.pronoun, e.description) for e in entities.values()
+    )
+
 
 def _hand_on_names(cid: int, audience: Viewer, snapshot: WorldSnapshot) -> None:
-    """Give ``snapshot`` the name index of the campaign's previous snapshot when the names did not change.
+    """Give ``snapshot`` the name caches of the campaign's previous snapshot when the names did not change.
 
     The checker's name matcher (``ledger.check.extract.names.name_index``, cached on a snapshot as
-    ``"names"``) is built from the entities (names, aliases, kinds, visibility), the facts' tells and the
-    threads' aliases, nothing else; rebuilding it was several ms of every round although a round rarely
-    renames anything. The inputs are compared by value (frozen records), so a snapshot of another database
-    that happens to share the key never receives a foreign index."""
+    ``"names"``) and the other :data:`NAME_CACHES` are built from the entities' names (:func:`_names_of`),
+    the facts' tells and the threads' aliases, nothing else; rebuilding them was several ms of every round
+    although a round rarely renames anything. The inputs are compared by value (frozen records), so a
+    snapshot of another database that happens to share the key never receives a foreign index."""
     key = (cid, audience)
     tells = tuple((f.key, f.tells) for f in snapshot.facts.values() if f.tells)
+    names = _names_of(snapshot.entities)
     last = _LAST_NAMES.get(key)
     if last is not None:
-        entities, threads, last_tells, cache = last
-        names = cache.get("names")
-        if (
-            names is not None
-            and last_tells == tells
-            and entities == snapshot.entities
-            and threads == snapshot.threads
-        ):
-            snapshot.cache["names"] = names
+        last_names, threads, last_tells, cache = last
+        if last_tells == tells and last_names == names and threads == snapshot.threads:
+            snapshot.cache.update({k: cache[k] for k in NAME_CACHES if k in cache})
         _LAST_NAMES.move_to_end(key)
-    _LAST_NAMES[key] = (snapshot.entities, snapshot.threads, tells, snapshot.cache)
+    _LAST_NAMES[key] = (names, snapshot.threads, tells, snapshot.cache)
     while len(_LAST_NAMES) > NAMES_KEPT:
         _LAST_NAMES.popitem(last=False)
 
