@@ -81,6 +81,14 @@ def _either(s: _Sentence, q: int, possessor: str, relative: str) -> bool:
     return relative in here or possessor not in here
 
 
+def _next_subject(s: _Sentence) -> str | None:
+    """The creature named first in the next sentence when it opens it, outside quotes and not as an owner."""
+    m = next((x for x in s.ex.mentions if x.i >= s.b), None)
+    if m is None or m.i != s.b or m.quoted or m.poss or m.id is None:
+        return None
+    return m.id
+
+
 def _figurative_or_apposed(s: _Sentence, q: int) -> bool:
     """True when the kin phrase opening at token ``q`` is a likeness ("like his own daughter") or renames
     another kin phrase right before it ("her mother, his only daughter": the daughter is the mother, not
@@ -102,6 +110,9 @@ def _kin_by_pronoun(s: _Sentence) -> None:
     ]
     if not terms:
         return  # most sentences: no singular kinship term (a plural, "his sisters", names no one)
+    from ledger.check.extract.kin_copula import _kin_copula  # it reads this module's resolver
+
+    _kin_copula(s)  # "she's the Deacon's daughter", "Mori has been your mother"
     made: set[tuple[str, str]] = set()
     for k in terms:
         t = toks[k]
@@ -181,6 +192,12 @@ def _kin_by_pronoun(s: _Sentence) -> None:
                 for x in near
                 if x and x != possessor and _fits(s, x, said[1]) and _kin_tied(s, x, possessor)
             }
+            if not tied:
+                # "... two sweets from her mother. Parvati has sent a packet up ...": the relative named
+                # as the next sentence's opening subject
+                nxt = _next_subject(s)
+                if nxt and nxt != possessor and _fits(s, nxt, said[1]) and _kin_tied(s, nxt, possessor):
+                    tied = {nxt}
             relative = next(iter(tied)) if len(tied) == 1 else None
         if relative is not None and apposed is None and _either(s, q, possessor, relative):
             continue
