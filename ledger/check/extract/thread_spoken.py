@@ -9,7 +9,9 @@ from ledger.check.claims import Claim, Modality
 from ledger.check.extract.lexicon import _HYPO
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
+from ledger.check.extract.text import Token
 from ledger.check.extract.thread_index import _bound, _threads_of
+from ledger.check.extract.thread_matter import endorsed, matter_tied
 from ledger.check.extract.thread_roles import approximated
 from ledger.check.extract.thread_words import _FOR_STOP, _RUMOURED, _THREAD_WORDS
 
@@ -42,6 +44,7 @@ _LIE_MARKS = frozenset(
     # a memory is not the state now
     | {"remember", "remembers", "remembered", "recall", "recalls", "recalled", "remembering", "recalling"}
 )
+_MEMORY_MARKS = frozenset(w for w in _LIE_MARKS if w.startswith(("remem", "recal")))
 _REPORTED = frozenset(
     {"heard", "hear", "hears", "rumour", "rumor", "rumours", "rumors", "gossip", "supposedly"}
 )
@@ -95,6 +98,8 @@ def _spoken_status(words: list[str], kind: str, terms: str = "") -> str | None:
             for q, x in enumerate(words[start:n], start=start)
         ):
             continue  # "I will pay", "I'll see that he keeps his word", "once he has paid"; not "never once"
+        if _subordinate(words, n):
+            continue  # "When the salt is sold and the thirty are paid, then ...": a condition, not a state
         nxt = words[n + 1 : n + 4]
         if kind == "oath":
             kept = lemma in ("keep", "honour", "honor") and bool(_KEEP_OBJECTS & set(nxt[:3]))
@@ -107,18 +112,34 @@ def _spoken_status(words: list[str], kind: str, terms: str = "") -> str | None:
             elif lemma in _SWEAR and (done := _sworn_and_done(words, n, terms)) is not None:
                 found.add(done)
         elif kind in ("debt", "favour"):
-            if lemma == "owe":
+            if w in _STANDING and back and (back[-1] in _STATE_VERBS or back[-1].endswith("'s")):
+                found.add("settled" if negated else "open")  # "the fee stands owing", "it's still unpaid"
+            elif lemma == "owe":
                 if negated or "nothing" in nxt:
                     found.add("settled")
                 elif w in ("owe", "owes") or (back and back[-1] in ("still", "is", "are", "yet")):
                     found.add("open")
             elif lemma in ("repay", "pay", "settle", "square") and w.endswith(("id", "ed")):
                 # paid someone, paid it back or off; not "paid for the drinks"
-                if lemma == "repay" or (nxt[:1] and nxt[0] in _PAID_WHAT and "for" not in nxt[:2]):
+                passive = bool(back) and (back[-1] in _BE_PAST or back[-1].endswith("'s"))  # "Toll's paid"
+                paying = passive or bool(nxt[:1] and nxt[0] in _PAID_WHAT)
+                if lemma == "repay" or (paying and "for" not in nxt[:2]):
                     found.add("open" if negated else "settled")
             elif w in ("square", "even", "quits") and n > 0 and words[n - 1] in ("we're", "are", "we", "now"):
                 found.add("settled")
     return next(iter(found)) if len(found) == 1 else None
+
+
+_SUBORDINATORS = frozenset({"when", "if", "unless", "once", "until", "till", "after", "before", "whenever"})
+
+
+def _subordinate(words: list[str], n: int) -> bool:
+    """True when ``words[n]`` is in a clause opened by a word of time or condition at the start of its
+    sentence, up to the first comma: both halves of "when the salt is sold and the thirty are paid,"."""
+    k = n - 1
+    while k >= 0 and words[k] not in (".", "!", "?", ";", ":", ","):
+        k -= 1
+    return k + 1 < n and words[k + 1] in _SUBORDINATORS and (k < 0 or words[k] != ",")
 
 
 _SWEAR = frozenset({"swear", "vow", "promise", "pledge"})
@@ -193,8 +214,27 @@ def _same_terms(sworn: list[str], terms: str) -> bool:
 
 _PAID_WHAT = frozenset(
     {"me", "you", "him", "her", "us", "them", "it", "back", "off", "up", "in", "every", "all", "that", "what"}
+    | {"out"}
 )
-_OWING_WORDS = frozenset({"owe", "owes", "owed", "paid", "repaid", "square", "quits"})
+_OWING_WORDS = frozenset({"owe", "owes", "owed", "owing", "paid", "repaid", "square", "quits", "unpaid"})
+# a debt told standing by its state: "the fee stands owing", "it's still unpaid", "it remains outstanding"
+_STANDING = frozenset({"owing", "unpaid", "outstanding"})
+_STATE_VERBS = frozenset({"is", "'s", "are", "was", "stands", "remains", "sits", "lies", "still", "yet"})
+_BE_PAST = frozenset({"is", "'s", "are", "was", "were", "been", "be"})
+
+
+def _landform(words: list[str], n: int) -> bool:
+    """True when a mark of lying is the noun for a cliff: "counted out on the bluff"."""
+    return words[n] == "bluff" and n > 0 and words[n - 1] in ("the", "high", "river", "that")
+
+
+def _contracted(toks: list[Token], k: int) -> bool:
+    """True when a word's "'s" is "is" or "has": a pronoun's ("he's kept it"), or a noun's before a participle
+    of settling ("Toll's paid")."""
+    if toks[k].low in _CONTRACTING:
+        return True
+    nxt = toks[k + 1].low if k + 1 < len(toks) else ""
+    return nxt in ("paid", "repaid", "settled", "squared", "cleared", "owing", "unpaid", "kept", "broken")
 
 
 def _told(words: list[str]) -> list[str]:
@@ -217,11 +257,11 @@ def _spoken_threads(s: _Sentence) -> bool:
     if not quoted:
         return False
     # "he's kept it": a pronoun's "'s" is "has" or "is", kept on the word
-    words = [toks[k].low + ("'s" if toks[k].poss and toks[k].low in _CONTRACTING else "") for k in quoted]
+    words = [toks[k].low + ("'s" if toks[k].poss and _contracted(toks, k) else "") for k in quoted]
     kinds = {_SPOKEN_KINDS[w] for w in words if w in _SPOKEN_KINDS}
     if not kinds and not _OWING_WORDS & set(words):
         return False  # most lines of speech
-    if _reported(words) or _LIE_MARKS & set(words):
+    if _reported(words) or _LIE_MARKS & {w for n, w in enumerate(words) if not _landform(words, n)}:
         return False
     words = _told(words)
     if _owed_idiom(words):
@@ -229,7 +269,9 @@ def _spoken_threads(s: _Sentence) -> bool:
     from ledger.check.extract.predicates import _previous_sentence, _subjects
 
     nearby = range(_previous_sentence(s), min(len(toks), s.b + 40))
-    if _LIE_MARKS & {toks[k].low for k in nearby if not toks[k].quoted}:
+    vouched = endorsed(s, quoted[-1])
+    marks = _LIE_MARKS - _MEMORY_MARKS if vouched else _LIE_MARKS  # "it is true; she remembers the purse"
+    if marks & {toks[k].low for k in nearby if not toks[k].quoted}:
         return False
     subjects = {eid for eid, m, _, _ in _subjects(s) if not m.quoted}
     if len(subjects) > 1:
@@ -245,8 +287,6 @@ def _spoken_threads(s: _Sentence) -> bool:
     parties = {speaker} | in_line
     if _SECOND & set(words) and len(around) == 1:
         parties |= around  # "you": the one other creature named in this sentence or the one before
-    if not (_FIRST & set(words) or in_line):
-        return False
     snap = s.snap
     tied = [
         tid
@@ -255,13 +295,21 @@ def _spoken_threads(s: _Sentence) -> bool:
         and len(set(snap.threads[tid].parties)) >= 2
         and (not kinds or snap.threads[tid].kind in kinds or "owe" in " ".join(words))
     ]
-    if len(tied) != 1:
-        return False
+    if not (_FIRST & set(words) or in_line) or len(tied) != 1:
+        # the other party unnamed: a thread named by its alias in the line, whoever speaks ("Toll's paid"),
+        # else the speaker's one thread whose matter the line names ("The fee stands owing")
+        start = toks[quoted[0]].start
+        tied = list({tid for tid, st, _ in s.ex.thread_mentions if start <= st < s.span[1]})
+        if not tied:
+            mine = [tid for tid in _threads_of(snap, {speaker}) if len(set(snap.threads[tid].parties)) >= 2]
+            tied = matter_tied(snap, mine, words)
+        if len(tied) != 1:
+            return False
     thread = snap.threads[tied[0]]
     status = _spoken_status(words, thread.kind, thread.terms)
     if status is None:
         return False
-    if status in ("unbroken", "settled") and speaker == _bound(snap, thread.id):
+    if status in ("unbroken", "settled") and speaker == _bound(snap, thread.id) and not vouched:
         return False  # the one bound by it saying it is kept or paid may be lying in their own defence
     mod = s.modality(Mention(("",), quoted[0], quoted[0] + 1, False, False, "public"))
     if mod.memory or mod.rumour:
