@@ -79,7 +79,9 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
         return "*" if _parted_after(s, q) else _resolve(s, m, who, q)
     # a possessive heading the counted phrase: "your seven cores", "Musa's three mithqals"
     k = first - 1
-    if k >= s.a and toks[k].poss:
+    while k > s.a and toks[k].low in ("own", "very") and not toks[k].quoted:
+        k -= 1  # "your own five cans": the owner before "own"
+    if k >= s.a and (toks[k].poss or (toks[k].low in _POSSESSIVES and not toks[k].quoted)):
         named = next((x for x in s.mentions if x.j - 1 == k and x.id and s.kind(x) in ("pc", "npc")), None)
         if named is not None and named.id is not None:
             return named.id

@@ -35,7 +35,7 @@ from ledger.check.extract.count_totals import (
     total_later,
 )
 from ledger.check.extract.lexicon import _NUMBERS, ORDINALS, VERBS
-from ledger.check.extract.linker import is_plural, noun_lemma
+from ledger.check.extract.linker import _lemma_table, is_plural, noun_lemma
 from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import Token
@@ -222,14 +222,15 @@ def _counts(s: _Sentence) -> None:
             continue  # "the debt of forty crowns", "paid twenty guineas for the mare": a sum, not a purse
         # the words right before the name, nearest first, back to a determiner: "his second", "both"
         words: list[str] = []
-        k = m.i - 1
+        head = m.i - _described(s, m.i)  # "six charged power cells": the count before the words describing
+        k = head - 1
         while k >= s.a and len(words) < 3 and not toks[k].quoted and toks[k].low.replace("-", "").isalnum():
             words.append(toks[k].low)
             if toks[k].low in _DETERMINERS:
                 break
             k -= 1
         # the count phrase's first word after its determiner: "your [seven] cores", "Musa's [three] ..."
-        first = m.i - len(words) + (1 if words and words[-1] in _DETERMINERS else 0)
+        first = head - len(words) + (1 if words and words[-1] in _DETERMINERS else 0)
         first = max([first, *(q + 1 for q in range(first, m.i) if toks[q].poss)])
         of_at = (
             m.i - 1  # an owner inside the item's own name: "five of Gideon's letters"
@@ -289,8 +290,8 @@ def _counts(s: _Sentence) -> None:
             n = _number(words[0]) or 0
             if words[0] == "dozen" and words[1:3] == ["a", "half"]:
                 n = 6  # "half a dozen"
-            whole = _all_there_is(s, m, words) or total_later(s, m.i - 1, m.j, n, _item_starts(items, m))
-            bound = bound_of(s, m.i - 1, m.j, n)
+            whole = _all_there_is(s, m, words) or total_later(s, head - 1, m.j, n, _item_starts(items, m))
+            bound = bound_of(s, head - 1, m.j, n)
             claim(m, bound or (f"exact={n}" if whole else f"min={n}"), None, count_holder(s, m, first))
         elif _head_plural(s, m):
             claim(m, "min=2")
@@ -375,6 +376,28 @@ def _counts(s: _Sentence) -> None:
 
 
 _BE = frozenset({"is", "was", "are", "were", "be", "been", "being", "'s", "’s"})
+
+
+# words the count rules read themselves ("the two remaining casks", "his last two"), never describing ones
+_KEPT = _DETERMINERS | ONE_WORDS | {"remaining", "left", "final", "more", "other", "extra", "further", "less"}
+
+
+def _described(s: _Sentence, at: int) -> int:
+    """How many words describing a thing stand between a count word and the thing's name at token ``at``
+    ("six [charged] power cells", "two [little stoppered] draughts"): at most two adjectives or participles,
+    none a noun alone or a finite verb, with a count word right before them; else 0."""
+    toks = s.tokens
+    n = 0
+    while n < 2 and at - n - 1 > s.a:
+        t = toks[at - n - 1]
+        if t.quoted or not t.text.replace("-", "").isalpha() or not t.text.islower() or t.low in _KEPT:
+            break
+        if not (_lemma_table()(t.low).get("ADJ") or (t.low.endswith(("ed", "ing")) and verb_lemma(t.low))):
+            break
+        n += 1
+        if _number(toks[at - n - 1].low) is not None and toks[at - n - 1].low != "dozen":
+            return n
+    return 0
 
 
 def _is_unit(s: _Sentence, m: Mention, q: int) -> bool:

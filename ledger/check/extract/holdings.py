@@ -213,6 +213,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         carrier = _carried_by(s, it, creatures) if not pronoun else None
         if carrier is not None and (subject is None or carrier.id != subject.id) and poss is None:
             subject, verb_lemma = carrier, ""  # "the gate pass is buttoned inside his doublet"
+        yours = _carried_yours(s, it) if poss is not None and subject is None else None
+        if yours is not None and poss is not None and yours.id != poss.id:
+            carrier = subject = yours  # "Reyes's keycard is inside your jacket": Reyes's, in your keeping
         if carrier is not None:
             pronoun = True  # "the dagger at his hip", "turns it over in his hands": carried, not in a wound
         # "the crown rests on the duke's brow", "the dagger at Mira's hip": worn or carried by that owner
@@ -239,7 +242,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             poss is not None
             and subject is not None
             and subject.id != poss.id
-            and (verb_lemma in _HOLD_VERBS or _handles_owned(s, subject, poss))
+            and (verb_lemma in _HOLD_VERBS or _handles_owned(s, subject, poss) or subject is yours)
             and not any(t.text == "," for t in toks[subject.j : poss.i])
         ):
             # "Oren twirls Tamsin's iron key on his finger": the owner is named, the hand is the subject's
@@ -316,6 +319,40 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+# where a thing carried on the addressed PC lies: "in your pocket", "inside your jacket", "at your belt";
+# not the places a threat is held to ("at your throat", "against your back")
+_IN_YOURS = frozenset({"in", "inside", "within"})
+_AT_YOURS = frozenset({"belt", "hip", "waist", "finger", "wrist", "thumb", "sash"})
+
+
+def _carried_yours(s: _Sentence, it: Mention) -> Mention | None:
+    """The addressed PC, as a mention at "your", when the thing is told lying in their clothes or pack
+    right after its verb of being or lying ("Reyes's keycard is inside your jacket", "Mira's ring sits on
+    your finger"): it is in that PC's keeping, whoever it is named for."""
+    from ledger.check.extract.addressee import addressee_of
+    from ledger.check.extract.item_here import _ITEM_HERE
+
+    toks = s.tokens
+    v = it.j
+    while v < s.b and toks[v].low in ("still", "now", "safe", "safely", "snug", "tucked"):
+        v += 1
+    if v + 3 >= s.b or toks[v].quoted:
+        return None
+    if toks[v].low not in ("is", "are") and lexicon_lemma(toks[v].low) not in _ITEM_HERE:
+        return None
+    p = v + 1
+    if toks[p].low in ("tucked", "hidden", "stowed", "folded", "buttoned", "safe", "snug", "still"):
+        p += 1
+    if p + 2 > s.b or toks[p + 1].low != "your" or toks[p + 1].quoted:
+        return None
+    place = toks[p + 2].low if p + 2 < s.b else ""
+    carried = (toks[p].low in _IN_YOURS and _worn_at(s, p, p + 2)) or (
+        toks[p].low in ("at", "on", "around") and place in _AT_YOURS
+    )
+    pc = addressee_of(s, p + 1) if carried else None
+    return Mention((pc,), p + 1, p + 2, False, False, "public") if pc else None
 
 
 # where a lost thing is brought up from: "fishes the sextant out of the cistern", "drags it up from the mud"

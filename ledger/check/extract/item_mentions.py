@@ -133,9 +133,21 @@ def _modifier_noun(s: _Sentence, it: Mention) -> bool:
             after.low in _MODIFIED_ENDS
             or after.low in _COMPOUND_ENDS
             or after.text in (",", ".", ";", "!", "?")
+            or _participle_phrase(s, end + 1)
         ):
             return True
     return False
+
+
+def _participle_phrase(s: _Sentence, q: int) -> bool:
+    """True when a past participle at token ``q`` opens a place phrase ("the silver pin [fastened] at her
+    breast", "the bell rope [tied] to the beam"): it describes the noun before it, ending that phrase."""
+    toks = s.tokens
+    t = toks[q]
+    if q + 1 >= s.b or t.quoted or not t.text.isalpha() or not t.text.islower() or not t.low.endswith("ed"):
+        return False
+    base = lexicon_lemma(t.low)
+    return base is not None and base != t.low and toks[q + 1].low in _MODIFIED_ENDS
 
 
 # what may end a compound's phrase besides a preposition: "the drone bay and ...", "the log display while"

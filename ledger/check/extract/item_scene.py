@@ -32,6 +32,7 @@ Called from :mod:`.pipeline`; imports :mod:`.holdings`, :mod:`.in_use`, :mod:`.i
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from itertools import pairwise
 
 from ledger.check.extract.holdings import _item_claims, _items_in_use
@@ -241,10 +242,25 @@ def _hanging_here(s: _Sentence, m: Mention) -> bool:
     j = m.j
     if j + 1 >= s.b or not (s.ex.present_tense or _told_now(s, m.i)):
         return False
+    j = _set_off(s, j)  # "the coupling from the wreck, lying on a square of film": set off by a comma
     form = s.tokens[j].low
     if not form.endswith("ing") or _verb_base(form) not in _HERE:
         return False
     return _place_after(s, j + 1)
+
+
+def _set_off(s: _Sentence, j: int) -> int:
+    """The token after a short "from"/"of" phrase and a comma that follow a thing's name at ``j`` ("the
+    coupling from Kestrel-7, lying ...", "the key, hanging ..."), else ``j``."""
+    toks = s.tokens
+    q = j
+    if q < s.b and toks[q].low in ("from", "of") and not toks[q].quoted:
+        q += 1
+        while q < min(s.b, j + 5) and toks[q].text not in (",", ";", ".") and not toks[q].quoted:
+            q += 1
+    if q + 1 < s.b and toks[q].text == "," and not toks[q + 1].quoted:
+        return q + 1
+    return j
 
 
 def _told_now(s: _Sentence, k: int) -> bool:
@@ -414,6 +430,8 @@ def _item_scene(s: _Sentence) -> None:
     told |= {c.args[1] for c in here if c.args[0] != "*somewhere*" and _gone(s, c.args[1])}
     for m in items:
         iid = m.id
+        if iid is not None and iid in told and not m.poss:
+            _here_too(s, m, iid)
         if iid is None or iid in told or m.poss or _likeness(s, m):
             continue
         mod = s.modality(m)
@@ -443,6 +461,26 @@ def _item_scene(s: _Sentence) -> None:
             # held by someone: the judge asks whether that one is here (``here``)
             s.claim("holds", ("*somewhere*", iid), m, mod, "exists;here")
         told.add(iid)
+
+
+def _here_too(s: _Sentence, m: Mention, iid: str) -> None:
+    """The hand table's ``exists`` for a thing told lying about ("The coupling lies on the desk") is this
+    module's ``exists;here`` when the thing is one held by one creature and the sentence tells the scene:
+    the judge then asks whether that one is here."""
+    at = next(
+        (
+            n
+            for n, c in enumerate(s.ex.claims)
+            if c.kind == "holds" and c.span == s.span and c.args[1] == iid and c.detail == "exists"
+        ),
+        None,
+    )
+    if at is None or _gone(s, iid) or _likeness(s, m) or not s.modality(m).asserted:
+        return
+    if not any(rule(s, m) for rule in _TOLD_WHOLE):
+        return
+    if _one_thing(s, iid) and _in_scene(s, iid) and not _someones(s, m):
+        s.ex.claims[at] = replace(s.ex.claims[at], detail="exists;here")
 
 
 def _someones(s: _Sentence, m: Mention) -> bool:
@@ -486,4 +524,8 @@ def _in_scene(s: _Sentence, iid: str) -> bool:
             return False
         if m.id in holders:
             return False
-    return not any(t.low in ("back", "meanwhile", "elsewhere") for t in s.tokens[s.a : s.b])
+    # "back at the inn", "meanwhile": told elsewhere; "at the back" is a part of the place here
+    return not any(
+        t.low in ("back", "meanwhile", "elsewhere") and s.tokens[q - 1].low not in _DETS
+        for q, t in enumerate(s.tokens[s.a : s.b], s.a)
+    )

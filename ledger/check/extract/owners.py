@@ -188,6 +188,10 @@ _WORN_ON = frozenset(
         "fingers",
         "wrists",
     }
+    # clothes a thing is carried in or on: "inside your jacket", "in its garter holster"
+    | {"jacket", "waistcoat", "coat", "overcoat", "greatcoat", "trousers", "breeches", "skirt", "dress"}
+    | {"gown", "kimono", "garter", "holster", "sheath", "stocking", "glove", "gloves", "boots", "bodice"}
+    | {"corset", "uniform", "overalls", "parka", "cuff", "sleeves", "shawl", "scarf", "hood", "bra"}
 )
 
 

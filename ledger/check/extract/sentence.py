@@ -120,7 +120,7 @@ class _Sentence:
         # "where the Reeve usually sits" tells a habit, "Tomorrow the Reeve rides in" a plan: not what is
         # happening in the scene now
         hypo = hypo or bool(after and after[0] in _HABITUAL)
-        hypo = hypo or any(t.low == "tomorrow" and not t.quoted for t in self.tokens[c0:c1])
+        hypo = hypo or any(t.low == "tomorrow" and not t.quoted and not t.poss for t in self.tokens[c0:c1])
         memory = bool(_MEMORY & set(before)) or bool(after and after[0] in ("had", "once", "used"))
         # "the grave of Harlan Voss", "the cairn for Caelan": the place of the dead names them, looking back
         grave_of = m.i - 2 >= self.a and self.tokens[m.i - 1].low in ("of", "for")
@@ -141,7 +141,7 @@ class _Sentence:
         ):
             hypo = True
         # "When Voss was alive, he haggled": a clause of the life someone had looks back over the sentence
-        memory = memory or self._looks_back()
+        memory = memory or (self._looks_back() and not self._back_only_after(m))
         said_before = " ".join(before)
         rumour = bool(_RUMOUR & set(before_clause)) or (
             self._hearsay() and any(p in said_before for p in _HEARSAY)
@@ -235,6 +235,18 @@ class _Sentence:
                 back = any(f" {p} " in told for p in _LOOK_BACK)
             self._back = back
         return self._back
+
+    def _back_only_after(self, m: Mention) -> bool:
+        """True when the sentence looks back only inside a relative clause after ``m`` ("She has the cloak
+        around her shoulders, the pin at her breast where he used to wear it"): that clause's past is its
+        own, not the time ``m`` is told in."""
+        toks = self.tokens
+        r = next((q for q in range(m.j, self.b) if toks[q].low in _RELATIVE and not toks[q].quoted), None)
+        if r is None or _IN_LIFE.search(self.main_narr):
+            return False
+        words = [t.low + ("'s" if t.poss else "") for t in toks[self.a : r] if not t.quoted]
+        told = " " + _without_comparisons(words) + " "
+        return not any(f" {p} " in told for p in _LOOK_BACK)
 
     def future_or_asked(self, m: Mention, *, future: bool = True) -> bool:
         """True when ``m`` lies in the scope of a future ("when he'll see his two shares", "you will meet
@@ -564,6 +576,7 @@ _LOOK_BACK = (
     "last year",
     "yesterday",
 )
+_RELATIVE = frozenset({"where", "who", "whom", "which"})
 _PLACE_PREPOSITIONS = frozenset({"in", "into", "from", "on", "under", "beneath", "behind", "beside", "near"})
 # prepositions of place that may open an inverted sentence ("Behind the bar ... is Voss")
 _OPENING_PLACE = frozenset(
