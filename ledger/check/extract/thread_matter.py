@@ -52,15 +52,18 @@ def matter_words(snap: WorldSnapshot) -> dict[str, frozenset[str]]:
     return out
 
 
-def matter_tied(snap: WorldSnapshot, candidates: list[str], words: list[str]) -> list[str]:
+def matter_tied(snap: WorldSnapshot, candidates: list[str], words: list[str], least: int = 1) -> list[str]:
     """The one of ``candidates`` whose matter the words name most (shared stems), when no other thread of the
-    snapshot shares as many: "twenty cans of diesel" is the toll of twenty cans, not a debt of two cans."""
+    snapshot shares as many: "twenty cans of diesel" is the toll of twenty cans, not a debt of two cans.
+    ``least``: the fewest shared words that tie."""
     said = {_stem(w) for w in words if w.isalpha() or "'" in w}
     table = matter_words(snap)
     score = {tid: len(m & said) for tid, m in table.items() if m & said}
     if not score:
         return []
     best = max(score.values())
+    if best < least:
+        return []
     top = [tid for tid, n in score.items() if n == best]
     return top if len(top) == 1 and top[0] in candidates else []
 
