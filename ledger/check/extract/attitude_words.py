@@ -112,6 +112,13 @@ INTENSIFIERS = frozenset(
     | {"wildly", "deeply", "utterly", "desperately", "hopelessly", "sorely"}
 )
 
+# Eagerness: an adverb of willingness takes the sign of the act it goes with ("betrays him gladly" is the
+# more hostile, "embraces him gladly" the warmer); the lexicon rates them warm ("gladly" +1.4), which would
+# soften a betrayal done with relish into nothing
+WILLING = frozenset(
+    {"gladly", "happily", "eagerly", "willingly", "readily", "gleefully", "cheerfully", "joyfully", "keenly"}
+)
+
 
 def mood(word: str) -> bool:
     """True when ``word`` (or its lemma, or an adverb's adjective) is one of :data:`MOOD` or

@@ -22,7 +22,8 @@ from functools import lru_cache
 from importlib import resources
 
 from ledger.check.claims import Claim, Modality
-from ledger.check.extract.attitude_words import FEELING, KNOWING, REPROOF, mood
+from ledger.check.extract.attitude_words import FEELING, KNOWING, REPROOF, WILLING, mood
+from ledger.check.extract.disposition import disposed
 from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
@@ -203,6 +204,8 @@ def _score(
                 continue  # "glares at her, then tenderly wraps his daughter": the next verb's adverb
             if s.a <= q < hi and q not in counted and toks[q].low.endswith("ly") and not toks[q].quoted:
                 av = 0.0 if mood(toks[q].low) else valence(toks[q].low)
+                if toks[q].low in WILLING and v < 0:
+                    av = -abs(av)  # "sells him out gladly": eagerness in a hostile act is more hostility
                 if av:
                     v += av
                     counted.add(q)
@@ -517,6 +520,9 @@ def _attitudes(s: _Sentence) -> None:
         if not targets:
             continue
         verbs = [(k, lemma) for k, lemma in _predicate(s, m) if k < hi]
+        if (main := disposed(s, verbs, m.j)) is not None:
+            # "would sell Vell for a loaf of bread": a disposition, told of now
+            verbs, mod = main, Modality(mod.in_dialogue, False, mod.memory, mod.rumour, mod.negated)
         if not verbs:
             continue
         for other in targets:
