@@ -15,6 +15,8 @@
 2. ``--campaigns`` campaigns closing a round at the same moment with a narrator that takes 1 s: the total wall
    time (target: under 2.5 s, so no campaign waits for another's narrator).
 
+``--world N`` grows the campaign's world first (N NPCs in a district the party is not in, N/2 items, N/10
+threads), as months of play do: what a round costs in a long campaign, not only a long history.
 ``--backend postgresql`` runs on a scratch database created on ``--pg`` (dropped afterwards).
 Prints figures; asserts nothing. The machine may be shared: CPU time is printed beside wall time.
 """
@@ -236,6 +238,48 @@ async def _pad_history(table: Table, campaign_id: int, total: int) -> None:
         await s.commit()
 
 
+WORLD = 0  # set by --world: NPCs added elsewhere (with half as many items and a tenth as many threads)
+
+
+async def _grow_world(table: Table, campaign_id: int, npcs: int) -> None:
+    """A long campaign's world: ``npcs`` named NPCs in a district the party is not in, each second one
+    holding an item of their own, and an open thread for each tenth, written through the ledger."""
+    from ledger import service
+
+    rng = random.Random(5)
+    syllables = (
+        "al bor cas dun el fen gar hol isk jor kel lun mar nor os pel quin ros sil tor ul ven wes yor zan"
+    )
+    syllables = syllables.split()
+    used: set[str] = set()
+
+    def name() -> str:
+        while True:
+            first = "".join(rng.choice(syllables) for _ in range(2)).title()
+            last = "".join(rng.choice(syllables) for _ in range(3)).title()
+            if f"{first} {last}" not in used:
+                used.add(f"{first} {last}")
+                return f"{first} {last}"
+
+    changes: list[dict[str, Any]] = [
+        {"kind": "create_location", "id": "loc-bench-district", "name": "The Far District"}
+    ]
+    for n in range(npcs):
+        npc = f"npc-bench-{n}"
+        changes.append({"kind": "create_entity", "id": npc, "entity_kind": "npc", "name": name(),
+                        "location": "loc-bench-district"})  # fmt: skip
+        if n % 2 == 0:
+            changes.append({"kind": "create_item", "id": f"item-bench-{n}", "name": f"{name()}'s ledger",
+                            "holder": npc, "quantity": 1})  # fmt: skip
+        if n % 10 == 0:
+            changes.append({"kind": "open_thread", "id": f"debt-bench-{n}", "thread_kind": "debt",
+                            "terms": f"{name()} owes the guild forty crowns", "parties": [npc]})  # fmt: skip
+    async with table.context.session() as s:
+        await service.apply_changes(
+            s, campaign_id=campaign_id, session_number=1, round_number=None, cause="bench", mutations=changes
+        )
+
+
 FREEZE = False  # set by --freeze: gc.freeze() once the campaign is set up
 PROFILE = ""  # set by --profile: cProfile the counted rounds' close_round only, stats written here
 
@@ -257,6 +301,8 @@ async def _rounds(table: Table, events: int, rounds: int) -> RoundFigures:
     for caller, pc, _ in PLAYERS:
         await table.join(where, caller, claim=pc)
     await table.join(where, FIFTH, name="Eve Lark", scores="15,14,13,12,10,8", weapon="rapier")
+    if WORLD:
+        await _grow_world(table, view.id, WORLD)
     await _pad_history(table, view.id, events)
     if FREEZE:
         gc.collect()
@@ -368,18 +414,24 @@ async def main() -> None:
     parser.add_argument("--sizes", default="1000,100000", help="history sizes for the round overhead")
     parser.add_argument("--verbose", action="store_true", help="also print each phase's statements")
     parser.add_argument(
+        "--world", type=int, default=0, help="grow the world by this many NPCs elsewhere (a long campaign)"
+    )
+    parser.add_argument(
         "--freeze", action="store_true", help="gc.freeze() after the setup (full collections skip it)"
     )
     parser.add_argument(
         "--profile", default="", help="write cProfile stats of the counted rounds (close_round only) here"
     )
     args = parser.parse_args()
-    global PG_URL, FREEZE, PROFILE
+    global PG_URL, FREEZE, PROFILE, WORLD
     FREEZE = args.freeze
+    WORLD = args.world
     PROFILE = args.profile
     PG_URL = args.pg if args.backend == "postgresql" else ""
     backend = "PostgreSQL" if PG_URL else "SQLite"
     print(f"Tablekeeper table bench ({backend}, offline narrator, courier that does nothing)")
+    if WORLD:
+        print(f"world grown by {WORLD:,} NPCs elsewhere, {WORLD // 2:,} items and {WORLD // 10:,} threads")
     for events in [int(x) for x in args.sizes.split(",") if x]:
         _report(events, await round_overhead(events, args.rounds), args.verbose)
     if args.campaigns <= 0:

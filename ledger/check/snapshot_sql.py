@@ -8,7 +8,7 @@ a record the audience may not see is simply absent, as it is from ``snapshot_fro
 viewer))`` for a scenario. The GM audience sees everything, with each record's visibility kept, which lets
 the checker tell a leak from a contradiction.
 
-Every query is keyed by the campaign and capped (:data:`WORLD_CAP` world rows, :data:`RETCON_CAP` newest
+Every query is keyed by the campaign and capped (:mod:`ledger.check.world_rows`: world rows, newest
 retcons): the cost follows the size of the world (its entities, items, edges, threads and facts), never the
 number of events played. It mirrors :func:`ledger.check.snapshot.snapshot_from_world` field for field (fates
 of unheld items, thread tags as aliases, value tells of short facts, an item's description and the unit its
@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Integer, String, bindparam, cast, literal_column, null, select, union_all
+from sqlalchemy import select
 
 from ledger.check.snapshot import (
     Alias,
@@ -41,12 +41,11 @@ from ledger.check.snapshot import (
     record_facts,
     thread_roles,
 )
+from ledger.check.world_rows import world_parts
 from ledger.store import models as m
-from ledger.store.sqljson import json_reader, raw_json
-from ledger.store.visibility import Viewer, visible_clause
+from ledger.store.sqljson import json_reader
+from ledger.store.visibility import Viewer
 
-WORLD_CAP = 20_000
-RETCON_CAP = 500
 ENTITY_STATE_FIELDS = ("alive", "location", "hp")
 GONE_FATE = "sold, used up or destroyed"
 
@@ -125,10 +124,8 @@ async def snapshot_from_ledger(
     campaign.s logged retcon events with the records they overruled. Nothing is written.
     """
     cid = campaign_id
-    parts: dict[str, list[Any]] = {name: [] for name in _PARTS}
     _json = json_reader(session)  # the JSON columns j1, j2 (raw_json): decoded once per distinct text
-    for row in await _rows(session, _world_stmt(audience), {"campaign_id": cid}):
-        parts[row.part].append(row)
+    parts = await world_parts(session, cid, audience, _json, functools.partial(_rows, session))
 
     state: dict[str, dict[str, Any]] = {}
     plain_facts: list[Fact] = []
@@ -296,142 +293,6 @@ def _hand_on_names(cid: int, audience: Viewer, snapshot: WorldSnapshot) -> None:
     _LAST_NAMES[key] = (names, snapshot.threads, tells, snapshot.cache)
     while len(_LAST_NAMES) > NAMES_KEPT:
         _LAST_NAMES.popitem(last=False)
-
-
-_PARTS = ("fact", "entity", "location", "item", "holding", "edge", "thread", "retcon")
-
-
-@functools.lru_cache(maxsize=128)
-def _world_stmt(audience: Viewer) -> Any:
-    """The campaign's world projections as ``audience`` may see them, in ONE statement: a UNION ALL of the
-    facts, entities, locations, items, holdings (held), edges and threads, each capped at
-    :data:`WORLD_CAP` rows in its own order, and the newest :data:`RETCON_CAP` logged retcons
-    (``supersedes`` is indexed; corrections are fixes, not retcons), in shared columns (``part`` names the
-    table; ``k1``-``k3`` its keys, ``t1``/``t2`` text, ``n`` a number, ``j1``/``j2`` JSON; see the readers
-    above for each part's mapping). The result is ordered by part, then by each table's own keys (as one
-    read per table was).
-
-    The campaign is the bound parameter ``campaign_id``. Built once per audience and remembered: building
-    the union and its cache key was a large part of every round's snapshot (SQLAlchemy memoizes a reused
-    statement's cache key, and a statement holds no connection or value of a campaign)."""
-    cid = bindparam("campaign_id", type_=Integer)
-    text, number, json = (
-        cast(null(), String),
-        cast(null(), Integer),
-        cast(null(), JSON),
-    )
-
-    def branch(
-        part: str, model: Any, cols: dict[str, Any], order: Sequence[Any], *where: Any, cap: int = WORLD_CAP
-    ) -> Any:
-        c = _c(model)
-        values: dict[str, Any] = {
-            "k1": text,
-            "k2": text,
-            "k3": text,
-            "t1": text,
-            "t2": text,
-            "n": number,
-            "j1": json,
-            "j2": json,
-        }
-        values.update(cols)
-        inner = (
-            select(
-                literal_column(f"'{part}'").label("part"),
-                *(value.label(name) for name, value in values.items()),
-                c.visibility.label("visibility"),
-            )
-            .where(c.campaign_id == cid, visible_clause(audience, c.visibility), *where)
-            .order_by(*order)
-            .limit(cap)
-            .subquery(part)
-        )
-        return select(*inner.c)
-
-    fact, entity, loc, item = _c(m.Fact), _c(m.Entity), _c(m.Location), _c(m.Item)
-    holding, edge, thread, event = _c(m.Holding), _c(m.Edge), _c(m.Thread), _c(m.Event)
-    world = union_all(
-        branch(
-            "fact",
-            m.Fact,
-            {"k1": fact.key, "k2": fact.subject, "k3": fact.field, "j1": fact.value},
-            [fact.key],
-        ),
-        branch(
-            "entity",
-            m.Entity,
-            {
-                "k1": entity.id,
-                "k3": entity.kind,
-                "t1": entity.name,
-                "t2": entity.owner_user_id,
-                "j1": entity.aliases,
-                "j2": entity.sheet,
-            },
-            [entity.id],
-        ),
-        branch("location", m.Location, {"k1": loc.id, "t1": loc.name, "j1": loc.aliases}, [loc.id]),
-        branch(
-            "item",
-            m.Item,
-            {
-                "k1": item.id,
-                "t1": item.name,
-                "t2": item.description,
-                "j1": item.aliases,
-                "j2": item.properties,
-            },
-            [item.id],
-        ),
-        branch(
-            "holding",
-            m.Holding,
-            {"k1": holding.item_id, "k2": holding.holder_id, "n": holding.quantity},
-            [holding.item_id, holding.holder_id],
-            holding.quantity > 0,
-        ),
-        branch(
-            "edge",
-            m.Edge,
-            {
-                "k1": edge.source_id,
-                "k2": edge.target_id,
-                "k3": edge.kind,
-                "t1": edge.reason,
-                "n": edge.attitude,
-            },
-            [edge.source_id, edge.target_id, edge.kind],
-        ),
-        branch(
-            "thread",
-            m.Thread,
-            {
-                "k1": thread.id,
-                "k3": thread.kind,
-                "t1": thread.status,
-                "t2": thread.terms,
-                "j1": thread.tags,
-                "j2": thread.parties,
-            },
-            [thread.id],
-        ),
-        branch(  # k1 the retconned event's ref, n the retcon event's id, j1 its payload
-            "retcon",
-            m.Event,
-            {"k1": event.supersedes, "n": event.id, "j1": event.payload},
-            [event.id.desc()],
-            event.supersedes.is_not(None),
-            event.kind == "retcon",
-            cap=RETCON_CAP,
-        ),
-    ).subquery("world")
-    # The JSON columns come back as the driver gives them (no result processor): SQLite's text is
-    # decoded by :func:`ledger.store.sqljson.json_reader` (remembered: a round's world is nearly all the
-    # previous round's), asyncpg's values are decoded already.
-    raw = {name: raw_json(world.c[name]).label(name) for name in ("j1", "j2")}
-    cols = [raw.get(c.name, c) for c in world.c]
-    return select(*cols).order_by(world.c.part, world.c.k1, world.c.k2, world.c.k3)
 
 
 def superseded_by(change: Mapping[str, Any]) -> tuple[str, ...]:
