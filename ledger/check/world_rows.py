@@ -37,7 +37,7 @@ WORLD_CAP = 20_000  # rows per part: a bigger part is cut (and such a world is n
 RETCON_CAP = 500  # the newest logged retcons
 WARM_AT = 2_000  # a world of at least this many rows is kept between reads
 EVENTS_AT_MOST = 256  # more events since the kept read than this: the whole world is read again
-KEPT = 64  # (campaign, audience) worlds kept in a process
+KEPT = 16  # (campaign, audience) worlds kept in a process: at most ~0.7 KB a row, ~6 MB for 2,000 NPCs
 PARTS = ("fact", "entity", "location", "item", "holding", "edge", "thread", "retcon")
 #: The parts whose rows a logged change writes, named by key by :func:`_changed_keys`.
 CHANGED_PARTS = ("fact", "holding", "edge", "thread")
