@@ -21,6 +21,7 @@ from ledger.check.extract.new_names import _new_names
 from ledger.check.extract.places import _party_moves
 from ledger.check.extract.presence import _remains, _speech, _subjects
 from ledger.check.extract.relations import _relation_by_pronoun, _relations
+from ledger.check.extract.self_named import self_named
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import _present_tense, _quote_ranges, _sentences, tokenize
 from ledger.check.extract.threads import _threads
@@ -59,6 +60,7 @@ def _extract(text: str, snapshot: WorldSnapshot) -> Extraction:
     for a, b in sentences:
         s = _Sentence(ex, snapshot, text, a, b)
         _speech(s, quotes, attributed)
+        self_named(s)
         _subjects(s, attributed)
         _party_moves(s)
         _combat(s)
