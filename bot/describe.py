@@ -102,8 +102,10 @@ def describe_event(kind: str, payload: Mapping[str, Any], name: Namer | None = N
         src, dst = p.get("from_holder"), p.get("to_holder")
         if src is None:
             return f"{n(dst)} gained {what}"
-        if dst is None:
-            return f"{n(src)} no longer has {what} (used up, sold or destroyed)"
+        if dst is None and str(p.get("cause") or "").startswith("round-"):
+            return f"{n(src)} used up {what}"  # a round gives an item to nobody only when it is used
+        if dst is None:  # the GM's removal: the item's fate follows as its own line
+            return f"{n(src)} no longer has {what}"
         return f"{what} passed from {n(src)} to {n(dst)}"
     if kind == "set_edge":
         return (

@@ -385,7 +385,9 @@ def _describe(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
             return f"{n(src)} gave {what} to {n(dst)}"
         if dst:
             return f"{n(dst)} gained {what}"
-        return f"{n(src)} gave up {what} (sold, used up or destroyed)"
+        if str(p.get("cause") or "").startswith("round-"):
+            return f"{n(src)} used up {what}"  # a round gives an item to nobody only when it is used
+        return f"{n(src)} no longer has {what}"  # the GM's removal: its fate is a fact of its own
     if kind == "set_edge":
         reason = f": {p.get('reason')}" if p.get("reason") else ""
         return (
