@@ -102,6 +102,9 @@ def _figurative_or_apposed(s: _Sentence, q: int) -> bool:
 
 def _kin_by_pronoun(s: _Sentence) -> None:
     """kinship(relative, possessor, term) from "his/her [adj] term" with no name beside the term."""
+    from ledger.check.extract.kin_quoted import _kin_quoted  # it reads this module's resolver
+
+    _kin_quoted(s)  # "since we buried her brother Cassian": a tie a speaker takes for granted
     toks = s.tokens
     terms = [
         k
