@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ledger.check.claims import Claim, Modality
+from ledger.check.extract.eyes import eyes_at_work
 from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _health, _health_trigger
 from ledger.check.extract.lexicon import _BODY_NOUNS, _NEGATION
 from ledger.check.extract.lifts import LIFTED, lifted, note_lifts
@@ -71,6 +72,8 @@ def _conditions(s: _Sentence) -> None:
                 claim("senses", (eid, faculty), _past_without(s, m, mod), verb)
             if _helpless(s.snap, eid) and not lifted(s, eid, "acts"):
                 _helpless_acts(s, eid, m, mod)
+    for eid, verb, mod in eyes_at_work(s, blocked) if senses else ():
+        claim("senses", (eid, "sight"), mod, verb)  # "her eyes move along the marks"
     if senses and any(t.quoted for t in s.tokens[s.a : s.b]):
         # quoted words the speech pass gave a speaker ('"Wait," says Pim'): speaking, whatever the word order
         for c in list(s.ex.claims):
