@@ -153,6 +153,28 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
     return index
 
 
+def _called_by_surname(snap: WorldSnapshot, family: str, ids: tuple[str, ...]) -> tuple[str, ...]:
+    """Of several people sharing the family name ``family``, those a public alias calls by a title and that
+    name ("Bosun Teague", "Captain Vance"): kin who share a surname are told apart by given name, and the
+    bare surname is the one the others call so."""
+    out = []
+    for eid in ids:
+        e = snap.entities[eid]
+        parts = person_parts(e)
+        for a in e.aliases:
+            words = a.name.lower().split()
+            if (
+                a.visibility == "public"
+                and len(words) >= 2
+                and words[-1] == family
+                and (parts is None or parts.given not in words)
+                and a.name.split()[0][:1].isupper()
+            ):
+                out.append(eid)
+                break
+    return tuple(out)
+
+
 def _reach(*tables: Mapping[tuple[str, ...], object]) -> dict[str, int]:
     out: dict[str, int] = {}
     for table in tables:
@@ -253,6 +275,8 @@ def find_mentions(
         end = tokens[i + size - 1]
         if i in derived:
             _, ids, plural = derived[i]
+            if size == 1 and len(ids) > 1 and len(by := _called_by_surname(snapshot, lows[i], ids)) == 1:
+                ids = by  # a bare "Teague" is Bosun Teague, not his son Pip Teague
             mentions.append(Mention(ids, i, i + size, end.poss, tokens[i].quoted, "public", True, plural))
             i += size
             continue
