@@ -41,7 +41,7 @@ from ledger.check.snapshot import (
     record_facts,
     thread_roles,
 )
-from ledger.check.world_rows import world_parts
+from ledger.check.world_rows import WorldRow, is_kept, world_parts
 from ledger.store import models as m
 from ledger.store.sqljson import json_reader
 from ledger.store.visibility import Viewer
@@ -108,6 +108,95 @@ def _tells(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) and 3 < len(value) <= 40 else ()
 
 
+class _Memo:
+    """The records built from a kept world's rows (:mod:`ledger.check.world_rows`), each with the rows it was
+    built from. A kept world hands back the very same row objects for what did not change, so a record whose
+    rows are the same objects is the same record: a round of a 2,000-NPC world rebuilt ~3,000 entities and
+    ~7,000 facts it could take as they were (and the garbage made full collections frequent)."""
+
+    __slots__ = ("records",)
+
+    def __init__(self) -> None:
+        self.records: dict[tuple[str, str], tuple[tuple[WorldRow, ...], Any]] = {}
+
+
+#: Per (campaign, audience) whose world is kept: the records its last snapshot built.
+_MEMOS: dict[tuple[int, Viewer], _Memo] = {}
+
+
+def _memo_for(cid: int, audience: Viewer) -> _Memo | None:
+    """The last snapshot's records when this world's rows are kept between reads; else None (forgotten)."""
+    if not is_kept(cid, audience):
+        _MEMOS.pop((cid, audience), None)
+        return None
+    return _MEMOS.get((cid, audience), _Memo())
+
+
+def _remembered(
+    memo: _Memo | None, built: _Memo | None, key: tuple[str, str], rows: tuple[WorldRow, ...], make: Any
+) -> Any:
+    """The record ``make()`` builds from ``rows``: the remembered one when its rows are the same objects."""
+    if memo is not None:
+        hit = memo.records.get(key)
+        if (
+            hit is not None
+            and len(hit[0]) == len(rows)
+            and all(a is b for a, b in zip(hit[0], rows, strict=True))
+        ):
+            if built is not None:
+                built.records[key] = hit
+            return hit[1]
+    record = make()
+    if built is not None:
+        built.records[key] = (rows, record)
+    return record
+
+
+def _plain_fact(f: WorldRow, decode: Callable[[Any], Any]) -> Fact:
+    """A fact that is not an entity's state (k1 key, j1 value)."""
+    value = decode(f.j1)
+    if isinstance(value, (list, dict)) and value is not f.j1:  # kept: its own copy, not the shared one
+        value = json.loads(f.j1)
+    return Fact(key=f.k1, value=value, visibility=f.visibility, tells=_tells(value))
+
+
+def _creature(rows: tuple[WorldRow, ...], decode: Callable[[Any], Any]) -> Entity:
+    """A PC, NPC or monster from its entity row (k1 id, k3 kind, t1 name, t2 owner, j1 aliases, j2 sheet)
+    and its state facts (alive, location, hp, condition-x; a condition's text value names its source)."""
+    e, *facts = rows
+    conditions: set[str] = set()
+    sources: list[tuple[str, str]] = []
+    st: dict[str, Any] = {}
+    for f in facts:
+        field = f.k3 or ""
+        value = decode(f.j1)
+        if field.startswith("condition-"):
+            cond = field.removeprefix("condition-")
+            if value is True or (isinstance(value, str) and value):
+                conditions.add(cond)
+            if isinstance(value, str) and value:
+                sources.append((cond, value))
+        else:
+            st[field] = value
+    hp = st.get("hp")
+    sheet = decode(e.j2)
+    return Entity(
+        id=e.k1,
+        kind=e.k3,
+        name=e.t1,
+        aliases=tuple(Alias(a) for a in decode(e.j1) or ()),
+        alive=bool(st.get("alive", True)),
+        location=st.get("location"),
+        hp=hp if isinstance(hp, int) else None,
+        max_hp=_max_hp(sheet, hp if isinstance(hp, int) else None),
+        conditions=frozenset(conditions),
+        owner=_owner(e.t2),
+        visibility=e.visibility,
+        condition_sources=tuple(sources),
+        pronoun=_pronoun(sheet),
+    )
+
+
 async def snapshot_from_ledger(
     session: Any,
     *,
@@ -127,25 +216,16 @@ async def snapshot_from_ledger(
     _json = json_reader(session)  # the JSON columns j1, j2 (raw_json): decoded once per distinct text
     parts = await world_parts(session, cid, audience, _json, functools.partial(_rows, session))
 
-    state: dict[str, dict[str, Any]] = {}
+    memo = _memo_for(cid, audience)  # None unless this world's rows are kept between reads
+    built = _Memo() if memo is not None else None
+    state_rows: dict[str, list[WorldRow]] = {}
     plain_facts: list[Fact] = []
     for f in parts["fact"]:  # k1 key, k2 subject, k3 field, j1 value
         field = f.k3 or ""
-        value = _json(f.j1)
         if f.k2 is not None and (field in ENTITY_STATE_FIELDS or field.startswith("condition-")):
-            st = state.setdefault(f.k2, {"conditions": set(), "sources": []})
-            if field.startswith("condition-"):
-                cond = field.removeprefix("condition-")
-                if value is True or (isinstance(value, str) and value):
-                    st["conditions"].add(cond)
-                if isinstance(value, str) and value:
-                    st["sources"].append((cond, value))  # a condition fact whose value names its source
-            else:
-                st[field] = value
+            state_rows.setdefault(f.k2, []).append(f)
             continue
-        if isinstance(value, (list, dict)) and value is not f.j1:  # kept: its own copy, not the shared one
-            value = json.loads(f.j1)
-        plain_facts.append(Fact(key=f.k1, value=value, visibility=f.visibility, tells=_tells(value)))
+        plain_facts.append(_remembered(memo, built, ("fact", f.k1), (f,), lambda f=f: _plain_fact(f, _json)))
     # As snapshot_from_world does: item fates and thread roles are facts about those records, not plain facts.
     told = record_facts(((f.key, f.value) for f in plain_facts), (it.k1 for it in parts["item"]), ())
     if told.keys:
@@ -153,50 +233,48 @@ async def snapshot_from_ledger(
 
     entities: list[Entity] = []
     for e in parts["entity"]:  # k1 id, k3 kind, t1 name, t2 owner, j1 aliases, j2 sheet
-        st = state.get(e.k1, {"conditions": set(), "sources": []})
-        hp = st.get("hp")
-        sheet = _json(e.j2)
-        entities.append(
-            Entity(
-                id=e.k1,
-                kind=e.k3,
-                name=e.t1,
-                aliases=tuple(Alias(a) for a in _json(e.j1) or ()),
-                alive=bool(st.get("alive", True)),
-                location=st.get("location"),
-                hp=hp if isinstance(hp, int) else None,
-                max_hp=_max_hp(sheet, hp if isinstance(hp, int) else None),
-                conditions=frozenset(st["conditions"]),
-                owner=_owner(e.t2),
-                visibility=e.visibility,
-                condition_sources=tuple(st["sources"]),
-                pronoun=_pronoun(sheet),
-            )
-        )
+        rows = (e, *state_rows.get(e.k1, ()))
+        entities.append(_remembered(memo, built, ("entity", e.k1), rows, lambda r=rows: _creature(r, _json)))
     for loc in parts["location"]:  # k1 id, t1 name, j1 aliases
         entities.append(
-            Entity(
-                id=loc.k1,
-                kind="location",
-                name=loc.t1,
-                aliases=tuple(Alias(a) for a in _json(loc.j1) or ()),
-                visibility=loc.visibility,
+            _remembered(
+                memo,
+                built,
+                ("location", loc.k1),
+                (loc,),
+                lambda loc=loc: Entity(
+                    id=loc.k1,
+                    kind="location",
+                    name=loc.t1,
+                    aliases=tuple(Alias(a) for a in _json(loc.j1) or ()),
+                    visibility=loc.visibility,
+                ),
             )
         )
     items: list[tuple[str, str]] = []
     for it in parts["item"]:  # k1 id, t1 name, t2 description, j1 aliases, j2 properties
         items.append((it.k1, it.visibility))
         entities.append(
-            Entity(
-                id=it.k1,
-                kind="item",
-                name=it.t1,
-                aliases=tuple(Alias(a) for a in _json(it.j1) or ()),
-                visibility=it.visibility,
-                description=it.t2 or "",
-                unit=_unit(_json(it.j2)),
+            _remembered(
+                memo,
+                built,
+                ("item", it.k1),
+                (it,),
+                lambda it=it: Entity(
+                    id=it.k1,
+                    kind="item",
+                    name=it.t1,
+                    aliases=tuple(Alias(a) for a in _json(it.j1) or ()),
+                    visibility=it.visibility,
+                    description=it.t2 or "",
+                    unit=_unit(_json(it.j2)),
+                ),
             )
         )
+    if built is not None:
+        _MEMOS[(cid, audience)] = built
+        for dropped in [k for k in _MEMOS if not is_kept(*k)]:  # worlds no longer kept
+            del _MEMOS[dropped]
 
     holdings = [  # k1 item, k2 holder, n quantity
         Holding(item=h.k1, holder=h.k2, quantity=h.n, visibility=h.visibility) for h in parts["holding"]

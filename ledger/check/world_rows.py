@@ -364,6 +364,12 @@ def _listed(kept: _Kept) -> dict[str, list[WorldRow]]:
     return out
 
 
+def is_kept(cid: int, audience: Viewer) -> bool:
+    """True when this campaign's world is kept for ``audience`` (its next read hands back the same row objects
+    for what did not change)."""
+    return (cid, audience) in _KEPT
+
+
 def forget() -> None:
     """Drop every kept world (tests, and a process that restored its database from a backup)."""
     _KEPT.clear()
