@@ -61,3 +61,16 @@ def test_your_own_count_is_the_addressed_pcs_stack_not_the_total() -> None:
     # controls: each holder's own right count, and someone else's stack
     assert flags("Hilde, the wind drops. Your own four poppy draughts sit in a row.") == set()
     assert flags("Mori sets out her own three poppy draughts.") == set()
+
+
+def test_a_count_in_an_owners_container_or_after_a_contracted_have_is_that_owners() -> None:
+    assert flags("Hilde, you've got five draughts left.") == {"item-draughts-quantity"}
+    assert flags("The five draughts in Hilde's satchel clink.") == {"item-draughts-quantity"}
+    hers = "Hilde opens her satchel. The five draughts in her satchel clink."
+    assert flags(hers) == {"item-draughts-quantity"}
+    assert flags("Six fully charged power cells glow in the rack.") == {"item-cells-quantity"}
+    # controls: each owner's right count (seven draughts in all: the total is no one's)
+    assert flags("Hilde, you've got four draughts left.") == set()
+    assert flags("The four draughts in Hilde's satchel clink.") == set()
+    assert flags("The three draughts in Mori's satchel clink.") == set()
+    assert flags("Four fully charged power cells glow in the rack.") == set()

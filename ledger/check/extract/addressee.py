@@ -385,7 +385,10 @@ def _holds_through(s: _Sentence, p: Mention, it: Mention) -> bool:
         # "you carry the lamp", "you still have the letter"
         words = [toks[q].low.replace("’", "'") for q in range(p.i, min(it.i, p.j + 3))]
         return any(w in _HAVE or lemma(w) in _HAVING for w in words)
-    return False
+    from ledger.check.extract.item_worn import worn_by
+
+    worn = worn_by(s, it)  # "around your shoulders hangs the cloak", "your hand goes to your thigh: the gun"
+    return worn is not None and worn.i == p.i
 
 
 # what may stand between a colon and the thing it names: an article, a count, a word describing it

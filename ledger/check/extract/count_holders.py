@@ -92,6 +92,8 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
     while k > s.a and toks[k].low in _BEFORE_COUNT:
         k -= 1
     low = toks[k].low if k > s.a else ""
+    if low == "got" and k - 1 > s.a and toks[k - 1].low in ("has", "have", "had"):
+        k, low = k - 1, toks[k - 1].low  # "she has got five"
     if low in ("has", "have", "had") or verb_lemma(low) in _HAVING:
         k -= 1
         while k > s.a and toks[k].low in _ADVERBS:
@@ -99,8 +101,9 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
         named = next((x for x in s.mentions if x.j == k + 1 and x.id and not x.poss), None)
         if named is not None and s.kind(named) in ("pc", "npc"):
             return named.id or "*"
-        if toks[k].low in _SUBJECTS and not toks[k].quoted:
-            return _resolve(s, m, toks[k].low, k)
+        subject = toks[k].low.replace("’", "'").split("'")[0]  # "you've got five": "you"
+        if subject in _SUBJECTS and not toks[k].quoted:
+            return _resolve(s, m, subject, k)
         if k > s.a and toks[k].low in _CONTAINERS and toks[k - 1].low == "your" and not toks[k - 1].quoted:
             return addressee_of(s, k - 1) or "*"  # "the leather pouch at your belt holds nine marks"
     # a phrase of totality after it: "three mithqals, all he has"
@@ -115,7 +118,27 @@ def count_holder(s: _Sentence, m: Mention, first: int) -> str:
     colon = next((q for q in range(s.a, first) if toks[q].text in (":", "—", "–") and not toks[q].quoted), -1)
     if colon > s.a and toks[s.a].low in _POSSESSIVES and not toks[s.a].quoted:
         return _resolve(s, m, _POSSESSIVES[toks[s.a].low], s.a)
-    return _lying_in_yours(s, m)
+    return _in_owners(s, m) or _lying_in_yours(s, m)
+
+
+def _in_owners(s: _Sentence, m: Mention) -> str:
+    """ "the five draughts in Hilde's satchel", "six cells sit in Mori's rack", "in his pack": the counted
+    thing, maybe a verb of lying, then a preposition of containing and the owner's container; else ""."""
+    from ledger.check.extract.addressee import _LIES
+
+    toks = s.tokens
+    q = m.j + 1 if m.j < s.b and toks[m.j].low in _LIES else m.j
+    if q + 2 >= s.b or toks[q].low not in ("in", "inside", "within") or toks[q].quoted:
+        return ""
+    owner = next(
+        (x for x in s.mentions if x.i == q + 1 and x.poss and x.id and s.kind(x) in ("pc", "npc")), None
+    )
+    if owner is not None and owner.j < s.b and toks[owner.j].low in _CONTAINERS:
+        return owner.id or ""
+    if toks[q + 1].low in ("his", "her", "their") and toks[q + 2].low in _CONTAINERS:
+        found = _resolve(s, m, _POSSESSIVES[toks[q + 1].low], q + 1)
+        return "" if found == "*" else found
+    return ""
 
 
 # what a count may lie in: a purse, a pouch, a pack, a pocket, a belt

@@ -392,7 +392,12 @@ def _described(s: _Sentence, at: int) -> int:
         t = toks[at - n - 1]
         if t.quoted or not t.text.replace("-", "").isalpha() or not t.text.islower() or t.low in _KEPT:
             break
-        if not (_lemma_table()(t.low).get("ADJ") or (t.low.endswith(("ed", "ing")) and verb_lemma(t.low))):
+        adverb = n == 1 and t.low.endswith("ly") and len(t.low) > 4  # "six [fully charged] cells"
+        if not (
+            adverb
+            or _lemma_table()(t.low).get("ADJ")
+            or (t.low.endswith(("ed", "ing")) and verb_lemma(t.low))
+        ):
             break
         n += 1
         if _number(toks[at - n - 1].low) is not None and toks[at - n - 1].low != "dozen":

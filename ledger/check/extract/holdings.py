@@ -53,6 +53,7 @@ from ledger.check.extract.item_mentions import (
     _told_plural,
 )
 from ledger.check.extract.item_pronouns import pronoun_objects, pronoun_subjects
+from ledger.check.extract.item_worn import worn_by
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _HOLDING,
@@ -195,6 +196,11 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
                 w = toks[q].low
                 if w not in VERBS and w not in ("has", "have"):
                     continue
+                if w in _BODY_NOUNS and q == subject.j and subject.poss:
+                    # "Bram's hand goes to the shelf, where the lamp sits": his hand on it, no hand-over;
+                    # "Gudrun's hand goes to her belt: the ring is gone" finds nothing there
+                    verb_lemma = "" if _told_absent(s) else "hold"
+                    break
                 if q > subject.j and toks[q - 1].low in _NOUN_MARKERS and w not in _BODY_NOUNS:
                     break
                 verb_lemma = VERBS.get(w) or "hold"
@@ -319,6 +325,17 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+_ABSENT = frozenset({"gone", "missing", "empty", "nothing", "no", "not", "never"})
+
+
+def _told_absent(s: _Sentence) -> bool:
+    """True when the sentence tells something not there ("is gone", "finds nothing", "isn't there")."""
+    return any(
+        not t.quoted and (t.low in _ABSENT or t.low.replace("’", "'").endswith("n't"))
+        for t in s.tokens[s.a : s.b]
+    )
 
 
 # where a thing carried on the addressed PC lies: "in your pocket", "inside your jacket", "at your belt";
@@ -498,15 +515,19 @@ def _items_in_use(s: _Sentence, items: list[Mention]) -> None:
     """Items the hand table left unclaimed, told in use (:mod:`.in_use`): worked as a tool or drawn from
     someone's own bag (``holds`` by that one), or lying in view by locative inversion (``exists``; a thing
     sold may lie in view anywhere, so only a lost, destroyed or used-up one is refuted)."""
-    claimed = {c.args[1] for c in s.ex.claims if c.kind == "holds" and c.span == s.span}
+    mine = [c for c in s.ex.claims if c.kind == "holds" and c.span == s.span]
+    claimed = {c.args[1] for c in mine}
+    held = {c.args[1] for c in mine if c.args[0] != "*somewhere*"}
     for it in items:
-        if it.id is None or it.id in claimed or _modifier_noun(s, it) or _part_of_wreck(s, it):
+        if it.id is None or it.id in held or _modifier_noun(s, it) or _part_of_wreck(s, it):
             continue
-        user = instrument_user(s, it) or drawn_from(s, it)
+        # "On her wrist the arm-ring glints": told lying there by the hand table, and worn by her
+        user = None if it.id in claimed else instrument_user(s, it) or drawn_from(s, it)
+        user = user or worn_by(s, it)
         if user is not None and user.id is not None:
             if not _holder_also_fits(s, user, it.id):
                 s.claim("holds", (user.id, it.id), user, _held_modality(s, user, it), "")
             continue
         fate = s.snap.fates.get(it.id)
-        if fate is not None and fate.fate != "sold" and inverted_here(s, it):
+        if it.id not in claimed and fate is not None and fate.fate != "sold" and inverted_here(s, it):
             s.claim("holds", ("*somewhere*", it.id), it, s.modality(it), "exists")

@@ -192,6 +192,7 @@ _WORN_ON = frozenset(
     | {"jacket", "waistcoat", "coat", "overcoat", "greatcoat", "trousers", "breeches", "skirt", "dress"}
     | {"gown", "kimono", "garter", "holster", "sheath", "stocking", "glove", "gloves", "boots", "bodice"}
     | {"corset", "uniform", "overalls", "parka", "cuff", "sleeves", "shawl", "scarf", "hood", "bra"}
+    | {"thigh", "thighs", "forearm", "calf", "waistband", "shin"}
 )
 
 
