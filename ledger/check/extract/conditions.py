@@ -17,6 +17,7 @@ from dataclasses import replace
 from ledger.check.claims import Claim, Modality
 from ledger.check.extract.eyes import eyes_at_work
 from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _health, _health_trigger
+from ledger.check.extract.heard_now import heard_now
 from ledger.check.extract.lexicon import _BODY_NOUNS, _NEGATION
 from ledger.check.extract.lifts import LIFTED, lifted, note_lifts
 from ledger.check.extract.names import Mention
@@ -74,6 +75,8 @@ def _conditions(s: _Sentence) -> None:
                 _helpless_acts(s, eid, m, mod)
     for eid, verb, mod in eyes_at_work(s, blocked) if senses else ():
         claim("senses", (eid, "sight"), mod, verb)  # "her eyes move along the marks"
+    for eid, verb in heard_now(s, blocked) if senses else ():
+        claim("senses", (eid, "hearing"), Modality(), verb)  # "He heard every word" after the question
     if senses and any(t.quoted for t in s.tokens[s.a : s.b]):
         # quoted words the speech pass gave a speaker ('"Wait," says Pim'): speaking, whatever the word order
         for c in list(s.ex.claims):
