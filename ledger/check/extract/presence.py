@@ -552,6 +552,9 @@ _STATE_VERBS = frozenset(
     {"owe", "know", "remember", "believe", "need", "want", "deserve", "hope", "fear", "trust", "mean", "own"}
 )
 
+# verbs of keeping a house or a trade: with a place as their object they tell whose it is, not who is there
+_KEEPS = frozenset({"keep", "run", "manage", "own"})
+
 
 def _act(
     s: _Sentence,
@@ -573,6 +576,10 @@ def _act(
     s.claim("acts", (eid,), m, mod, lemma)
     if lemma in _STATE_VERBS or verb_class(lemma) == "state":
         return  # "she owes him nothing", "he knows the pass": no body in any place
+    if lemma in _KEEPS and any(
+        s.kind(x) == "location" and (x.i == k + 1 or (x.i == k + 2 and nxt == "the")) for x in s.mentions
+    ):
+        return  # "Brann keeps the Gilded Anchor", "runs the ferry-house": a trade, no body in the place
     if lemma in ("send", "dispatch") and (
         nxt == "for" or _MESSAGES & {t.low for t in toks[k + 1 : min(c1, k + 4)]}
     ):
