@@ -58,8 +58,14 @@ def _location_after(s: _Sentence, k: int) -> Mention | None:
                 "within",
                 "the",
             ) or prev.endswith("side"):
+                if _PEOPLE_AT & {s.tokens[q].low for q in range(max(s.a, m.i - 3), m.i - 1)}:
+                    continue  # "so no one on the cay can hear it": where those others are
                 return m
     return None
+
+
+# words for people at large: a place right after one is where they are ("nobody in the hall"), not the subject
+_PEOPLE_AT = frozenset({"one", "nobody", "everyone", "everybody", "anyone", "anybody", "someone", "somebody"})
 
 
 # a sentence opening with one of these and a place sets the scene for its subject: "In the doorway of X, she"
