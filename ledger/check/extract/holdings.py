@@ -255,6 +255,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             holder, qlo = subject, poss.j
         elif poss is not None:
             holder, qlo = poss, poss.j
+            near = worn_by(s, it)
+            if near is not None and near.id != poss.id:
+                holder = near  # "Harcourt's jade case lies on the zinc by your elbow": in your reach
         elif worn is not None and not (subject is not None and verb_lemma in _GIVE_VERBS):
             holder, qlo = worn, it.i
         elif subject is not None and subject.i == subject.j == it.i:

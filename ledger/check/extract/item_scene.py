@@ -214,6 +214,11 @@ def _inverted_here(s: _Sentence, m: Mention) -> bool:
     if (base not in _HERE or not s.tokens[v].low.endswith("s")) and s.tokens[v].low != "is":
         return False  # "On the sill rests the sextant", "On the chart table is the sextant"
     c0, _ = s.clause_of(v)
+    # "There's a crate by the cut, and on it lies the survey": the place opens the last coordinate clause
+    for q in range(v - 1, c0, -1):
+        if s.tokens[q].text == ";" or (s.tokens[q].low in ("and", "but") and s.tokens[q - 1].text == ","):
+            c0 = q + 1
+            break
     parts: list[list[int]] = [[]]
     for q in range(c0, v):
         if s.tokens[q].text == ",":
@@ -434,6 +439,13 @@ def _item_scene(s: _Sentence) -> None:
             _here_too(s, m, iid)
         if iid is None or iid in told or m.poss or _likeness(s, m):
             continue
+        if (
+            s.tokens[_np_start(s, m)].low in ("a", "an", "another", "some")
+            and m.derived
+            and m.j - m.i == 1
+            and any(m is x for x in s.mentions)  # a thing named by its looks is told with "a"
+        ):
+            continue  # "on it lies a map of the old workings": a thing of that kind, not the one recorded
         mod = s.modality(m)
         if not mod.asserted:
             continue

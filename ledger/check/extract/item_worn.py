@@ -40,7 +40,43 @@ _DETS = frozenset({"the", "a", "an", "its", "his", "her", "their", "your", "that
 def worn_by(s: _Sentence, it: Mention) -> Mention | None:
     """The one wearing or carrying the thing by a fronted place on the body, a participle of clothing, or a
     hand gone to a place on the body where the thing is found."""
-    return _fronted_place(s, it) or _clad_in(s, it) or _felt_on_body(s, it)
+    return _fronted_place(s, it) or _clad_in(s, it) or _felt_on_body(s, it) or _lying_by(s, it)
+
+
+# places on a body a thing may be told lying by, within reach: "by your elbow", "at his feet"
+_REACH = frozenset(
+    {"elbow", "hand", "hands", "side", "feet", "foot", "knee", "knees", "lap", "fingers", "hip"}
+)
+_BY = frozenset({"by", "at", "beside", "near", "under", "against"})
+_LIKENESSES = frozenset(
+    {"photograph", "photo", "picture", "painting", "portrait", "drawing", "sketch", "dream"}
+)
+
+
+def _lying_by(s: _Sentence, it: Mention) -> Mention | None:
+    """ "Harcourt's jade case lies on the zinc by your elbow": a thing no one holds (sold, lost, destroyed)
+    told lying, sitting or resting within a person's reach: that person has it again. The thing opens the
+    clause and its verb follows; the place phrase runs to the end of the clause."""
+    if s.snap.holders_of(it.id or "") or s.snap.fates.get(it.id or "") is None:
+        return None
+    toks = s.tokens
+    if any(t.low in _LIKENESSES for t in toks[s.a : s.b]):
+        return None  # "lies by Vidal's elbow, in a photograph": a picture of it
+    v = it.j
+    while v < s.b and toks[v].low in ("still", "now", "just"):
+        v += 1
+    if v >= s.b or not _is_worn_verb(s, v):
+        return None
+    for q in range(v + 1, min(s.b - 2, v + 10)):
+        t = toks[q]
+        if t.quoted or t.text in (",", ";", ":", ".", "—", "–") or t.low in ("and", "but", "while", "where"):
+            return None
+        if t.low not in _BY:
+            continue
+        owner, r = _owner_at(s, q + 1)
+        if owner is not None and owner.id is not None and r < s.b and toks[r].low in _REACH:
+            return owner
+    return None
 
 
 _HAND = frozenset({"hand", "hands", "fingers", "palm", "fingertips", "thumb"})
