@@ -24,6 +24,7 @@ from importlib import resources
 from ledger.check.claims import Claim, Modality
 from ledger.check.extract.attitude_words import FEELING, KNOWING, REPROOF, WILLING, mood
 from ledger.check.extract.disposition import disposed
+from ledger.check.extract.informing import _informing
 from ledger.check.extract.lexicon import _BODY_NOUNS, SPEECH
 from ledger.check.extract.names import Mention
 from ledger.check.extract.predicates import (
@@ -508,7 +509,9 @@ def _attitudes(s: _Sentence) -> None:
     here = {m.id for m in s.ex.between(first, s.b) if m.id}
     if not (here & strong.keys()) and not charmed:
         return
-    for eid, m, mod in _actors(s):
+    actors = _actors(s)
+    _informing(s, actors, strong)  # "tells the sheriff where Pike hides": a loyal tie sold out
+    for eid, m, mod in actors:
         if eid not in strong and eid not in charmed:
             continue
         lo, hi = s.clause_of(m.i)
