@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from ledger.check.claims import Claim, Modality
 from ledger.check.extract.eyes import eyes_at_work
-from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _health, _health_trigger
+from ledger.check.extract.health import _CURE_WORDS, AILMENT_NOUNS, _cured, _health, _health_trigger, purged
 from ledger.check.extract.heard_now import heard_now
 from ledger.check.extract.lexicon import _BODY_NOUNS, _NEGATION
 from ledger.check.extract.lifts import LIFTED, lifted, note_lifts
@@ -54,7 +54,8 @@ def _conditions(s: _Sentence) -> None:
     senses = ante in blocked or any(m.id in blocked for m in s.mentions)
     health = any(_health_trigger(t.low) for t in s.tokens[s.a : s.b] if not t.quoted)
     cured = any(w in AILMENT_NOUNS or w in _CURE_WORDS for w in s.narr.split())
-    if not (senses or health or cured):
+    purging = " out of " in s.narr  # "the fumes burned clean out of him": rare, and read cheaply
+    if not (senses or health or cured or purging):
         return
     # "chalks on the flagstone: HE WOKE ONCE": words set in capitals are a message shown (chalked, painted,
     # printed), not the narrator telling what the one they name does
@@ -97,6 +98,8 @@ def _conditions(s: _Sentence) -> None:
         _health(s, subjects, claim)
     if cured:
         _cured(s, subjects, claim)
+    if purging:
+        purged(s, claim)  # "the coolant fumes burned clean out of him overnight"
 
 
 # verbs that can follow a line without the voice: written, signed, mouthed, gestured ('"No," she mouths')

@@ -516,3 +516,44 @@ def _cured(
             eid = next(iter(sick))
             mod = subjects[0][2] if subjects else Modality()
         claim("condition_gone", (eid, cond), mod, found.group(0))
+
+
+# what poisons or sickens, told driven out of a body: "the coolant fumes burned clean out of him overnight",
+# "sweated the fever out of her", "the venom is out of his blood"
+_PURGED_AGENTS = {**AILMENT_NOUNS, "fumes": "poisoned", "gas": "poisoned", "smoke": "poisoned"}
+_PURGED = re.compile(r"\bout of (?:him|her|them|his|their)\b")
+_AFTER_BODY = frozenset(
+    {".", ",", ";", ":", "!", "—", "and", "system", "blood", "body", "lungs", "veins", "chest", "overnight"}
+    | {"now", "at", "by", "completely", "entirely", "in", "for", "since", "already"}
+)
+_NOT_YET = frozenset({"not", "never", "n't", "yet", "still", "no", "if", "would", "might", "could", "until"})
+
+
+def purged(s: _Sentence, claim: Callable[[str, tuple[str, str], Modality, str], None]) -> None:
+    """condition_gone(entity, poisoned|diseased) for a poison or sickness told driven out of a body, the one
+    creature named in this or the previous sentence that has that condition."""
+    for found in _PURGED.finditer(s.narr):
+        before = s.narr[: found.start()].split()[-5:]  # the agent, a few words back: "the fumes burned clean"
+        cond = next(
+            (c for w in before if (c := _PURGED_AGENTS.get(w) or _PURGED_AGENTS.get(any_lemma(w)))), None
+        )
+        after = s.narr[found.end() :].split()[:1] or ["."]
+        if (
+            cond is None
+            or _NOT_YET & set(before)
+            or "," in before
+            or ";" in before
+            or after[0] not in _AFTER_BODY
+        ):
+            continue  # not "the smoke blows out of her hair": only the body itself, or the clause ending
+        lo = _previous_sentence(s)
+        sick = {
+            m.id
+            for m in s.ex.mentions
+            if m.id and lo <= m.i < s.b and cond in getattr(s.snap.entities.get(m.id), "conditions", ())
+        }
+        ante = s.ex.antecedent.get(s.a)
+        if ante is not None and cond in getattr(s.snap.entities.get(ante), "conditions", ()):
+            sick.add(ante)
+        if len(sick) == 1:
+            claim("condition_gone", (next(iter(sick)), cond), Modality(), found.group(0))
