@@ -28,6 +28,11 @@ from ledger.check.extract.sentence import _Sentence
 LOYAL_AT = 60
 ENEMY_AT = -40
 TELLING = frozenset({"tell", "show", "reveal", "whisper", "disclose", "betray", "confide", "point"})
+_TOLD_FORMS = frozenset(
+    f
+    for w in TELLING
+    for f in (w, w + "s", w + "ed", w + "d", w + "ing", w[:-1] + "ing", "told", "shown", "showed")
+)
 _CONTENT = frozenset({"where", "when", "which", "how", "what", "that", "who", "whom", "whose"})
 _DENIED = frozenset({"not", "never", "refuses", "refused", "won't", "doesn't", "didn't", "cannot", "can't"})
 
@@ -67,6 +72,8 @@ def _informing(
 ) -> None:
     """attitude(actor, other, hostile) for telling a loyal tie's secrets to the other's enemy."""
     toks = s.tokens
+    if not _TOLD_FORMS & {t.low for t in toks[s.a : s.b]}:
+        return  # most sentences tell nobody anything
     for eid, m, mod in actors:
         targets = [t for t in loyal.get(eid, ()) if (_attitude(s, eid, t) or 0) >= LOYAL_AT]
         if not targets:
