@@ -105,3 +105,19 @@ def test_clean_control_a_memory_and_a_plan() -> None:
     plan = "Mahaut stands by the press. She will demand the nine casks of red wine if the harvest fails."
     assert refuted(memory, vineyard(debt="settled")) == set()
     assert refuted(plan, vineyard(debt="settled")) == set()
+
+
+LINGERS = "Mahaut sets down her ladle. The nine casks of red still sit between her and Oriol like a wall."
+
+
+def test_the_matter_still_between_the_parties_is_owed() -> None:
+    assert "debt-casks" in refuted(LINGERS, vineyard(debt="settled"))
+
+
+def test_clean_control_lingering_and_open() -> None:
+    assert refuted(LINGERS, vineyard(debt="open")) == set()
+
+
+def test_clean_control_the_things_themselves_still_standing() -> None:
+    text = "Mahaut sets down her ladle. The casks still stand between her and Oriol on the cellar floor."
+    assert refuted(text, vineyard(debt="settled")) == set()

@@ -5,6 +5,8 @@ worthless to him". A debt's matter waited on, chased or demanded by a party is s
 waiting on the twelve silver for the nets" (the matter is what the thread's recorded terms are about, read by
 :mod:`.thread_matter`: the one thread whose terms share most words with the verb's object). Plans, memories,
 rumours and negated verbs tell nothing; the thread must have a party in the sentence, named or by pronoun.
+The matter told still lingering between both parties is owed too: "the twelve silver for the nets still sits
+between her and Tomas".
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ledger.check.extract.names import Mention
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.thread_index import _bound, _threads_of
 from ledger.check.extract.thread_matter import matter_tied
+from ledger.check.extract.thread_words import _PERSIST_LEMMAS
 
 # a pledged word: "sworn silence", "her given word", "his oath", "their promise"
 _PLEDGE = re.compile(
@@ -117,5 +120,40 @@ def matter_verb(s: _Sentence) -> bool:
         s.ex.claims.append(
             Claim("thread_status", (tied[0], "open"), s.raw.strip(), s.span, Modality(), detail)
         )
+        return True
+    return False
+
+
+def matter_persists(s: _Sentence) -> bool:
+    """thread_status(debt, open) from the debt's matter told still standing between its parties: "the twelve
+    silver for the nets still sits between her and Tomas" (the subject names two words of the matter, the
+    verb is one of lingering with "still", both parties are in the sentence); True when made."""
+    from ledger.check.extract.predicates import verb_lemma
+    from ledger.check.extract.threads import _parties
+
+    toks = s.tokens
+    for q in range(s.a + 1, s.b):
+        t = toks[q]
+        if t.quoted or not t.text.islower() or toks[q - 1].low != "still":
+            continue
+        if verb_lemma(t.low) not in _PERSIST_LEMMAS:
+            continue
+        lo, hi = s.clause_of(q)
+        subject = [x.low for x in toks[lo : q - 1] if not x.quoted]
+        if "if" in s.narr.split() or _framed(s, q):
+            return False
+        people, _ = _parties(s, lo, hi)
+        debts = [
+            tid
+            for tid in _threads_of(s.snap, people)
+            if s.snap.threads[tid].kind in ("debt", "favour") and set(s.snap.threads[tid].parties) <= people
+        ]
+        tied = matter_tied(s.snap, debts, subject, least=2)
+        if len(tied) != 1:
+            return False
+        claim = Claim(
+            "thread_status", (tied[0], "open"), s.raw.strip(), s.span, Modality(), "lingers;" + s.narr
+        )
+        s.ex.claims.append(claim)
         return True
     return False

@@ -37,7 +37,7 @@ from ledger.check.extract.thread_spoken import (
     _spoken_threads,
     _sworn_in_narration,
 )
-from ledger.check.extract.thread_value import matter_verb, worthless_oath
+from ledger.check.extract.thread_value import matter_persists, matter_verb, worthless_oath
 from ledger.check.extract.thread_words import (
     _ANY_STATUS,
     _CUE_WORDS,
@@ -176,7 +176,7 @@ def _threads(s: _Sentence) -> None:
     words = s.narr.split()
     if _owed_idiom(words):
         return  # "Jun owes Wren an explanation"
-    if worthless_oath(s) or matter_verb(s):
+    if worthless_oath(s) or matter_verb(s) or matter_persists(s):
         return
     kinds = {_THREAD_WORDS[w] for w in words if w in _THREAD_WORDS}
     aliased = [tid for tid, st, _ in s.ex.thread_mentions if s.span[0] <= st < s.span[1]]
