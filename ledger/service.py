@@ -16,6 +16,7 @@ from ledger.store.campaigns import (
     set_member,
     start_session,
 )
+from ledger.store.channel_read import ChannelTable, channel_table
 from ledger.store.db import begin_write
 from ledger.store.disputes import (
     add_conflict,
@@ -77,6 +78,7 @@ from ledger.store.writes import (
 
 __all__ = [
     "DEFAULT_IMPORTANCE",
+    "ChannelTable",
     "Viewer",
     "WorldState",
     "add_conflict",
@@ -85,6 +87,7 @@ __all__ = [
     "apply_round",
     "begin_write",
     "can_see",
+    "channel_table",
     "check_round_move",
     "create_campaign",
     "current_round",

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from bot.narrator.offline import OfflineNarrator
     from bot.table.delivery import Courier
     from ledger.recall.summaries import SummaryIndex
+    from ledger.store.channel_read import ChannelTable
     from ledger.store.records import CampaignView, MemberView, RoundView
 
 
@@ -119,6 +120,36 @@ class Lookups:
         if campaign is None:
             raise NoCampaign("No campaign runs in this channel. A GM can begin one with /campaign start.")
         return campaign
+
+    async def table(self, s: AsyncSession, where: v.Where) -> ChannelTable:
+        """The channel's campaign with its members and its round not yet posted, in one read (a round
+        command's first); :class:`NoCampaign` when no campaign runs in the channel."""
+        found = await service.channel_table(s, guild_id=where.guild_id, channel_id=where.channel_id)
+        if found is None:
+            raise NoCampaign("No campaign runs in this channel. A GM can begin one with /campaign start.")
+        return found
+
+    @staticmethod
+    def seated(table: ChannelTable, caller: v.Caller) -> str:
+        """The caller's character id among ``table``'s members (as :meth:`player`), or :class:`NotAPlayer`."""
+        member = next((m for m in table.members if m.user_id == caller.user_id), None)
+        if member is None or not member.active or member.character_id is None:
+            raise NotAPlayer("You have no character in this campaign. Use /join first.")
+        return member.character_id
+
+    def require_gm_at(self, table: ChannelTable, caller: v.Caller) -> None:
+        """:meth:`require_gm` on the members ``table`` read."""
+        member = next((m for m in table.members if m.user_id == caller.user_id), None)
+        if not self.is_gm(table.campaign, caller, member):
+            raise NotGM(
+                "Only the GM can do that "
+                f"(the campaign owner or the '{self.ctx.settings.discord.gm_role}' role)."
+            )
+
+    @staticmethod
+    def pcs_at(table: ChannelTable) -> list[str]:
+        """The characters of ``table``'s active members (as :meth:`pc_ids`)."""
+        return [m.character_id for m in table.members if m.active and m.character_id]
 
     async def member(self, s: AsyncSession, campaign: CampaignView, caller: v.Caller) -> MemberView | None:
         members = await service.list_members(s, campaign_id=campaign.id)

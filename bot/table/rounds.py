@@ -121,17 +121,14 @@ class Rounds:
         if not text and not (target or item or skill):
             raise InvalidAction("Say what your character does, e.g. 'attack the thug with my longsword'.")
         async with self.ctx.session() as s:
-            campaign = await self.lookups.campaign(s, where)
-            _, pc_id = await self.lookups.player(s, campaign, caller)
-            rnd = await service.current_round(s, campaign_id=campaign.id)
+            table = await self.lookups.table(s, where)  # the campaign, its members and its round: one read
+            campaign, rnd, pc_id = table.campaign, table.round, self.lookups.seated(table, caller)
             if rnd is None:
                 raise NoOpenRound("No round is open: the GM starts a session with /session start.")
             pc = await service.get_entity(s, campaign_id=campaign.id, entity_id=pc_id, viewer=GM_VIEW)
             if pc.alive is False:
                 raise InvalidAction(f"{pc.name} is dead and can no longer act.")
-            scene = await load_scene(
-                s, campaign_id=campaign.id, pc_ids=await self.lookups.pc_ids(s, campaign.id)
-            )
+            scene = await load_scene(s, campaign_id=campaign.id, pc_ids=self.lookups.pcs_at(table))
         pscene = parse_scene(scene, pc_id)
         intent = await self._intent(text, pscene, target=target, item=item, skill=skill)
         _refuse_the_dead_as_target(intent, pscene)
@@ -276,9 +273,8 @@ class Rounds:
         it has expired, posts the round's dice in the channel) instead of leaving the player waiting.
         """
         async with self.ctx.session() as s:
-            campaign = await self.lookups.campaign(s, where)
-            _, pc_id = await self.lookups.player(s, campaign, caller)
-            rnd = await service.current_round(s, campaign_id=campaign.id)
+            table = await self.lookups.table(s, where)
+            campaign, rnd, pc_id = table.campaign, table.round, self.lookups.seated(table, caller)
             if rnd is None or rnd.state not in ACCEPTING:
                 raise NoOpenRound("There is no open round to be ready for.")
             changed = await service.set_ready(s, round_id=rnd.id, player_user_id=caller.user_id)
@@ -308,11 +304,10 @@ class Rounds:
     async def round_status(self, where: v.Where, caller: v.Caller) -> v.RoundStatusView:
         """Who has acted and who is ready in the open round, its deadline and its seed commitment."""
         async with self.ctx.session() as s:
-            campaign = await self.lookups.campaign(s, where)
-            rnd = await service.current_round(s, campaign_id=campaign.id)
-            if rnd is None:
+            table = await self.lookups.table(s, where)
+            if table.round is None:
                 raise NoOpenRound("No round is open: the GM starts a session with /session start.")
-            return await self.lookups.status_view(s, campaign.id, rnd)
+            return await self.lookups.status_view(s, table.campaign.id, table.round)
 
     async def close_round(
         self, where: v.Where, caller: v.Caller, *, reply: str | None = None
@@ -324,18 +319,17 @@ class Rounds:
         from bot.table.round_inputs import from_members
 
         async with self.ctx.session() as s:
-            campaign = await self.lookups.campaign(s, where)
-            members = await self.lookups.require_gm_members(s, campaign, caller)
-            rnd = await service.current_round(s, campaign_id=campaign.id)
-            if rnd is None:
-                raise NoOpenRound("There is no round to close.")
+            table = await self.lookups.table(s, where)  # the campaign, its members and its round: one read
+        self.lookups.require_gm_at(table, caller)
+        if table.round is None:
+            raise NoOpenRound("There is no round to close.")
         return await self.close_and_finish(
-            campaign.id,
-            rnd.id,
+            table.campaign.id,
+            table.round.id,
             reply=reply,
             caller_id=caller.user_id,
-            rnd=rnd,
-            inputs=from_members(campaign, members),
+            rnd=table.round,
+            inputs=from_members(table.campaign, list(table.members)),
         )
 
     async def tick(self) -> None:
