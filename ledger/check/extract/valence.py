@@ -69,6 +69,7 @@ PHRASAL: dict[tuple[str, str], str] = {
     ("stab", "back"): "betray",
     ("throw", "around"): "hug",  # "throws her arms around him"
     ("fling", "around"): "hug",
+    ("be", "rid"): "hate",  # "is glad to be rid of him": riddance, however glad
 }
 # verbs the lexicon lacks, read as a word it has
 SYNONYMS = {"double-cross": "betray", "backstab": "betray", "doublecross": "betray"}
@@ -154,7 +155,10 @@ def _score(
     counted: set[int] = set()
     named = {q for m in s.mentions if m.id for q in range(m.i, m.j)}
     for n, (k, lemma) in enumerate(verbs):
-        if lemma in DISPLAYS | OTHER_SENSE | SPEECH | REPROOF | KNOWING or mood(lemma):
+        jeer = (
+            lemma in SYNONYMS and k + 1 < hi and toks[k + 1].low == "at"
+        )  # "sneers at him": no tone of voice
+        if (lemma in DISPLAYS | OTHER_SENSE | SPEECH | REPROOF | KNOWING or mood(lemma)) and not jeer:
             continue  # a display, a word rated for another sense, a tone of voice, a reproof, one's own mood
         end = verbs[n + 1][0] if n + 1 < len(verbs) else hi
         end = next((q for q in range(k + 1, end) if toks[q].low in _SUBORDINATE), end)
