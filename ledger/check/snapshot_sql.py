@@ -197,6 +197,22 @@ def _creature(rows: tuple[WorldRow, ...], decode: Callable[[Any], Any]) -> Entit
     )
 
 
+def _thing(row: WorldRow, decode: Callable[[Any], Any]) -> Entity:
+    """A place (k1 id, t1 name, j1 aliases) or an item (the same, t2 description, j2 properties)."""
+    aliases = tuple(Alias(a) for a in decode(row.j1) or ())
+    if row.part == "location":
+        return Entity(id=row.k1, kind="location", name=row.t1, aliases=aliases, visibility=row.visibility)
+    return Entity(
+        id=row.k1,
+        kind="item",
+        name=row.t1,
+        aliases=aliases,
+        visibility=row.visibility,
+        description=row.t2 or "",
+        unit=_unit(decode(row.j2)),
+    )
+
+
 async def snapshot_from_ledger(
     session: Any,
     *,
@@ -235,42 +251,14 @@ async def snapshot_from_ledger(
     for e in parts["entity"]:  # k1 id, k3 kind, t1 name, t2 owner, j1 aliases, j2 sheet
         rows = (e, *state_rows.get(e.k1, ()))
         entities.append(_remembered(memo, built, ("entity", e.k1), rows, lambda r=rows: _creature(r, _json)))
-    for loc in parts["location"]:  # k1 id, t1 name, j1 aliases
+    for loc in parts["location"]:
         entities.append(
-            _remembered(
-                memo,
-                built,
-                ("location", loc.k1),
-                (loc,),
-                lambda loc=loc: Entity(
-                    id=loc.k1,
-                    kind="location",
-                    name=loc.t1,
-                    aliases=tuple(Alias(a) for a in _json(loc.j1) or ()),
-                    visibility=loc.visibility,
-                ),
-            )
+            _remembered(memo, built, ("location", loc.k1), (loc,), lambda r=loc: _thing(r, _json))
         )
     items: list[tuple[str, str]] = []
-    for it in parts["item"]:  # k1 id, t1 name, t2 description, j1 aliases, j2 properties
+    for it in parts["item"]:
         items.append((it.k1, it.visibility))
-        entities.append(
-            _remembered(
-                memo,
-                built,
-                ("item", it.k1),
-                (it,),
-                lambda it=it: Entity(
-                    id=it.k1,
-                    kind="item",
-                    name=it.t1,
-                    aliases=tuple(Alias(a) for a in _json(it.j1) or ()),
-                    visibility=it.visibility,
-                    description=it.t2 or "",
-                    unit=_unit(_json(it.j2)),
-                ),
-            )
-        )
+        entities.append(_remembered(memo, built, ("item", it.k1), (it,), lambda r=it: _thing(r, _json)))
     if built is not None:
         _MEMOS[(cid, audience)] = built
         for dropped in [k for k in _MEMOS if not is_kept(*k)]:  # worlds no longer kept
