@@ -104,7 +104,16 @@ def _distant_front(s: _Sentence, m: Mention) -> bool:
         return False
     if any(s.a <= x.i < m.i for x in s.mentions):
         return False
-    return any(toks[q].low in _DISTANCE and not toks[q].quoted for q in range(s.a, m.i))
+    # "By the far brazier,": "far" after a determiner is the far part of the scene, not a distance from it
+    return any(
+        toks[q].low in _DISTANCE
+        and not toks[q].quoted
+        and not (toks[q].low == "far" and q > s.a and toks[q - 1].low in _THE)
+        for q in range(s.a, m.i)
+    )
+
+
+_THE = frozenset({"the", "its", "this", "that", "his", "her", "their", "our", "my", "your"})
 
 
 def _fronted_location(s: _Sentence, m: Mention) -> Mention | None:
