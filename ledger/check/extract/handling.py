@@ -221,13 +221,26 @@ def _handling_verb(s: _Sentence, subject: Mention, it: Mention) -> str:
         verb_class(base) in _NOT_HANDLING
         and base not in _STEERED
         and not (boarded and verb_class(base) == "motion")
+        and not (base in _PLACING and k == it.i - 1 - _determiners_before(s, it.i))
     ):
-        return ""
+        return ""  # but "lays the cloak over the bench", "hangs the ring on a peg": put down by hand
     if base in _AT_A_DISTANCE or base in _WRITE_IN:
         return ""
     if (boarded or base == "board") and s.snap.holders_of(it.id or ""):
         return ""  # "climbs aboard the captain's skiff": a passenger on a craft someone holds, not its keeper
     return "hold"
+
+
+# verbs of posture that also put a thing somewhere when it is their direct object
+_PLACING = frozenset({"lay", "hang", "set", "prop", "lean", "rest", "stand", "perch", "drape", "spread"})
+
+
+def _determiners_before(s: _Sentence, i: int) -> int:
+    """How many articles or possessive pronouns stand right before token ``i``."""
+    n = 0
+    while i - n - 1 >= s.a and s.tokens[i - n - 1].low in ("the", "a", "an", "his", "her", "their", "its"):
+        n += 1
+    return n
 
 
 # contractions read as possessives that own nothing: "it's", "that's", "there's"

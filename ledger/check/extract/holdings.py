@@ -172,6 +172,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             continue  # "Hask's sextant lies lost beneath forty fathoms": told where it lies, not held
         verb_lemma = ""
         subject = None
+        grasped = False
         # "Oriel, your hand goes to your throat": a PC called by name is addressed, not the subject
         before = [c for c in creatures if c.j <= it.i and not c.poss and not any(c is v for v in calls)]
         if (
@@ -194,6 +195,10 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             verb_lemma = ""
             for q in range(it.i - 1, subject.j - 1, -1):
                 w = toks[q].low
+                if w in _GRASP_PREPS and _hand_of(s, subject):
+                    verb_lemma = "" if _told_absent(s) else "hold"  # "Gudrun's hand closes around the ring"
+                    grasped = True
+                    break
                 if w not in VERBS and w not in ("has", "have"):
                     continue
                 if w in _BODY_NOUNS and q == subject.j and subject.poss:
@@ -265,7 +270,7 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         elif (
             subject is not None
             and (pronoun or verb_lemma in _HOLD_VERBS | _GIVE_VERBS | _ACQUIRE_VERBS)
-            and (pronoun or not _landmark(s, it, subject))
+            and (pronoun or grasped or not _landmark(s, it, subject))
         ):
             holder, qlo = subject, subject.j
         found = (
@@ -328,6 +333,15 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+_GRASP_PREPS = frozenset({"around", "round", "about"})
+_HANDS = frozenset({"hand", "hands", "fingers", "fist", "palm", "grip"})
+
+
+def _hand_of(s: _Sentence, subject: Mention) -> bool:
+    """True when the subject is a creature's hand ("Gudrun's hand", "her fingers")."""
+    return subject.poss and subject.j < s.b and s.tokens[subject.j].low in _HANDS
 
 
 _ABSENT = frozenset({"gone", "missing", "empty", "nothing", "no", "not", "never"})

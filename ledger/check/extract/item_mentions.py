@@ -206,13 +206,17 @@ def _told_plural(s: _Sentence, it: Mention) -> bool:
 
 
 def _named_plural(s: _Sentence, iid: str) -> bool:
-    """True when the item's recorded name is itself plural ("lockpicks", "moon pearls")."""
+    """True when the item's recorded name, or one of its aliases, is itself plural ("lockpicks", "moon
+    pearls", a tarot pack called "the cards")."""
     e = s.snap.entities.get(iid)
     if e is None:
         return True
-    words = [w.lower() for w in e.name.replace("'s", "").split()]
-    cut = next((n for n, w in enumerate(words) if w in ("of", "to") and n > 0), len(words))
-    return bool(words) and is_plural(words[cut - 1].strip(".,"))
+    for name in (e.name, *(a.name for a in e.aliases)):
+        words = [w.lower() for w in name.replace("'s", "").split()]
+        cut = next((n for n, w in enumerate(words) if w in ("of", "to") and n > 0), len(words))
+        if words and is_plural(words[cut - 1].strip(".,")):
+            return True
+    return False
 
 
 def _ordinal(toks: list[Token], lo: int, hi: int) -> int | None:

@@ -34,6 +34,10 @@ _CLAD = frozenset(
     {"wrapped", "clad", "dressed", "swathed", "bundled", "muffled", "draped", "robed", "garbed", "cloaked"}
     | {"decked", "wrapt", "arrayed", "shrouded", "huddled"}
 )
+_WRAP = frozenset(
+    {"wrap", "bundle", "swathe", "drape", "dress", "clothe", "cloak", "muffle", "swaddle", "robe"}
+)
+_SELF = frozenset({"herself", "himself", "themselves", "itself", "yourself", "yourselves"})
 _DETS = frozenset({"the", "a", "an", "its", "his", "her", "their", "your", "that", "this"})
 
 
@@ -189,6 +193,10 @@ def _clad_in(s: _Sentence, it: Mention) -> Mention | None:
     n = 0
     while k > s.a and n < 3 and toks[k].low not in ("in", "into") and toks[k].text.isalpha():
         k, n = k - 1, n + 1
+    if k - 2 > s.a and toks[k].low in ("in", "into") and toks[k - 1].low in _SELF:
+        if lexicon_lemma(toks[k - 2].low) not in _WRAP:
+            return None
+        return _subject_before(s, k - 2)  # "Gudrun wraps herself in the blue cloak"
     if k - 1 <= s.a or toks[k].low not in ("in", "into") or toks[k - 1].low not in _CLAD:
         return None
     v = k - 1
