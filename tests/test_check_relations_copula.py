@@ -103,3 +103,9 @@ def test_relative_opening_the_next_sentence_clean_controls() -> None:
     assert not refuted("Kamala unwraps two sweets from her aunt. Parvati sends a packet every evening.")
     # the next sentence's subject is no recorded kin of Kamala's: "her mother" is someone unrecorded
     assert not refuted("Kamala unwraps two sweets from her mother. Mara Quill sends a packet every evening.")
+
+
+def test_a_possessive_kin_term_of_fellowship_is_clean() -> None:
+    assert "e-tilly-deacon" in refuted("The Deacon preaches. Tilly Marsh is his daughter.")
+    assert not refuted("The Deacon preaches. Tilly Marsh is his daughter in all but blood.")
+    assert not refuted("The Deacon preaches. Tilly Marsh has always been his daughter in all but name.")

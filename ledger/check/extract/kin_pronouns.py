@@ -26,6 +26,7 @@ from ledger.check.extract.relations import (
     KIN_TERMS,
     LIKENESS,
     NEAR_TERMS,
+    _fellowship,
     _kin_tied,
     kin_role,
     modifier,
@@ -124,6 +125,8 @@ def _kin_by_pronoun(s: _Sentence) -> None:
             continue
         if t.text[:1].isupper() or any(m.i <= k < m.j for m in s.mentions):
             continue  # "Brother Tobiah", "Mother Abbess": a title
+        if _fellowship(s, k):
+            continue  # "his daughter in all but name", "her sister in arms": no blood
         if k + 1 < s.b and any(m.i in (k + 1, k + 2) and not m.poss for m in s.creatures()):
             continue  # "her brother Cassian": the named relative is :func:`.relations._kinship`'s
         if t.poss and any(
