@@ -64,3 +64,13 @@ def test_a_hand_gone_to_ones_own_body_finds_the_thing_there() -> None:
     assert flags("Eyvind, your hand goes to your belt: the arm-ring is gone.") == set()
     assert flags("Gudrun's hand goes to her belt: the arm-ring is gone.") == set()
     assert flags("Gudrun's hand goes to her belt, where the arm-ring used to hang.") == set()
+
+
+def test_worn_things_stay_clean_after_a_hand_over_in_a_plan_a_quote_or_a_negation() -> None:
+    assert flags("Snorri hands Gudrun the arm-ring. On Gudrun's wrist the arm-ring glints.") == set()
+    lent = "Snorri lends Gudrun the blue cloak. Gudrun, wrapped in the blue cloak, watches the sea."
+    assert flags(lent) == set()
+    assert flags('"On Gudrun\'s wrist the arm-ring will glint," Snorri says.') == set()
+    assert flags("Tomorrow Gudrun will wrap herself in the blue cloak.") == set()
+    assert flags("If Gudrun wrapped herself in the blue cloak, Snorri would rage.") == set()
+    assert flags("Gudrun does not wrap herself in the blue cloak.") == set()
