@@ -168,13 +168,17 @@ def _predicate(s: _Sentence, m: Mention) -> list[tuple[int, str]]:
             break
         if (t.low in ("his", "her", "their", "its") or t.low in _BODY_NOUNS) and toks[k - 1].text == ",":
             break  # "lies there, his chest rising and falling", "sits, eyes closed": an absolute phrase
-        if any(
-            x.i == k and not x.poss and _is_name(s, x)
-            for x in s.mentions
-            if s.kind(x) in ("pc", "npc", "monster")
-        ):
-            if k + 1 < s.b and verb_lemma(toks[k + 1].low) is not None:
-                break  # "... and Orrin answers": another subject takes over
+        other = next(
+            (
+                x
+                for x in s.mentions
+                if x.i == k and not x.poss and _is_name(s, x) and s.kind(x) in ("pc", "npc", "monster")
+            ),
+            None,
+        )
+        if other is not None:
+            if other.j < s.b and verb_lemma(toks[other.j].low) is not None:
+                break  # "... and Orrin answers", "and the padre is hunched": another subject takes over
             continue
         prev = toks[k - 1].low
         if prev.endswith("ly") and k - 2 > first[0]:

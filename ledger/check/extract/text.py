@@ -60,12 +60,54 @@ def _key(phrase: str) -> tuple[str, ...]:
     return tuple(_norm(m.group(0))[0] for m in _TOKEN_RE.finditer(phrase) if m.group(0) not in _QUOTE_CHARS)
 
 
+#: Titles written with a full stop before a name ("Mr. Fang", "Dr. Osei", "St. Aldous"): that stop ends no
+#: sentence. Not "Jr."/"Sr.", which close a name and may close a sentence too.
+_TITLE_ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "capt",
+        "lt",
+        "sgt",
+        "cpl",
+        "col",
+        "maj",
+        "gen",
+        "prof",
+        "rev",
+        "fr",
+        "mt",
+        "messrs",
+        "mme",
+        "mlle",
+        "hon",
+        "adm",
+        "cmdr",
+        "insp",
+        "det",
+    ]
+)
+
+
+def _title_stop(tokens: list[Token], k: int) -> bool:
+    """True when the full stop at ``k`` closes a title written before a capitalised name ("Mr. Fang")."""
+    if k == 0 or k + 1 >= len(tokens):
+        return False
+    before, after = tokens[k - 1], tokens[k + 1]
+    return before.low in _TITLE_ABBREVIATIONS and before.end == tokens[k].start and after.text[:1].isupper()
+
+
 def _sentences(text: str, tokens: list[Token]) -> list[tuple[int, int]]:
-    """Token ranges of sentences; a sentence never ends inside quotation marks."""
+    """Token ranges of sentences; a sentence never ends inside quotation marks, nor at a title's stop."""
     out: list[tuple[int, int]] = []
     start = 0
     closers = {q1 for _, q1 in _quote_ranges(tokens)}
     for k, t in enumerate(tokens):
+        if t.text == "." and _title_stop(tokens, k):
+            continue
         if t.text in ".!?" and not t.quoted:
             end = k + 1
             while end < len(tokens) and end in closers:
