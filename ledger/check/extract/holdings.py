@@ -69,6 +69,8 @@ from ledger.check.extract.owners import (
     _holder_also_fits,
     _pronoun_owner,
     _worn_at,
+    body_part_of,
+    named_owner,
 )
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.extract.text import _number
@@ -156,6 +158,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             k -= 2  # "Lorcan's bundle of torches"
         poss = next((c for c in creatures if c.j - 1 == k and c.poss), None)
         pronoun = k >= s.a and toks[k].low in _PRONOUN_POSS
+        if (poss is not None or pronoun) and body_part_of(s, k, it.i, it.j):
+            continue  # "His chest lifts and falls" of "the pay chest": his body, not the item
         owner_pronoun: Mention | None = None
         if pronoun:
             # "her cashbox": the pronoun's own referent, by gender, the clause's subject first
@@ -170,6 +174,9 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             continue  # "Okoro stands with her notebook out": her own notebook, not the one recorded
         if (poss is not None or owner_pronoun is not None) and _lies_lost(s, it):
             continue  # "Hask's sextant lies lost beneath forty fathoms": told where it lies, not held
+        if poss is not None and named_owner(s, iid, poss.id):
+            poss = None  # "Earl's badge" of "Earl Pruitt's badge": whose it is, not who holds it now
+        named = owner_pronoun is not None and named_owner(s, iid, owner_pronoun.id)
         verb_lemma = ""
         subject = None
         grasped = False
@@ -220,6 +227,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
             verb_lemma = _handling_verb(s, subject, it) or verb_lemma
         if pronoun and owner_pronoun is not None:
             verb_lemma = verb_lemma if before and owner_pronoun is before[-1] else ""
+            if named and not (before and before[-1].id == owner_pronoun.id):
+                continue  # "found Earl's badge, and his keys": his by name, in nobody's hand told
             subject = owner_pronoun
         carrier = _carried_by(s, it, creatures) if not pronoun else None
         if carrier is not None and (subject is None or carrier.id != subject.id) and poss is None:

@@ -9,6 +9,7 @@ imports :mod:`.lexicon`, :mod:`.linker`, :mod:`.names` and :mod:`.sentence`.
 
 from __future__ import annotations
 
+from ledger.check.extract.combat_words import _BODY_PARTS
 from ledger.check.extract.lexicon import (
     _BODY_NOUNS,
     _PRONOUN_POSS,
@@ -250,3 +251,29 @@ def _carried_by(s: _Sentence, it: Mention, creatures: list[Mention]) -> Mention 
                 break
         return None
     return None
+
+
+def named_owner(s: _Sentence, iid: str, eid: str | None) -> bool:
+    """True when the item's recorded name, an alias or its description names ``eid`` as its owner with a
+    possessive ("Earl Pruitt's badge", "Cartivel's twisted gold neck-ring", "a deputy's star" of one called
+    "the deputy"): then "Earl's badge" or "his badge" names whose it is, which stays true after it changes
+    hands, and says nothing of who holds it now."""
+    item, me = s.snap.entities.get(iid), s.snap.entities.get(eid or "")
+    if item is None or me is None:
+        return False
+    mine = {a.name.split()[-1].lower() for a in me.names() if a.name.split()}
+    mine |= {w.lower() for a in me.names() for w in a.name.split() if w[:1].isupper()}
+    texts = [a.name for a in item.names()] + [item.description]
+    for text in texts:
+        for word in text.split():
+            w = word.strip('.,;:!?"()')
+            if w.lower().endswith(("'s", "’s")) and w[:-2].lower() in mine:
+                return True
+    return False
+
+
+def body_part_of(s: _Sentence, k: int, i: int, j: int) -> bool:
+    """True when an owner at token ``k`` stands right before a one-word item mention ``i``..``j`` that is a
+    part of the body ("His chest lifts and falls" of a chest recorded as "the pay chest"): the owner's own
+    body, not the item."""
+    return j - i == 1 and i - 1 == k and s.tokens[i].low in _BODY_PARTS | _BODY_NOUNS
