@@ -161,3 +161,30 @@ def _bare_past(s: _Sentence, m: Mention, eid: str, form: str, lemma: str) -> boo
     if e is None or e.pronoun not in ("he", "she", "it"):
         return False
     return "VBD" in tags(form, lemma)
+
+
+def _own_place_beside(s: _Sentence, eid: str) -> bool:
+    """True when an arrival's sentence, or one of the two before it, names (outside quotes) the place the
+    record has ``eid`` in, and that place is not where the narration stands: "through it comes Lirien, from
+    the side of the ring toward the Moon Pool", "Cato comes up out of the fo'c'sle scuttle", "you watch a jeep
+    pull out of the Starlite lot. The bell jangles. The Major comes in": the journey from there is told, not
+    someone appearing where the record says they are not."""
+    e = s.snap.entities.get(eid)
+    here = s.snap.scene.location
+    if e is None or e.location is None or here is None:
+        return False
+    if s.snap.within(e.location, here) or s.snap.within(here, e.location):
+        return False
+    start = s.tokens[s.a].start
+    before = [sp[0] for sp in s.ex.sentences if sp[1] <= start][-2:]  # the arrival's lead-in: two sentences
+    lo = before[0] if before else start
+    for x in s.ex.mentions:
+        if x.quoted or x.id is None or s.kind(x) != "location" or x.i >= s.b:
+            continue
+        if s.tokens[x.i].start < lo:
+            continue
+        if s.snap.within(here, x.id):
+            continue  # a region that holds the scene too ("the village") tells no way in from anywhere
+        if s.snap.within(x.id, e.location) or s.snap.within(e.location, x.id):
+            return True
+    return False

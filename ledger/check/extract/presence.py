@@ -19,6 +19,7 @@ from ledger.check.extract.arrivals import (
     _met_here,
     _origin_in_sentence,
     _origin_told_next,
+    _own_place_beside,
 )
 from ledger.check.extract.lexicon import (
     _HYPO,
@@ -618,7 +619,7 @@ def _act(
                 and s.snap.within(dest.id, s.snap.scene.location)
             )
         )
-        if arriving and kind in ("npc", "monster"):
+        if arriving and kind in ("npc", "monster") and not _own_place_beside(s, eid):
             s.claim("present", (eid,), m, mod, lemma)  # walking in does not put them here
         else:
             s.claim("at", (eid, "*moving*"), m, mod, lemma)
