@@ -28,6 +28,7 @@ from ledger.check.extract import (
 from ledger.check.extract.acquaintance import stranger_verdict
 from ledger.check.extract.item_scene import tells_finding
 from ledger.check.extract.relations import is_kin_kind, kin_worded
+from ledger.check.extract.senseless import sleeper_does
 from ledger.check.extract.thread_roles import direction_conflict
 from ledger.check.extract.verbs import lemma as verb_lemma
 from ledger.check.extract.verbs import verb_class
@@ -179,6 +180,8 @@ class _Judge:
         # what the helpless body still does, knowingly
         told = set(c.text.lower().replace(",", " ").split())
         bad = [k for k in bad if k not in told and not (k == "paralyzed" and "paralysed" in told)]
+        # "Robin stirs, sighs, and sleeps on": a sentence telling the sleep tells what the sleeper's body does
+        bad = [k for k in bad if not sleeper_does(k, c.detail, c.text)]
         if bad and c.detail not in _HELPLESS_VERBS and not _posture(c.detail):
             return Verdict(c, "contradicted", f"{eid}-condition-{bad[0]}", f"{e.name} is {bad[0]}")
         held = sorted(k for k in e.conditions & {"restrained", "grappled"} if (eid, k) not in self.lifted)

@@ -29,6 +29,7 @@ from ledger.check.extract.predicates import (
     _subjects,
     verb_lemma,
 )
+from ledger.check.extract.senseless import participle_at
 from ledger.check.extract.senses import _bare_quote_speaker, _faculties, _sense_blocked, says_heard
 from ledger.check.extract.sentence import _Sentence
 from ledger.check.snapshot import WorldSnapshot
@@ -172,8 +173,8 @@ def _helpless_acts(s: _Sentence, eid: str, m: Mention, mod: Modality) -> None:
     for k, lemma in _predicate(s, m):
         if (eid, lemma) in have or _negated_at(s, k) or verb_class(lemma) in ("state", "posture"):
             continue
-        if s.tokens[k].low in _BODY_NOUNS or _capitals(s.tokens[k].text):
-            continue  # "eyes wide", "hands shaking": the body part, not a verb
+        if s.tokens[k].low in _BODY_NOUNS or _capitals(s.tokens[k].text) or participle_at(s, k):
+            continue  # "eyes wide", "hands shaking": the body part; ", wrapped in foil": a participle
         if lemma in _AUX_LEMMAS or lemma in ("get", "become", "seem", "look", "appear", "feel", "try"):
             continue
         have.add((eid, lemma))

@@ -94,11 +94,17 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
             bucket.append((eid, vis))
         longest = max(longest, len(k))
 
+    owned: set[tuple[str, ...]] = set()  # keys only a possessive alias gave ("Suri's" for the galley)
+    plain: set[tuple[str, ...]] = set()
     for e in snapshot.entities.values():
         for alias in e.names():
             vis = alias.visibility if alias.visibility != "public" else e.visibility
             add(alias.name, e.id, vis)
             words = alias.name.split()
+            if words and words[-1].endswith(("'s", "’s")):
+                owned.add(_key(alias.name))  # "Suri's" (the galley): Suri herself is still a person's name
+            else:
+                plain.add(_key(alias.name))
             # "the Gilded Anchor" is also "Gilded Anchor"; "the merchant" is never just "merchant".
             if len(words) > 1 and words[0].lower() == "the" and any(w[:1].isupper() for w in words[1:]):
                 add(" ".join(words[1:]), e.id, vis)
@@ -109,7 +115,7 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
         if e.visibility != "public":
             continue  # a part of a hidden name must not link (nor leak) anything
         for k in person_variants(e) | role_variants(e) | title_variants(e) | alias_title_variants(e):
-            if k not in names:
+            if k not in names or (k in owned and k not in plain):
                 people.setdefault(k, []).append(e.id)
                 derived_longest = max(derived_longest, len(k))
         for k, plural in item_variants(e).items():
@@ -151,6 +157,16 @@ def name_index(snapshot: WorldSnapshot) -> NameIndex:
     )
     snapshot.cache["names"] = index
     return index
+
+
+def _owner_not_place(tokens: list[Token], i: int, size: int, best: int) -> bool:
+    """A person's name as long as the possessive alias of a place named after them ("Suri's" for her
+    galley): the bare name ("Suri sees you") and "Suri's got", "Suri's been" (has) are the person."""
+    if size != best:
+        return False
+    end = tokens[i + size - 1]
+    nxt = tokens[i + size].low if i + size < len(tokens) else ""
+    return not end.poss or nxt in ("got", "been", "gotten")
 
 
 def _called_by_surname(snap: WorldSnapshot, family: str, ids: tuple[str, ...]) -> tuple[str, ...]:
@@ -259,7 +275,9 @@ def find_mentions(
             if lows[i] not in dstarts:
                 continue
             found_d = _derived_at(tokens, lows, i, index, snapshot)
-            if found_d is not None and found_d[0] > best[i]:
+            if found_d is not None and (
+                found_d[0] > best[i] or _owner_not_place(tokens, i, found_d[0], best[i])
+            ):
                 derived[i] = found_d
                 best[i] = found_d[0]
     i = 0
@@ -681,10 +699,14 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
         if (
             not continued
             and not creatures
-            and not any(toks[q].low in ("he", "she", "they") and not toks[q].quoted for q in range(a, b))
+            and not any(
+                toks[q].low in ("he", "she", "they") and not toks[q].quoted and not toks[q].text.isupper()
+                for q in range(a, b)
+            )
         ):
             # a line of speech, or a sentence naming no one and with no subject pronoun of its own ("Someone
-            # has worked him over"): the one spoken of before is still the subject
+            # has worked him over"), or a message in capitals ("HE OWES ME 4K"): the one spoken of before is
+            # still the subject
             continue
         if not continued:
             opener = creatures[0] if creatures and creatures[0].i == a else None
