@@ -250,6 +250,8 @@ def _addressed_claims(s: _Sentence, you: dict[int, str]) -> None:
             continue
         if c.kind != "kinship" and _told_otherwise(again, stand_ins):
             continue
+        if c.kind == "holds" and not calls and _another_you_holds(s, c.args, set(you.values())):
+            continue  # "under your fiddle", no PC called here: the other PC addressed, who has it, fits too
         had.add(key)
         mod = c.modality
         if c.kind == "kinship":
@@ -257,6 +259,13 @@ def _addressed_claims(s: _Sentence, you: dict[int, str]) -> None:
             mod = Modality(mod.in_dialogue, mod.hypothetical, False, mod.rumour, mod.negated)
         claims.append(Claim(c.kind, c.args, c.text, c.span, mod, c.detail))
     _asked_of(s, calls, claims)  # and what the reading through "you" adds is asked as well
+
+
+def _another_you_holds(s: _Sentence, args: tuple[str, ...], addressed: set[str]) -> bool:
+    """True when a "your" carried over from an earlier call could mean another PC the narration addresses
+    as "you", and that PC holds the thing: the text does not say it changed hands."""
+    held = s.snap.holders_of(args[1]) if len(args) > 1 else {}
+    return args[0] not in held and any(p in held for p in addressed - {args[0]})
 
 
 def _asked_of(s: _Sentence, calls: list[Mention], claims: list[Claim]) -> None:

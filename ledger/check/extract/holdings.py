@@ -126,6 +126,8 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         assert iid is not None
         if _modifier_noun(s, it):
             continue  # "drawing out a harpoon iron on the anvil": an iron, not one of the harpoons
+        if _some_measure_of(s, it) or _other_of_phrase(s, it):
+            continue  # "weighs a basket of cacao for a weeping woman": some cacao, not the recorded stacks
         if _part_of_wreck(s, it) or _where_it_was(s, it):
             continue  # "his hand goes to the nail, where the sextant used to hang": no longer there
         holder: Mention | None = None
@@ -342,6 +344,48 @@ def _item_claims(s: _Sentence, items: list[Mention]) -> None:
         if qty is not None:
             detail = (detail + ";" if detail else "") + (f"qty={qty}" if exact else f"qty>={qty}")
         s.claim("holds", (holder.id, iid), holder, mod, detail)
+
+
+def _some_measure_of(s: _Sentence, it: Mention) -> bool:
+    """True when a stuff the record keeps in stacks is told by an indefinite measure of it ("a basket of
+    cacao", "a cup of wine", "some jars of salve"): some of that stuff, which need not come from any stack
+    the record counts. A measure with a count or an owner ("three sacks of his flour") is not this."""
+    toks = s.tokens
+    i = it.i
+    if i - 3 < s.a or toks[i - 1].low != "of" or toks[i - 3].low not in ("a", "an", "some", "another"):
+        return False
+    return (
+        toks[i - 2].text.islower() and toks[i - 2].low.isalpha() and len(s.snap.holders_of(it.id or "")) > 1
+    )
+
+
+def _of_words(words: list[str]) -> set[str]:
+    """The content words of an "of" phrase, up to the first word of punctuation or clause."""
+    out: set[str] = set()
+    for w in words[:5]:
+        if not w.isalpha() or w in ("and", "with", "that", "which", "who", "hung", "as"):
+            break
+        if len(w) > 2 and w not in ("the", "his", "her", "their", "its"):
+            out.add(noun_lemma(w))
+    return out
+
+
+def _other_of_phrase(s: _Sentence, it: Mention) -> bool:
+    """True when the item's description tells what it is of ("A crown of living thorn") and the text names
+    its head word of something else entirely ("his crown of bare blackthorn antlers"): another thing of the
+    kind, not the recorded one."""
+    toks = s.tokens
+    e = s.snap.entities.get(it.id or "")
+    if e is None or it.j - it.i != 1 or it.j + 1 >= s.b or toks[it.j].low != "of":
+        return False
+    head = toks[it.i].low
+    desc = [w.strip(".,;:!?\"'()").lower() for w in e.description.split()]
+    at = next((n for n in range(len(desc) - 1) if desc[n] == head and desc[n + 1] == "of"), None)
+    if at is None:
+        return False
+    told = _of_words([t.low for t in toks[it.j + 1 : s.b] if not t.text[:1].isupper()])
+    recorded = _of_words(desc[at + 2 :]) | {noun_lemma(w.lower()) for a in e.names() for w in a.name.split()}
+    return bool(told) and not told & recorded
 
 
 _GRASP_PREPS = frozenset({"around", "round", "about"})
