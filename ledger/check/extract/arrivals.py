@@ -185,6 +185,25 @@ def _own_place_beside(s: _Sentence, eid: str) -> bool:
             continue
         if s.snap.within(here, x.id):
             continue  # a region that holds the scene too ("the village") tells no way in from anywhere
+        if _someone_elses(s, x, eid):
+            continue  # "Tobit, fresh from the manor, nods as the Reeve strides in": Tobit's journey
         if s.snap.within(x.id, e.location) or s.snap.within(e.location, x.id):
             return True
     return False
+
+
+def _someone_elses(s: _Sentence, place: Mention, eid: str) -> bool:
+    """True when the creature named nearest ``place`` in its sentence is another NPC or monster (not ``eid``,
+    not a PC watching): the place is where that one comes from or is, not the newcomer's way in."""
+    start = s.tokens[place.i].start
+    span = next((sp for sp in s.ex.sentences if sp[0] <= start < sp[1]), None)
+    if span is None:
+        return False
+    near = [
+        x
+        for x in s.ex.mentions
+        if x.id and not x.quoted and span[0] <= s.tokens[x.i].start < span[1]
+        if s.kind(x) in ("pc", "npc", "monster")
+    ]
+    nearest = min(near, key=lambda x: min(abs(x.i - place.i), abs(x.j - 1 - place.i)), default=None)
+    return nearest is not None and nearest.id != eid and s.kind(nearest) != "pc"

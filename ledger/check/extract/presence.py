@@ -359,6 +359,7 @@ def _subjects(s: _Sentence, attributed: set[tuple[str, int]]) -> None:
             for k2, lemma2 in _chained_verbs(s, m.j, c1, past_things=True):
                 if lemma2 != "be":
                     _act(s, m, eid, kind, k2, lemma2, s.modality(m, k2), c1, False)
+        _set_apart(s, m, eid, kind, c1)
         if v is None and _occupies(s, m, eid, kind, c1):
             continue
         if v is None:
@@ -445,6 +446,36 @@ def _parenthetical_speech(s: _Sentence, m: Mention, k: int, lemma: str) -> bool:
         and k + 1 < s.b
         and (toks[k + 1].text == "," or (k + 2 < s.b and toks[k + 2].text == ","))
     )
+
+
+_SET_AT = frozenset({"on", "in", "at", "aboard", "inside", "by"})
+_SET_AT_ADVERBS = frozenset({"up", "down", "out", "over", "back", "still", "away", "off"})
+
+
+def _set_apart(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> None:
+    """ "Commander Rourke, on the bridge of the Corvid two kilometres out, a mug at her elbow": a name set
+    off by a comma and a phrase of place, with no verb of its own, tells where they are (a face on a screen, a
+    cut-away); what they go on doing is done there (:attr:`Extraction.placed`), as after a fronted place."""
+    toks = s.tokens
+    if kind not in ("npc", "monster") or m.poss or m.quoted or m.j + 1 >= c1 or toks[m.j].text != ",":
+        return
+    if m.i > s.a and toks[m.i - 1].text not in (":", "—", "–", ";", "."):
+        return
+    k = m.j + 1
+    if toks[k].low in _SET_AT_ADVERBS:
+        k += 1
+    if k >= c1 or toks[k].low not in _SET_AT or toks[k].quoted:
+        return
+    stop = next((q for q in range(k + 1, c1) if toks[q].text in (",", ";", ":", "—")), c1)
+    place = next(
+        (x for x in s.mentions if k < x.i < stop and x.id is not None and s.kind(x) == "location"), None
+    )
+    if place is None or place.id is None:
+        return
+    mod = s.modality(m)
+    s.claim("at", (eid, place.id), m, mod, "set apart")
+    if not mod.hypothetical and not mod.memory and not mod.in_dialogue:
+        s.ex.placed[eid] = place.id
 
 
 def _fragment(s: _Sentence, m: Mention, eid: str, kind: str | None, c1: int) -> None:
