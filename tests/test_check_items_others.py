@@ -60,3 +60,12 @@ def test_a_carried_over_your_may_mean_the_other_pc_who_holds_it() -> None:
     assert flags(opening + "Then, under your fiddle, another tune creeps in.") == set()
     # control: the PC called in that very sentence, who does not hold it
     assert flags(opening + "Ocelo, your fiddle sings under your chin.") == {"item-fiddle-holder"}
+
+
+def test_a_thing_drawn_from_your_own_pocket_was_in_your_keeping() -> None:
+    called = "Ocelo, you crouch by the grate. "
+    assert flags(called + "You pull the fiddle out of your coat pocket.") == {"item-fiddle-holder"}
+    assert flags(called + "You take the fiddle from your satchel and tune it.") == {"item-fiddle-holder"}
+    # controls: the one who holds it, and a thing put into your pocket (no drawing out)
+    assert flags("Itzel, you pull the fiddle out of your coat pocket.") == set()
+    assert flags(called + "You stare at the fiddle by your coat pocket.") == set()

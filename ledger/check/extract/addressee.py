@@ -388,6 +388,8 @@ def _holds_through(s: _Sentence, p: Mention, it: Mention) -> bool:
             # "your father's ring" is the father's
             return False
         return not others and not any(t.low in _THIRD and not t.quoted for t in toks[c0 : it.i])
+    if p.poss and it.j < p.i <= it.j + 4 and _drawn_from_yours(s, p):
+        return True  # "you dig the key out of your jeans pocket": it was in your keeping
     if p.poss and it.j < p.i <= it.j + 4 and toks[p.i - 1].low in _TRAILING_PREPS and p.j < s.b:
         return _worn_at(s, p.i - 1, p.j)  # "the amulet hanging at your throat", "the dagger at your hip"
     if not p.poss and p.j < it.i <= p.j + 6 and not others:
@@ -398,6 +400,18 @@ def _holds_through(s: _Sentence, p: Mention, it: Mention) -> bool:
 
     worn = worn_by(s, it)  # "around your shoulders hangs the cloak", "your hand goes to your thigh: the gun"
     return worn is not None and worn.i == p.i
+
+
+def _drawn_from_yours(s: _Sentence, p: Mention) -> bool:
+    """True when "your" at ``p`` follows "from" or "out of" and names a pocket, bag or garment of the PC
+    ("out of your jeans pocket", "from your satchel"): what is drawn from it was carried there."""
+    from ledger.check.extract.owners import _CARRIED_IN, _WORN_ON
+
+    toks = s.tokens
+    lead = toks[p.i - 1].low
+    if not (lead == "from" or (lead == "of" and p.i - 2 >= s.a and toks[p.i - 2].low == "out")):
+        return False
+    return any(toks[q].low in _CARRIED_IN | _WORN_ON for q in range(p.j, min(s.b, p.j + 2)))
 
 
 # what may stand between a colon and the thing it names: an article, a count, a word describing it
