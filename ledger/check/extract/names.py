@@ -30,6 +30,7 @@ from ledger.check.extract.linker import (
     role_variants,
     title_variants,
 )
+from ledger.check.extract.relative_names import in_reduced_relative
 from ledger.check.extract.speakers import fronted_subject_at, turn_taker
 from ledger.check.extract.text import Token, _key
 from ledger.check.snapshot import WorldSnapshot
@@ -725,10 +726,15 @@ def _pronouns(ex: Extraction, snap: WorldSnapshot, sentences: list[tuple[int, in
                 and not (opener.j < b and toks[opener.j].low in _BODY_NOUNS)
             ):
                 opener = None
-            # "one of Hamid's porters leans close": the one a partitive's possessor names is not who acts
+            # "one of Hamid's porters leans close": the one a partitive's possessor names is not who acts;
+            # nor is one named in a reduced relative ("Not the chair Needle died in.")
             people = [
                 p
-                for p in dict.fromkeys(m.id for m in creatures if not _partitive_owner(toks, m, a))
+                for p in dict.fromkeys(
+                    m.id
+                    for m in creatures
+                    if not _partitive_owner(toks, m, a) and not in_reduced_relative(toks, m.i, m.j, a)
+                )
                 if p and kind(p) in ("pc", "npc")
             ]
             first: list[str] = [opener.id] if opener is not None and opener.id else []
