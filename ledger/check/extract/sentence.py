@@ -450,6 +450,8 @@ class _Sentence:
         before = self.tokens[k - 1].low if k - 1 >= self.a else ""
         if before in _NEGATION or before.endswith("n't") or before in _BODY_NOUNS:
             return None
+        if _pronoun_subject(self, k - 1):
+            return None  # "You promised Lorraine": the verb has its subject, the name is its object
         if t.low == lemma and not t.low.endswith("s") and lemma not in ("come", "run", "put", "set"):
             return None
         prev = [
@@ -460,6 +462,25 @@ class _Sentence:
         if prev and self.clause_of(prev[-1].i)[0] == self.clause_of(k)[0]:
             return None
         return k, t.low, lemma
+
+
+_NOMINATIVE = frozenset({"i", "he", "she", "we", "they"})
+_PREPOSITIONS = frozenset(
+    {"behind", "beside", "before", "after", "with", "to", "at", "by", "near", "around", "over", "under"}
+    | {"past", "above", "below", "toward", "towards", "from", "of", "for", "among", "beyond", "in", "on"}
+    | {"through", "across", "into", "onto", "inside", "within", "upon", "beneath", "against", "about"}
+)
+
+
+def _pronoun_subject(s: _Sentence, q: int) -> bool:
+    """True when token ``q`` is a subject pronoun in the narration: a nominative one, or "you"/"it" not
+    after a preposition ("Beside you sits Voss" keeps its inversion)."""
+    if q < s.a or s.tokens[q].quoted:
+        return False
+    low = s.tokens[q].low
+    if low in _NOMINATIVE:
+        return True
+    return low in ("you", "it") and (q == s.a or s.tokens[q - 1].low not in _PREPOSITIONS)
 
 
 # words that may stand between a verb of report and the subject of what is reported
