@@ -1,5 +1,5 @@
 """Allow ``python -m bot``: the same entry point as the ``tablekeeper`` script."""
 
-from bot.cli import main
+from bot.cli import run
 
-raise SystemExit(main())
+run()
