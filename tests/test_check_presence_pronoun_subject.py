@@ -1,7 +1,7 @@
 """Issue 10, after the fresh_m run: a name after a verb that has a pronoun for its subject ("You promised
 Dosia.") is the verb's object, not an inverted subject ('"Welcome," says Dosia'); so Dosia, recorded at the
-mill, is not put in the yard by it. Controls: a real inversion ("By the gate stands Dosia") still shows her here, and "Beside you sits
-Dosia" (the pronoun after a preposition) is still one.
+mill, is not put in the yard by it. Controls: a real inversion ("By the gate stands Dosia") still shows her
+here, and "Beside you sits Dosia" (the pronoun after a preposition) is still one.
 """
 
 from __future__ import annotations
